@@ -1,0 +1,115 @@
+# The matrix-multiplication ladder: build, test, run.  `make help` lists the targets.
+#
+# Variables you may set on the command line:
+#   NVCC=       path to nvcc; empty builds host-only (GPU points are then skipped)
+#   ARCH=90     GPU architecture (compute capability without the dot); default 90
+#   HDF5_CFLAGS, HDF5_LIBS     where HDF5 (with its high-level library) lives;
+#                              default from pkg-config hdf5
+#   INIH_LIBS, CMOCKA_CFLAGS, CMOCKA_LIBS   likewise for inih and cmocka
+
+# ---- variables ---------------------------------------------------------------
+CC         ?= cc
+NVCC       ?= $(shell command -v nvcc 2>/dev/null)
+ARCH       ?= 90
+CFLAGS     ?= -O2 -g
+WARN       := -Wall -Wextra -Wpedantic
+CPPFLAGS   += -Ikernels -Iharness -Ibuild
+HDF5_CFLAGS ?= $(shell pkg-config --cflags hdf5 2>/dev/null)
+HDF5_LIBS   ?= $(shell pkg-config --libs hdf5 2>/dev/null) -lhdf5_hl
+INIH_LIBS   ?= -linih
+CMOCKA_CFLAGS ?=
+CMOCKA_LIBS   ?= -lcmocka
+HOST_OPT_LEVELS := 1 2 3
+# Host rungs: each level is its own object, so -O is an axis of the experiment.
+HOST_KERNEL_CFLAGS := -std=c11 -g $(WARN)
+NVCCFLAGS  ?= -O3 -std=c++17 -lineinfo \
+              -gencode arch=compute_$(ARCH),code=sm_$(ARCH) \
+              -gencode arch=compute_$(ARCH),code=compute_$(ARCH)
+
+HARNESS_SRC := $(filter-out harness/main.c harness/gpu_none.c,$(wildcard harness/*.c))
+HOST_KERNELS := $(wildcard kernels/host/*.c)
+GPU_KERNELS  := $(wildcard kernels/gpu/*.cu)
+TEST_SRC     := $(wildcard tests/*.c)
+
+HOST_KERNEL_OBJ := $(foreach o,$(HOST_OPT_LEVELS),$(patsubst kernels/host/%.c,build/host/%.O$(o).o,$(HOST_KERNELS)))
+HARNESS_OBJ := $(patsubst harness/%.c,build/harness/%.o,$(HARNESS_SRC))
+
+ifneq ($(strip $(NVCC)),)
+  CUDA_HOME  := $(patsubst %/bin/nvcc,%,$(realpath $(NVCC)))
+  GPU_OBJ    := $(patsubst kernels/gpu/%.cu,build/gpu/%.o,$(GPU_KERNELS)) build/harness/gpu.o
+  CPPFLAGS   += -DMM_HAVE_CUDA=1
+  LINK       := $(NVCC)
+  LINK_LIBS  := -lcublas -Xlinker -rpath=$(CUDA_HOME)/lib64
+else
+  GPU_OBJ    := build/harness/gpu_none.o
+  CPPFLAGS   += -DMM_HAVE_CUDA=0
+  LINK       := $(CC)
+  LINK_LIBS  :=
+endif
+LIB_OBJ := $(HARNESS_OBJ) $(HOST_KERNEL_OBJ) $(GPU_OBJ)
+LIBS    := $(HDF5_LIBS) $(INIH_LIBS) $(LINK_LIBS) -lm
+
+# ---- user-facing targets -------------------------------------------------------
+.PHONY: all help test deps quick paper host clean FORCE
+all: bin/mmladder                        ## build the harness (GPU build when nvcc is found)
+
+help:                                    ## list the targets
+	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
+
+deps:                                    ## install missing Debian packages (as root) or say how
+	@CC="$(CC)" CFLAGS="$(HDF5_CFLAGS) $(CMOCKA_CFLAGS)" LIBS="$(HDF5_LIBS) $(INIH_LIBS) $(CMOCKA_LIBS)" \
+	  scripts/deps.sh
+
+test: deps bin/mmladder build/tests/run_tests  ## unit and end-to-end tests (GPU tests skip without a GPU)
+	MMLADDER=bin/mmladder build/tests/run_tests
+
+quick: bin/mmladder                      ## run experiments/quick.ini into data/
+	bin/mmladder run experiments/quick.ini
+
+paper: bin/mmladder                      ## run experiments/paper.ini into data/ (about 8 min on an H100)
+	bin/mmladder run experiments/paper.ini
+
+host: bin/mmladder                       ## run experiments/host.ini (host rungs only) into data/
+	bin/mmladder run experiments/host.ini
+
+clean:                                   ## remove build outputs (never data/)
+	rm -rf build bin
+
+# ---- rules ---------------------------------------------------------------------
+bin/mmladder: build/harness/main.o $(LIB_OBJ)
+	@mkdir -p $(@D)
+	$(LINK) -o $@ $^ $(LIBS)
+
+build/tests/run_tests: $(patsubst tests/%.c,build/tests/%.o,$(TEST_SRC)) $(LIB_OBJ)
+	@mkdir -p $(@D)
+	$(LINK) -o $@ $^ $(LIBS) $(CMOCKA_LIBS)
+
+build/harness/%.o: harness/%.c build/buildinfo.h $(wildcard harness/*.h kernels/*.h)
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(CFLAGS) $(WARN) $(CPPFLAGS) $(HDF5_CFLAGS) -c $< -o $@
+
+build/tests/%.o: tests/%.c $(wildcard harness/*.h kernels/*.h tests/*.h)
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(CFLAGS) $(WARN) $(CPPFLAGS) $(HDF5_CFLAGS) $(CMOCKA_CFLAGS) -c $< -o $@
+
+define host_kernel_rule
+build/host/%.O$(1).o: kernels/host/%.c kernels/matmul.h
+	@mkdir -p $$(@D)
+	$$(CC) $$(HOST_KERNEL_CFLAGS) -O$(1) -DOPT_LEVEL=$(1) -Ikernels -c $$< -o $$@
+endef
+$(foreach o,$(HOST_OPT_LEVELS),$(eval $(call host_kernel_rule,$(o))))
+
+build/gpu/%.o: kernels/gpu/%.cu kernels/matmul.h
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) -Ikernels -c $< -o $@
+
+build/harness/gpu.o: harness/gpu.cu $(wildcard harness/*.h kernels/*.h)
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) $(CPPFLAGS) -c $< -o $@
+
+# Build provenance, rewritten only when it changes.
+build/buildinfo.h: FORCE
+	@mkdir -p $(@D)
+	@scripts/buildinfo.sh "$(CC)" "-std=c11 $(CFLAGS) $(WARN)" "$(HOST_KERNEL_CFLAGS) -O<level>" \
+	  "$(NVCC)" "$(NVCCFLAGS)" > $@.tmp
+	@cmp -s $@.tmp $@ || mv $@.tmp $@; rm -f $@.tmp

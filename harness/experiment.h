@@ -1,0 +1,81 @@
+/* Experiment files: the declared matrix, parsed from INI (inih) into axes.
+ *
+ *   [experiment]              required, once
+ *   name        = paper       [A-Za-z0-9_-]+, names the results file
+ *   description = free text
+ *   seed        = 20261122    unsigned 64-bit; inputs are derived from it
+ *
+ *   [sampling]                optional; overrides the defaults of measure.h
+ *   gpu_min_samples, gpu_max_samples, gpu_min_time_ms, gpu_timeout_ms,
+ *   host_min_samples, host_max_samples, host_min_time_ms, host_timeout_ms,
+ *   host_long_point_ms, target_rel_stddev
+ *
+ *   [any-other-name]          a sweep: the product of its axes
+ *   variants   = gpu_tiled cublas_fp32     names from the registry (required)
+ *   sizes      = 128 256                   square shapes n x n x n
+ *   shapes     = 1000x1500x700             explicit MxNxK (sizes and/or shapes required)
+ *   tiles      = 8 16 32                   used by rungs with a tile width
+ *   wpts       = 1 2 4                     used by rungs with work per thread
+ *   opt_levels = 1 2 3                     used by host rungs
+ *
+ * Values are whitespace-separated lists; ';' starts a comment.  This stage checks
+ * syntax only (integers, shapes, known keys, required keys, no repeats); whether
+ * a variant exists or a tile fits is the plan's business, which reports it with
+ * the file:line kept here. */
+#ifndef HARNESS_EXPERIMENT_H
+#define HARNESS_EXPERIMENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "measure.h"
+
+#define EXP_MAX_LIST 64
+#define EXP_MAX_SWEEPS 32
+#define EXP_NAME_LEN 64
+
+struct int_axis {
+    int n;                      /* 0: key absent */
+    int v[EXP_MAX_LIST];
+    int line;                   /* where the key was given; 0 if absent */
+};
+
+struct shape_entry {
+    int M, N, K;
+    int line;
+};
+
+struct sweep {
+    char name[EXP_NAME_LEN];
+    int line;                               /* line of the [section] header */
+    int n_variants;
+    char variants[EXP_MAX_LIST][EXP_NAME_LEN];
+    int variants_line;
+    int n_shapes;                           /* sizes and shapes, in file order */
+    struct shape_entry shapes[EXP_MAX_LIST];
+    struct int_axis tiles, wpts, opt_levels;
+};
+
+struct experiment {
+    char path[512];
+    char name[EXP_NAME_LEN];
+    char description[256];
+    uint64_t seed;
+    char *text;                 /* the file verbatim (recorded with the results) */
+    size_t text_len;
+    struct sampling_rule gpu_rule, host_rule;
+    int n_sweeps;
+    struct sweep sweeps[EXP_MAX_SWEEPS];
+};
+
+/* Parse `path` into *e (zeroed first).  Returns 0, or -1 with a message in err
+ * of the form "FILE:LINE: KEY: 'VALUE' WHAT-WAS-WRONG (expected WHAT)". */
+int experiment_load(const char *path, struct experiment *e, char *err, size_t errlen);
+
+/* The same from a string already in memory; `path` is used in messages only. */
+int experiment_parse(const char *path, const char *text, struct experiment *e, char *err,
+                     size_t errlen);
+
+void experiment_free(struct experiment *e);
+
+#endif

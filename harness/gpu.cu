@@ -1,0 +1,607 @@
+/* Device services for the harness (see gpu.h): one device, one non-default
+ * stream on which everything is enqueued, one cuBLAS handle bound to it, and
+ * the buffers of the current shape.
+ *
+ * Every CUDA and cuBLAS call is checked; a failure is reported as
+ * "<what was being done>: <CUDA's message> (<CUDA's error name>)" in the
+ * struct's message buffer, which stays valid until the next call on the same
+ * struct gpu.  gpu_open's own failures go to a thread-local buffer instead,
+ * since no struct exists to hold them. */
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu.h"
+
+enum { REDUCE_THREADS = 256, TIMED_COPIES = 10 };
+
+/* Layout of the scratch buffer (GPU_SCRATCH_BYTES): the comparison's sums and
+ * maxima, then the clock kernel's two readings. */
+struct compare_sums {
+    double sum_sq_diff, sum_sq_ref;
+    unsigned long long max_abs_diff_bits, max_abs_ref_bits;   /* non-negative doubles */
+    unsigned long long nonfinite;
+};
+struct scratch {
+    struct compare_sums sums;
+    unsigned long long clock_cycles, clock_ns;
+};
+static_assert(sizeof(struct scratch) <= GPU_SCRATCH_BYTES, "scratch outgrew GPU_SCRATCH_BYTES");
+
+struct gpu {
+    int device;
+    int sm_count;
+    cudaStream_t stream;
+    cudaEvent_t start, stop;
+    cublasHandle_t blas;
+    void *blas_workspace;
+    float *dA, *dB, *dC;          /* current inputs and output */
+    double *dR;                   /* float64 reference of the current inputs */
+    int M, N, K;                  /* current shape; 0 when there is none */
+    unsigned char *flush;         /* 2 x L2, memset before each timed launch */
+    size_t flush_bytes;
+    unsigned flush_count;
+    struct scratch *scratch;
+    char msg[512];
+};
+
+static thread_local char open_msg[512];
+
+/* ---- error reporting ----------------------------------------------------- */
+
+static const char *vfail(struct gpu *g, const char *detail, const char *fmt, va_list ap)
+{
+    int n = vsnprintf(g->msg, sizeof g->msg, fmt, ap);
+    if (n < 0)
+        n = 0;
+    if (detail && (size_t)n < sizeof g->msg)
+        snprintf(g->msg + n, sizeof g->msg - (size_t)n, ": %s", detail);
+    return g->msg;
+}
+
+/* Formats "<context>" into g->msg and returns it. */
+static const char *fail(struct gpu *g, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfail(g, NULL, fmt, ap);
+    va_end(ap);
+    return g->msg;
+}
+
+/* NULL when e is cudaSuccess, else "<context>: <message> (<name>)" in g->msg.
+ * A failed call also leaves its error as the runtime's "last error", which the
+ * next launcher's cudaGetLastError would report as its own: it is cleared here
+ * (a sticky error, which breaks the context, stays and fails later calls). */
+static const char *ck(struct gpu *g, cudaError_t e, const char *fmt, ...)
+{
+    if (e == cudaSuccess)
+        return NULL;
+    (void)cudaGetLastError();
+    char detail[192];
+    snprintf(detail, sizeof detail, "%s (%s)", cudaGetErrorString(e), cudaGetErrorName(e));
+    va_list ap;
+    va_start(ap, fmt);
+    vfail(g, detail, fmt, ap);
+    va_end(ap);
+    return g->msg;
+}
+
+/* The same for cuBLAS statuses. */
+static const char *ckb(struct gpu *g, cublasStatus_t s, const char *fmt, ...)
+{
+    if (s == CUBLAS_STATUS_SUCCESS)
+        return NULL;
+    (void)cudaGetLastError();
+    va_list ap;
+    va_start(ap, fmt);
+    vfail(g, cublasGetStatusString(s), fmt, ap);
+    va_end(ap);
+    return g->msg;
+}
+
+#define TRY(expr)                       \
+    do {                                \
+        const char *err_ = (expr);      \
+        if (err_)                       \
+            return err_;                \
+    } while (0)
+
+/* ---- kernels --------------------------------------------------------------- */
+
+__global__ void widen_to_double(double *out, const float *in, size_t n)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        out[i] = (double)in[i];
+}
+
+/* Error statistics of C against R (see verify.h): per-thread partials over a
+ * grid-stride loop, a tree reduction in shared memory, then one set of atomics
+ * per block.  The maxima are non-negative doubles, whose bit patterns order
+ * like the values, so atomicMax on them as unsigned integers is exact. */
+__global__ void __launch_bounds__(REDUCE_THREADS)
+compare_kernel(struct compare_sums *out, const float *C, const double *R, size_t n)
+{
+    __shared__ double ssd[REDUCE_THREADS], ssr[REDUCE_THREADS];
+    __shared__ double mad[REDUCE_THREADS], mar[REDUCE_THREADS];
+    __shared__ unsigned long long bad[REDUCE_THREADS];
+    double sum_sq_diff = 0.0, sum_sq_ref = 0.0, max_abs_diff = 0.0, max_abs_ref = 0.0;
+    unsigned long long nonfinite = 0;
+
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
+        const float c = C[i];
+        const double r = R[i];
+        sum_sq_ref += r * r;
+        max_abs_ref = fmax(max_abs_ref, fabs(r));
+        if (isfinite(c)) {
+            const double d = (double)c - r;
+            sum_sq_diff += d * d;
+            max_abs_diff = fmax(max_abs_diff, fabs(d));
+        } else {
+            nonfinite++;
+        }
+    }
+    const unsigned t = threadIdx.x;
+    ssd[t] = sum_sq_diff;
+    ssr[t] = sum_sq_ref;
+    mad[t] = max_abs_diff;
+    mar[t] = max_abs_ref;
+    bad[t] = nonfinite;
+    __syncthreads();
+    for (unsigned half = REDUCE_THREADS / 2; half > 0; half /= 2) {
+        if (t < half) {
+            ssd[t] += ssd[t + half];
+            ssr[t] += ssr[t + half];
+            mad[t] = fmax(mad[t], mad[t + half]);
+            mar[t] = fmax(mar[t], mar[t + half]);
+            bad[t] += bad[t + half];
+        }
+        __syncthreads();
+    }
+    if (t == 0) {
+        atomicAdd(&out->sum_sq_diff, ssd[0]);
+        atomicAdd(&out->sum_sq_ref, ssr[0]);
+        atomicMax(&out->max_abs_diff_bits, (unsigned long long)__double_as_longlong(mad[0]));
+        atomicMax(&out->max_abs_ref_bits, (unsigned long long)__double_as_longlong(mar[0]));
+        atomicAdd(&out->nonfinite, bad[0]);
+    }
+}
+
+static __device__ unsigned long long global_timer_ns(void)
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+/* SM cycles (clock64) and nanoseconds (%globaltimer) over a spin of >= 1 ms. */
+__global__ void clock_kernel(struct scratch *out)
+{
+    if (threadIdx.x != 0)
+        return;
+    const unsigned long long t0 = global_timer_ns();
+    const long long c0 = clock64();
+    unsigned long long t1 = t0;
+    long long c1 = c0;
+    while (t1 - t0 < 1000000ull) {
+        t1 = global_timer_ns();
+        c1 = clock64();
+    }
+    out->clock_cycles = (unsigned long long)(c1 - c0);
+    out->clock_ns = t1 - t0;
+}
+
+static unsigned grid_for(const struct gpu *g, size_t n, unsigned threads)
+{
+    size_t blocks = (n + threads - 1) / threads;
+    const size_t cap = (size_t)g->sm_count * 8;
+    if (blocks > cap)
+        blocks = cap;
+    return blocks ? (unsigned)blocks : 1u;
+}
+
+/* ---- open and close -------------------------------------------------------- */
+
+/* FP32 lanes (results per clock per SM of 32-bit fmaf) by compute capability,
+ * from the table "Throughput of Native Arithmetic Instructions" in the CUDA C++
+ * Programming Guide.  0 means not in the table: the peak is then reported as 0. */
+static int fp32_lanes_per_sm(int major, int minor)
+{
+    switch (major) {
+    case 7: return 64;
+    case 8: return minor == 0 ? 64 : (minor == 6 || minor == 9) ? 128 : 0;
+    case 9: return minor == 0 ? 128 : 0;
+    case 10: return 128;
+    case 12: return 128;
+    default: return 0;
+    }
+}
+
+static const char *open_device(struct gpu *g, struct gpu_info *info)
+{
+    g->device = 0;
+    TRY(ck(g, cudaSetDevice(0), "cudaSetDevice(0)"));
+
+    cudaDeviceProp p;
+    TRY(ck(g, cudaGetDeviceProperties(&p, 0), "cudaGetDeviceProperties(0)"));
+    int clock_khz = 0, mem_clock_khz = 0, bus_bits = 0;
+    TRY(ck(g, cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0),
+           "cudaDeviceGetAttribute(cudaDevAttrClockRate)"));
+    TRY(ck(g, cudaDeviceGetAttribute(&mem_clock_khz, cudaDevAttrMemoryClockRate, 0),
+           "cudaDeviceGetAttribute(cudaDevAttrMemoryClockRate)"));
+    TRY(ck(g, cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, 0),
+           "cudaDeviceGetAttribute(cudaDevAttrGlobalMemoryBusWidth)"));
+
+    struct gpu_info in;
+    memset(&in, 0, sizeof in);
+    snprintf(in.name, sizeof in.name, "%.*s", (int)sizeof in.name - 1, p.name);
+    in.cc_major = p.major;
+    in.cc_minor = p.minor;
+    in.sm_count = p.multiProcessorCount;
+    in.max_clock_mhz = clock_khz / 1000;
+    in.mem_clock_mhz = mem_clock_khz / 1000;
+    in.mem_bus_bits = bus_bits;
+    /* Double data rate: two transfers per memory clock. */
+    in.mem_bandwidth_gbs = 2.0 * mem_clock_khz * 1e3 * (bus_bits / 8.0) / 1e9;
+    in.fp32_lanes_per_sm = fp32_lanes_per_sm(p.major, p.minor);
+    /* One fmaf counts as two floating-point operations. */
+    in.fp32_peak_gflops = (double)in.sm_count * in.fp32_lanes_per_sm * 2.0 * clock_khz * 1e3 / 1e9;
+    in.l2_bytes = p.l2CacheSize;
+    in.global_mem_bytes = (long long)p.totalGlobalMem;
+    in.max_threads_per_block = p.maxThreadsPerBlock;
+    in.smem_per_block_optin = (long long)p.sharedMemPerBlockOptin;
+    TRY(ck(g, cudaDriverGetVersion(&in.driver_version), "cudaDriverGetVersion"));
+    TRY(ck(g, cudaRuntimeGetVersion(&in.runtime_version), "cudaRuntimeGetVersion"));
+    snprintf(in.nvcc_version, sizeof in.nvcc_version, "%d.%d.%d", __CUDACC_VER_MAJOR__,
+             __CUDACC_VER_MINOR__, __CUDACC_VER_BUILD__);
+    g->sm_count = in.sm_count;
+
+    TRY(ck(g, cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking), "cudaStreamCreate"));
+    TRY(ck(g, cudaEventCreate(&g->start), "cudaEventCreate(start)"));
+    TRY(ck(g, cudaEventCreate(&g->stop), "cudaEventCreate(stop)"));
+
+    TRY(ckb(g, cublasCreate(&g->blas), "cublasCreate"));
+    /* cublasSetStream resets the workspace to cuBLAS's own pool, so the stream
+     * is set first and our workspace (counted in gpu_bytes_needed) after it.
+     * CUBLAS_DEFAULT_MATH is set explicitly: TF32, BF16x9 and FP64 emulation
+     * are all opt-in math modes, so FP32 stays FP32 and DGEMM stays FP64. */
+    TRY(ckb(g, cublasSetStream(g->blas, g->stream), "cublasSetStream"));
+    TRY(ck(g, cudaMalloc(&g->blas_workspace, GPU_BLAS_WORKSPACE_BYTES),
+           "cudaMalloc(cuBLAS workspace, %zu bytes)", GPU_BLAS_WORKSPACE_BYTES));
+    TRY(ckb(g, cublasSetWorkspace(g->blas, g->blas_workspace, GPU_BLAS_WORKSPACE_BYTES),
+            "cublasSetWorkspace(%zu bytes)", GPU_BLAS_WORKSPACE_BYTES));
+    TRY(ckb(g, cublasSetMathMode(g->blas, CUBLAS_DEFAULT_MATH), "cublasSetMathMode(default)"));
+
+    TRY(ck(g, cudaMalloc((void **)&g->scratch, GPU_SCRATCH_BYTES),
+           "cudaMalloc(scratch, %zu bytes)", GPU_SCRATCH_BYTES));
+    g->flush_bytes = 2 * (size_t)in.l2_bytes;
+    if (g->flush_bytes)
+        TRY(ck(g, cudaMalloc((void **)&g->flush, g->flush_bytes),
+               "cudaMalloc(L2 flush buffer, %zu bytes)", g->flush_bytes));
+
+    if (info)
+        *info = in;
+    return NULL;
+}
+
+const char *gpu_open(struct gpu **out, struct gpu_info *info)
+{
+    *out = NULL;
+    if (info)
+        memset(info, 0, sizeof *info);
+    int count = 0;
+    const cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess) {
+        snprintf(open_msg, sizeof open_msg, "no CUDA device: %s (%s)", cudaGetErrorString(e),
+                 cudaGetErrorName(e));
+        return open_msg;
+    }
+    if (count == 0)
+        return "no CUDA device: cudaGetDeviceCount found none";
+
+    struct gpu *g = (struct gpu *)calloc(1, sizeof *g);
+    if (!g)
+        return "gpu_open: out of host memory";
+    const char *err = open_device(g, info);
+    if (err) {
+        snprintf(open_msg, sizeof open_msg, "gpu_open: %s", err);
+        gpu_close(g);
+        return open_msg;
+    }
+    *out = g;
+    return NULL;
+}
+
+static void free_shape(struct gpu *g)
+{
+    cudaFree(g->dA);
+    cudaFree(g->dB);
+    cudaFree(g->dC);
+    cudaFree(g->dR);
+    g->dA = g->dB = g->dC = NULL;
+    g->dR = NULL;
+    g->M = g->N = g->K = 0;
+}
+
+/* Releases what exists; errors are ignored, there is nobody left to tell. */
+void gpu_close(struct gpu *g)
+{
+    if (!g)
+        return;
+    if (g->stream)
+        cudaStreamSynchronize(g->stream);
+    free_shape(g);
+    cudaFree(g->flush);
+    cudaFree(g->scratch);
+    if (g->blas)
+        cublasDestroy(g->blas);
+    cudaFree(g->blas_workspace);
+    if (g->start)
+        cudaEventDestroy(g->start);
+    if (g->stop)
+        cudaEventDestroy(g->stop);
+    if (g->stream)
+        cudaStreamDestroy(g->stream);
+    (void)cudaGetLastError();
+    free(g);
+}
+
+const char *gpu_mem_info(struct gpu *g, size_t *free_bytes, size_t *total_bytes)
+{
+    return ck(g, cudaMemGetInfo(free_bytes, total_bytes), "cudaMemGetInfo");
+}
+
+size_t gpu_bytes_needed(int M, int N, int K, long long l2_bytes)
+{
+    return gpu_bytes_formula(M, N, K, l2_bytes);
+}
+
+/* ---- inputs and reference -------------------------------------------------- */
+
+static const char *alloc_shape(struct gpu *g, int M, int N, int K)
+{
+    const size_t mk = (size_t)M * K, kn = (size_t)K * N, mn = (size_t)M * N;
+    TRY(ck(g, cudaMalloc((void **)&g->dA, mk * sizeof(float)), "cudaMalloc(A, %zu bytes)",
+           mk * sizeof(float)));
+    TRY(ck(g, cudaMalloc((void **)&g->dB, kn * sizeof(float)), "cudaMalloc(B, %zu bytes)",
+           kn * sizeof(float)));
+    TRY(ck(g, cudaMalloc((void **)&g->dC, mn * sizeof(float)), "cudaMalloc(C, %zu bytes)",
+           mn * sizeof(float)));
+    TRY(ck(g, cudaMalloc((void **)&g->dR, mn * sizeof(double)), "cudaMalloc(R, %zu bytes)",
+           mn * sizeof(double)));
+    g->M = M;
+    g->N = N;
+    g->K = K;
+    return NULL;
+}
+
+/* R = A * B in float64: widen A and B on the device, then DGEMM (row-major
+ * through column-major as C^T = B^T * A^T, see kernels/gpu/08_cublas.cu). */
+static const char *compute_reference(struct gpu *g, double *A64, double *B64)
+{
+    const int M = g->M, N = g->N, K = g->K;
+    const size_t mk = (size_t)M * K, kn = (size_t)K * N;
+    widen_to_double<<<grid_for(g, mk, 256), 256, 0, g->stream>>>(A64, g->dA, mk);
+    TRY(ck(g, cudaGetLastError(), "launch widen_to_double(A)"));
+    widen_to_double<<<grid_for(g, kn, 256), 256, 0, g->stream>>>(B64, g->dB, kn);
+    TRY(ck(g, cudaGetLastError(), "launch widen_to_double(B)"));
+    const double one = 1.0, zero = 0.0;
+    TRY(ckb(g, cublasDgemm(g->blas, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, B64, N, A64, K,
+                           &zero, g->dR, N),
+            "cublasDgemm(reference, %dx%dx%d)", M, N, K));
+    return ck(g, cudaStreamSynchronize(g->stream), "computing the float64 reference (%dx%dx%d)",
+              M, N, K);
+}
+
+const char *gpu_set_inputs(struct gpu *g, const float *A, const float *B, int M, int N, int K)
+{
+    if (M < 1 || N < 1 || K < 1)
+        return fail(g, "gpu_set_inputs: shape %dx%dx%d: every dimension must be >= 1", M, N, K);
+    /* The rungs index with int: no matrix may hold more than INT_MAX elements. */
+    if ((long long)M * K > INT_MAX || (long long)K * N > INT_MAX || (long long)M * N > INT_MAX)
+        return fail(g, "gpu_set_inputs: shape %dx%dx%d: a matrix has more than %d elements", M,
+                    N, K, INT_MAX);
+
+    const char *err = NULL;
+    if (M != g->M || N != g->N || K != g->K) {
+        free_shape(g);
+        if ((err = alloc_shape(g, M, N, K))) {
+            free_shape(g);
+            return err;
+        }
+    }
+
+    const size_t mk = (size_t)M * K, kn = (size_t)K * N;
+    double *A64 = NULL, *B64 = NULL;
+    if (!(err = ck(g, cudaMemcpyAsync(g->dA, A, mk * sizeof(float), cudaMemcpyHostToDevice, g->stream),
+                   "cudaMemcpy(A, %zu bytes, host to device)", mk * sizeof(float))) &&
+        !(err = ck(g, cudaMemcpyAsync(g->dB, B, kn * sizeof(float), cudaMemcpyHostToDevice, g->stream),
+                   "cudaMemcpy(B, %zu bytes, host to device)", kn * sizeof(float))) &&
+        !(err = ck(g, cudaMalloc((void **)&A64, mk * sizeof(double)),
+                   "cudaMalloc(A as float64, %zu bytes)", mk * sizeof(double))) &&
+        !(err = ck(g, cudaMalloc((void **)&B64, kn * sizeof(double)),
+                   "cudaMalloc(B as float64, %zu bytes)", kn * sizeof(double))))
+        err = compute_reference(g, A64, B64);
+
+    /* The stream is idle here on success; on failure wait before freeing. */
+    cudaStreamSynchronize(g->stream);
+    const cudaError_t e1 = cudaFree(A64), e2 = cudaFree(B64);
+    if (!err)
+        err = ck(g, e1 != cudaSuccess ? e1 : e2, "cudaFree(float64 copies of A and B)");
+    if (err) {
+        free_shape(g);   /* no half-valid inputs: the next call starts afresh */
+        (void)cudaGetLastError();
+    }
+    return err;
+}
+
+/* ---- run, time, compare ---------------------------------------------------- */
+
+static const char *need_inputs(struct gpu *g, const char *who)
+{
+    return g->M ? NULL : fail(g, "%s: no inputs (call gpu_set_inputs first)", who);
+}
+
+static struct gpu_launch launch_args(const struct gpu *g, int tile, int wpt)
+{
+    struct gpu_launch L;
+    L.C = g->dC;
+    L.A = g->dA;
+    L.B = g->dB;
+    L.M = g->M;
+    L.N = g->N;
+    L.K = g->K;
+    L.tile = tile;
+    L.wpt = wpt;
+    L.stream = (void *)g->stream;
+    L.blas = (void *)g->blas;
+    return L;
+}
+
+const char *gpu_poison_output(struct gpu *g)
+{
+    TRY(need_inputs(g, "gpu_poison_output"));
+    const size_t bytes = (size_t)g->M * g->N * sizeof(float);
+    return ck(g, cudaMemsetAsync(g->dC, 0xFF, bytes, g->stream), "cudaMemset(C, 0xFF, %zu bytes)",
+              bytes);
+}
+
+const char *gpu_run_once(struct gpu *g, gpu_launch_fn fn, int tile, int wpt)
+{
+    TRY(need_inputs(g, "gpu_run_once"));
+    const struct gpu_launch L = launch_args(g, tile, wpt);
+    const char *m = fn(&L);
+    if (m)
+        return fail(g, "launch (%dx%dx%d, tile %d, wpt %d): %s", g->M, g->N, g->K, tile, wpt, m);
+    return ck(g, cudaStreamSynchronize(g->stream), "running (%dx%dx%d, tile %d, wpt %d)", g->M,
+              g->N, g->K, tile, wpt);
+}
+
+const char *gpu_time_once(struct gpu *g, gpu_launch_fn fn, int tile, int wpt, double *ms)
+{
+    TRY(need_inputs(g, "gpu_time_once"));
+    const struct gpu_launch L = launch_args(g, tile, wpt);
+    if (g->flush) {
+        /* A new byte value each time, so the writes cannot be skipped as redundant. */
+        const int byte = (int)(++g->flush_count & 0xFF);
+        TRY(ck(g, cudaMemsetAsync(g->flush, byte, g->flush_bytes, g->stream),
+               "cudaMemset(L2 flush, %zu bytes)", g->flush_bytes));
+    }
+    TRY(ck(g, cudaEventRecord(g->start, g->stream), "cudaEventRecord(start)"));
+    const char *m = fn(&L);
+    if (m)
+        return fail(g, "launch (%dx%dx%d, tile %d, wpt %d): %s", g->M, g->N, g->K, tile, wpt, m);
+    TRY(ck(g, cudaEventRecord(g->stop, g->stream), "cudaEventRecord(stop)"));
+    TRY(ck(g, cudaEventSynchronize(g->stop), "running (%dx%dx%d, tile %d, wpt %d)", g->M, g->N,
+           g->K, tile, wpt));
+    float elapsed = 0.0f;
+    TRY(ck(g, cudaEventElapsedTime(&elapsed, g->start, g->stop), "cudaEventElapsedTime"));
+    *ms = elapsed;
+    return NULL;
+}
+
+const char *gpu_compare(struct gpu *g, struct err_stats *out)
+{
+    TRY(need_inputs(g, "gpu_compare"));
+    const size_t n = (size_t)g->M * g->N;
+    struct compare_sums *d = &g->scratch->sums;
+    TRY(ck(g, cudaMemsetAsync(d, 0, sizeof *d, g->stream), "cudaMemset(comparison sums)"));
+    compare_kernel<<<grid_for(g, n, REDUCE_THREADS), REDUCE_THREADS, 0, g->stream>>>(d, g->dC,
+                                                                                     g->dR, n);
+    TRY(ck(g, cudaGetLastError(), "launch compare_kernel"));
+    struct compare_sums h;
+    TRY(ck(g, cudaMemcpyAsync(&h, d, sizeof h, cudaMemcpyDeviceToHost, g->stream),
+           "cudaMemcpy(comparison sums, device to host)"));
+    TRY(ck(g, cudaStreamSynchronize(g->stream), "comparing C with the reference"));
+    out->sum_sq_diff = h.sum_sq_diff;
+    out->sum_sq_ref = h.sum_sq_ref;
+    memcpy(&out->max_abs_diff, &h.max_abs_diff_bits, sizeof(double));
+    memcpy(&out->max_abs_ref, &h.max_abs_ref_bits, sizeof(double));
+    out->nonfinite = h.nonfinite;
+    return NULL;
+}
+
+const char *gpu_copy_output(struct gpu *g, float *host_C)
+{
+    TRY(need_inputs(g, "gpu_copy_output"));
+    const size_t bytes = (size_t)g->M * g->N * sizeof(float);
+    TRY(ck(g, cudaMemcpyAsync(host_C, g->dC, bytes, cudaMemcpyDeviceToHost, g->stream),
+           "cudaMemcpy(C, %zu bytes, device to host)", bytes));
+    return ck(g, cudaStreamSynchronize(g->stream), "copying C to the host");
+}
+
+/* ---- clock and bandwidth ---------------------------------------------------- */
+
+const char *gpu_sm_clock_mhz(struct gpu *g, double *mhz)
+{
+    clock_kernel<<<1, 32, 0, g->stream>>>(g->scratch);
+    TRY(ck(g, cudaGetLastError(), "launch clock_kernel"));
+    unsigned long long r[2];
+    TRY(ck(g, cudaMemcpyAsync(r, &g->scratch->clock_cycles, sizeof r, cudaMemcpyDeviceToHost,
+                              g->stream),
+           "cudaMemcpy(clock readings, device to host)"));
+    TRY(ck(g, cudaStreamSynchronize(g->stream), "reading the SM clock"));
+    if (r[1] == 0)
+        return fail(g, "reading the SM clock: %%globaltimer did not advance");
+    *mhz = (double)r[0] / (double)r[1] * 1000.0;
+    return NULL;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static const char *time_copies(struct gpu *g, void *dst, void *src, size_t bytes, double *ms)
+{
+    TRY(ck(g, cudaMemsetAsync(src, 0x5A, bytes, g->stream), "cudaMemset(copy source)"));
+    TRY(ck(g, cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, g->stream),
+           "cudaMemcpy(warm-up, %zu bytes, device to device)", bytes));
+    for (int i = 0; i < TIMED_COPIES; i++) {
+        TRY(ck(g, cudaEventRecord(g->start, g->stream), "cudaEventRecord(start)"));
+        TRY(ck(g, cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, g->stream),
+               "cudaMemcpy(%zu bytes, device to device)", bytes));
+        TRY(ck(g, cudaEventRecord(g->stop, g->stream), "cudaEventRecord(stop)"));
+        TRY(ck(g, cudaEventSynchronize(g->stop), "timing a device-to-device copy"));
+        float elapsed = 0.0f;
+        TRY(ck(g, cudaEventElapsedTime(&elapsed, g->start, g->stop), "cudaEventElapsedTime"));
+        ms[i] = elapsed;
+    }
+    return NULL;
+}
+
+const char *gpu_copy_bandwidth_gbs(struct gpu *g, size_t bytes, double *gbs)
+{
+    if (bytes == 0)
+        return fail(g, "gpu_copy_bandwidth_gbs: 0 bytes");
+    void *src = NULL, *dst = NULL;
+    double ms[TIMED_COPIES];
+    const char *err = ck(g, cudaMalloc(&src, bytes), "cudaMalloc(copy source, %zu bytes)", bytes);
+    if (!err)
+        err = ck(g, cudaMalloc(&dst, bytes), "cudaMalloc(copy destination, %zu bytes)", bytes);
+    if (!err)
+        err = time_copies(g, dst, src, bytes, ms);
+    cudaStreamSynchronize(g->stream);
+    const cudaError_t e1 = cudaFree(src), e2 = cudaFree(dst);
+    if (!err)
+        err = ck(g, e1 != cudaSuccess ? e1 : e2, "cudaFree(copy buffers)");
+    if (err) {
+        (void)cudaGetLastError();
+        return err;
+    }
+    qsort(ms, TIMED_COPIES, sizeof ms[0], cmp_double);
+    const double median = (ms[TIMED_COPIES / 2 - 1] + ms[TIMED_COPIES / 2]) / 2.0;
+    if (!(median > 0.0))
+        return fail(g, "gpu_copy_bandwidth_gbs: median copy time %g ms", median);
+    *gbs = 2.0 * (double)bytes / median / 1e6;
+    return NULL;
+}

@@ -1,0 +1,100 @@
+/* Device services for builds without nvcc: there is no GPU code in the binary,
+ * so every service reports why, and gpu_open hands back no device.  Only
+ * gpu_bytes_needed works, from the same formula as gpu.cu (gpu.h).
+ *
+ * The GPU rungs' launchers (kernels/gpu/, not built here) are stood in for by
+ * launchers that return the same message, so that whatever names them (the
+ * registry, the tests) links and reports the missing GPU at run time. */
+#include <string.h>
+
+#include "gpu.h"
+
+static const char *const no_cuda = "built without CUDA: nvcc was not found when this binary was built";
+
+const char *gpu_open(struct gpu **g, struct gpu_info *info)
+{
+    *g = NULL;
+    if (info)
+        memset(info, 0, sizeof *info);
+    return no_cuda;
+}
+
+void gpu_close(struct gpu *g)
+{
+    (void)g;
+}
+
+const char *gpu_mem_info(struct gpu *g, size_t *free_bytes, size_t *total_bytes)
+{
+    (void)g;
+    *free_bytes = *total_bytes = 0;
+    return no_cuda;
+}
+
+size_t gpu_bytes_needed(int M, int N, int K, long long l2_bytes)
+{
+    return gpu_bytes_formula(M, N, K, l2_bytes);
+}
+
+const char *gpu_set_inputs(struct gpu *g, const float *A, const float *B, int M, int N, int K)
+{
+    (void)g, (void)A, (void)B, (void)M, (void)N, (void)K;
+    return no_cuda;
+}
+
+const char *gpu_poison_output(struct gpu *g)
+{
+    (void)g;
+    return no_cuda;
+}
+
+const char *gpu_run_once(struct gpu *g, gpu_launch_fn fn, int tile, int wpt)
+{
+    (void)g, (void)fn, (void)tile, (void)wpt;
+    return no_cuda;
+}
+
+const char *gpu_time_once(struct gpu *g, gpu_launch_fn fn, int tile, int wpt, double *ms)
+{
+    (void)g, (void)fn, (void)tile, (void)wpt, (void)ms;
+    return no_cuda;
+}
+
+const char *gpu_compare(struct gpu *g, struct err_stats *out)
+{
+    (void)g, (void)out;
+    return no_cuda;
+}
+
+const char *gpu_copy_output(struct gpu *g, float *host_C)
+{
+    (void)g, (void)host_C;
+    return no_cuda;
+}
+
+const char *gpu_sm_clock_mhz(struct gpu *g, double *mhz)
+{
+    (void)g, (void)mhz;
+    return no_cuda;
+}
+
+const char *gpu_copy_bandwidth_gbs(struct gpu *g, size_t bytes, double *gbs)
+{
+    (void)g, (void)bytes, (void)gbs;
+    return no_cuda;
+}
+
+#define NO_CUDA_LAUNCHER(name)                          \
+    const char *name(const struct gpu_launch *L)        \
+    {                                                   \
+        (void)L;                                        \
+        return no_cuda;                                 \
+    }
+
+NO_CUDA_LAUNCHER(gpumult0_launch)
+NO_CUDA_LAUNCHER(gpumult1_launch)
+NO_CUDA_LAUNCHER(gputiled_launch)
+NO_CUDA_LAUNCHER(gputiled1_launch)
+NO_CUDA_LAUNCHER(gputiled_wpt_launch)
+NO_CUDA_LAUNCHER(cublas_fp32_launch)
+NO_CUDA_LAUNCHER(cublas_tf32_launch)

@@ -1,0 +1,141 @@
+/* Expanding an experiment into points: see plan.h. */
+#include "plan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int push(struct plan *p, const struct point *pt)
+{
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 256;
+        struct point *np = realloc(p->points, cap * sizeof *np);
+        if (!np) return -1;
+        p->points = np;
+        p->cap = cap;
+    }
+    p->points[p->n++] = *pt;
+    return 0;
+}
+
+/* The values an axis takes for a variant: the sweep's list when the variant
+ * uses the axis, else the single value 0. */
+static int axis_values(const struct int_axis *ax, int used, const int **vals)
+{
+    static const int zero[1] = {0};
+    if (!used) {
+        *vals = zero;
+        return 1;
+    }
+    *vals = ax->v;
+    return ax->n;
+}
+
+static int check_sweep(const struct experiment *e, const struct sweep *s, char *err,
+                       size_t errlen)
+{
+    char names[512];
+    for (int i = 0; i < s->n_variants; i++) {
+        const struct variant *v = registry_find(s->variants[i]);
+        if (!v) {
+            snprintf(err, errlen, "%s:%d: variants: unknown variant '%s' (expected one of: %s)",
+                     e->path, s->variants_line, s->variants[i],
+                     registry_names(names, sizeof names));
+            return -1;
+        }
+        /* A variant whose axis has no values in this sweep would silently vanish. */
+        static const struct {
+            unsigned axis;
+            const char *key;
+            size_t off;
+        } axes[] = {{AXIS_TILE, "tiles", offsetof(struct sweep, tiles)},
+                    {AXIS_WPT, "wpts", offsetof(struct sweep, wpts)},
+                    {AXIS_OPT, "opt_levels", offsetof(struct sweep, opt_levels)}};
+        for (size_t a = 0; a < sizeof axes / sizeof axes[0]; a++) {
+            const struct int_axis *ax = (const struct int_axis *)((const char *)s + axes[a].off);
+            if ((v->axes & axes[a].axis) && ax->n == 0) {
+                snprintf(err, errlen,
+                         "%s:%d: sweep [%s]: variant '%s' needs '%s' (expected e.g. %s = %s)",
+                         e->path, s->line, s->name, v->name, axes[a].key, axes[a].key,
+                         axes[a].axis == AXIS_OPT ? "1 2 3" : "8 16 32");
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+int plan_from_experiment(const struct experiment *e, int gpu_ok, const char *gpu_why,
+                         struct plan *p, char *err, size_t errlen)
+{
+    memset(p, 0, sizeof *p);
+    for (int si = 0; si < e->n_sweeps; si++) {
+        const struct sweep *s = &e->sweeps[si];
+        if (check_sweep(e, s, err, errlen) != 0) goto fail;
+        for (int hi = 0; hi < s->n_shapes; hi++) {
+            for (int vi = 0; vi < s->n_variants; vi++) {
+                const struct variant *v = registry_find(s->variants[vi]);
+                const int *tiles, *wpts, *opts;
+                int nt = axis_values(&s->tiles, v->axes & AXIS_TILE, &tiles);
+                int nw = axis_values(&s->wpts, v->axes & AXIS_WPT, &wpts);
+                int no = axis_values(&s->opt_levels, v->axes & AXIS_OPT, &opts);
+                for (int ti = 0; ti < nt; ti++)
+                    for (int wi = 0; wi < nw; wi++)
+                        for (int oi = 0; oi < no; oi++) {
+                            struct point pt = {
+                                .v = v, .M = s->shapes[hi].M, .N = s->shapes[hi].N,
+                                .K = s->shapes[hi].K, .tile = tiles[ti], .wpt = wpts[wi],
+                                .opt_level = opts[oi], .sweep = s->name};
+                            if (!registry_supports(v, pt.tile, pt.wpt, pt.opt_level,
+                                                   pt.skip_reason, sizeof pt.skip_reason))
+                                pt.skip = 1;
+                            else if (v->device == DEV_GPU && (!v->gpu || !gpu_ok)) {
+                                pt.skip = pt.skip_env = 1;
+                                snprintf(pt.skip_reason, sizeof pt.skip_reason, "%s",
+                                         !v->gpu ? "built without CUDA (nvcc was not found at "
+                                                   "build time)"
+                                                 : gpu_why);
+                            }
+                            if (push(p, &pt) != 0) {
+                                snprintf(err, errlen, "out of memory expanding the plan");
+                                goto fail;
+                            }
+                        }
+            }
+        }
+    }
+    return 0;
+fail:
+    plan_free(p);
+    return -1;
+}
+
+void plan_free(struct plan *p)
+{
+    free(p->points);
+    memset(p, 0, sizeof *p);
+}
+
+double point_flops(const struct point *pt) { return 2.0 * pt->M * (double)pt->N * pt->K; }
+
+double point_estimate_s(const struct point *pt, const struct experiment *e)
+{
+    if (pt->skip) return 0.0;
+    const struct sampling_rule *r = pt->v->device == DEV_GPU ? &e->gpu_rule : &e->host_rule;
+    double one = point_flops(pt) / (pt->v->nominal_gflops * 1e9) * 1e3;   /* ms */
+    /* verification run + samples: at least min_samples and min_time, at most the timeout
+     * unless min_samples alone takes longer. */
+    double sampling = one * r->min_samples;
+    if (sampling < r->min_time_ms) sampling = r->min_time_ms;
+    if (sampling > r->timeout_ms && one * r->min_samples < r->timeout_ms) sampling = r->timeout_ms;
+    if (one >= r->long_point_ms) sampling = one;
+    /* The GPU's verification launch comes on top; the host's counts as sample 0. */
+    return (sampling + (pt->v->device == DEV_GPU ? one : 0.0)) / 1e3;
+}
+
+size_t plan_count_runnable(const struct plan *p)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->n; i++) n += !p->points[i].skip;
+    return n;
+}

@@ -1,0 +1,47 @@
+/* The plan: an experiment's sweeps expanded into the points to run, in order.
+ *
+ * Each sweep expands to the product variants x shapes x tiles x wpts x opt_levels,
+ * where a variant uses only its own axes (the others collapse to 0, so a naive
+ * rung is not repeated per tile).  A combination the variant cannot run is kept
+ * as a point with disposition `skipped` and the reason.  Points are ordered by
+ * sweep, then shape, then variant in file order, so that inputs are prepared once
+ * per shape. */
+#ifndef HARNESS_PLAN_H
+#define HARNESS_PLAN_H
+
+#include <stddef.h>
+
+#include "experiment.h"
+#include "registry.h"
+
+struct point {
+    const struct variant *v;
+    int M, N, K;
+    int tile, wpt, opt_level;
+    int skip;                    /* 1: recorded as skipped, not run */
+    int skip_env;                /* 1: skipped for want of this machine (no GPU), not by design */
+    char skip_reason[128];
+    const char *sweep;           /* name of the sweep it came from */
+};
+
+struct plan {
+    size_t n, cap;
+    struct point *points;
+};
+
+/* Expand; on an error in the file (unknown variant, ...) returns -1 with
+ * "FILE:LINE: ..." in err.  `gpu_ok` is 0 when no GPU can be used, with
+ * `gpu_why` saying why: GPU points are then planned as skipped. */
+int plan_from_experiment(const struct experiment *e, int gpu_ok, const char *gpu_why,
+                         struct plan *p, char *err, size_t errlen);
+void plan_free(struct plan *p);
+
+double point_flops(const struct point *pt);   /* 2 M N K */
+
+/* Rough time of a point in seconds from the variant's nominal rate and the
+ * sampling rule's minimum: for dry runs and progress ETA only. */
+double point_estimate_s(const struct point *pt, const struct experiment *e);
+
+size_t plan_count_runnable(const struct plan *p);
+
+#endif

@@ -1,0 +1,18 @@
+/* Provenance: the root attributes that make a results file self-describing
+ * (what ran, built how, on which machine and device, from which experiment). */
+#ifndef HARNESS_PROVENANCE_H
+#define HARNESS_PROVENANCE_H
+
+#include "experiment.h"
+#include "gpu.h"
+#include "results.h"
+
+/* `gi` is NULL when no GPU was used; `gpu_why` then says why.  `copy_gbs` is the
+ * measured device-to-device bandwidth (0 when not measured). */
+int provenance_record(struct results *r, const struct experiment *e, const struct gpu_info *gi,
+                      const char *gpu_why, double copy_gbs, int argc, char **argv);
+
+/* UTC now as ISO 8601, e.g. 2026-11-22T03:07:09Z. */
+void utc_now_iso(char *buf, size_t len);
+
+#endif

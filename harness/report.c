@@ -1,0 +1,213 @@
+/* Progress, summary and export: see report.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "measure.h"
+
+void shape_str(char *buf, size_t len, int M, int N, int K)
+{
+    snprintf(buf, len, "%dx%dx%d", M, N, K);
+}
+
+void config_str(char *buf, size_t len, const struct result_row *row)
+{
+    if (row->tile && row->wpt)
+        snprintf(buf, len, "TS=%d WPT=%d", row->tile, row->wpt);
+    else if (row->tile)
+        snprintf(buf, len, "TS=%d", row->tile);
+    else if (row->opt_level)
+        snprintf(buf, len, "-O%d", row->opt_level);
+    else
+        buf[0] = '\0';
+}
+
+/* ---- progress -------------------------------------------------------------- */
+
+static void fmt_duration(char *buf, size_t len, double s)
+{
+    if (s < 0 || !isfinite(s)) s = 0;
+    long t = (long)(s + 0.5);
+    if (t >= 3600)
+        snprintf(buf, len, "%ldh%02ldm", t / 3600, t / 60 % 60);
+    else
+        snprintf(buf, len, "%ldm%02lds", t / 60, t % 60);
+}
+
+void progress_start(struct progress *p, FILE *out, size_t total, double total_est_s)
+{
+    *p = (struct progress){.out = out, .tty = isatty(fileno(out)), .total = total,
+                           .total_est_s = total_est_s, .start_ms = now_ms()};
+}
+
+void progress_point(struct progress *p, size_t index, const struct result_row *row, double est_s)
+{
+    char shape[48], cfg[32], eta[48];
+    shape_str(shape, sizeof shape, row->M, row->N, row->K);
+    config_str(cfg, sizeof cfg, row);
+    p->done_est_s += est_s;
+    double elapsed = (now_ms() - p->start_ms) / 1e3;
+    /* Scale the remaining estimate by how the estimate has fared so far. */
+    double scale = p->done_est_s > 1.0 ? elapsed / p->done_est_s : 1.0;
+    fmt_duration(eta, sizeof eta, (p->total_est_s - p->done_est_s) * scale);
+
+    char what[200];
+    if (strcmp(row->disposition, "passed") == 0)
+        snprintf(what, sizeof what, "%10.1f GFLOP/s  median %.4g ms, %d samples, %s",
+                 row->gflops, row->time_ms_median, row->samples, row->stop_rule);
+    else
+        snprintf(what, sizeof what, "%s: %s", row->disposition, row->reason);
+
+    if (p->tty) {
+        const int width = 24;
+        int fill = (int)((double)(index + 1) / (double)p->total * width);
+        char bar[32];
+        for (int i = 0; i < width; i++) bar[i] = i < fill ? '#' : '.';
+        bar[width] = '\0';
+        fprintf(p->out, "\r\033[K[%s] %zu/%zu ETA %s  %s %s %s", bar, index + 1, p->total, eta,
+                row->variant, cfg, shape);
+    } else {
+        fprintf(p->out, "[%zu/%zu] %-18s %-12s %-16s %s\n", index + 1, p->total, row->variant,
+                cfg, shape, what);
+    }
+    fflush(p->out);
+}
+
+void progress_end(struct progress *p)
+{
+    if (p->tty) fprintf(p->out, "\n");
+    fflush(p->out);
+}
+
+/* ---- summary ----------------------------------------------------------------- */
+
+static int same_shape(const struct result_row *a, const struct result_row *b)
+{
+    return a->M == b->M && a->N == b->N && a->K == b->K;
+}
+
+static double cublas_fp32_gflops(const struct result_row *rows, size_t n,
+                                 const struct result_row *at)
+{
+    for (size_t i = 0; i < n; i++)
+        if (same_shape(&rows[i], at) && strcmp(rows[i].variant, "cublas_fp32") == 0 &&
+            strcmp(rows[i].disposition, "passed") == 0)
+            return rows[i].gflops;
+    return 0;
+}
+
+void report_summary(FILE *out, const struct result_row *rows, size_t n)
+{
+    char *done = calloc(n ? n : 1, 1);
+    if (!done) abort();
+    fprintf(out, "%-18s %-16s %-12s %12s %9s %10s  %s\n", "variant", "shape", "best config",
+             "GFLOP/s", "% cuBLAS", "rel_err", "disposition");
+    for (size_t i = 0; i < n; i++) {
+        if (done[i]) continue;
+        /* Gather the rows of this (variant, shape); report the best passed one. */
+        const struct result_row *best = NULL;
+        size_t counts[4] = {0};   /* passed, incorrect, skipped, failed */
+        for (size_t j = i; j < n; j++) {
+            if (done[j] || !same_shape(&rows[i], &rows[j]) ||
+                strcmp(rows[i].variant, rows[j].variant) != 0)
+                continue;
+            done[j] = 1;
+            const char *d = rows[j].disposition;
+            int k = !strcmp(d, "passed") ? 0 : !strcmp(d, "incorrect") ? 1 : !strcmp(d, "skipped") ? 2 : 3;
+            counts[k]++;
+            if (k == 0 && (!best || rows[j].gflops > best->gflops)) best = &rows[j];
+        }
+        char shape[48], cfg[32] = "", pct[16] = "-", gf[16] = "-", err[16] = "-", disp[96];
+        shape_str(shape, sizeof shape, rows[i].M, rows[i].N, rows[i].K);
+        if (best) {
+            config_str(cfg, sizeof cfg, best);
+            snprintf(gf, sizeof gf, "%.1f", best->gflops);
+            snprintf(err, sizeof err, "%.2e", best->rel_err);
+            double ref = cublas_fp32_gflops(rows, n, best);
+            if (ref > 0) snprintf(pct, sizeof pct, "%.1f", 100.0 * best->gflops / ref);
+        }
+        int used = snprintf(disp, sizeof disp, "%zu passed", counts[0]);
+        const char *names[4] = {"passed", "incorrect", "skipped", "failed"};
+        for (int k = 1; k < 4; k++)
+            if (counts[k] && used < (int)sizeof disp)
+                used += snprintf(disp + used, sizeof disp - (size_t)used, ", %zu %s", counts[k],
+                                 names[k]);
+        fprintf(out, "%-18s %-16s %-12s %12s %9s %10s  %s\n", rows[i].variant, shape, cfg, gf,
+                pct, err, disp);
+    }
+    free(done);
+}
+
+/* ---- export ------------------------------------------------------------------ */
+
+static void put_field(FILE *out, const struct field_desc *f, const void *rec, char sep)
+{
+    const char *p = (const char *)rec + f->offset;
+    switch (f->kind) {
+    case FIELD_STR:
+        if (sep == ',') {
+            /* CSV: quote every string, doubling quotes. */
+            fputc('"', out);
+            for (size_t i = 0; i < f->size && p[i]; i++) {
+                if (p[i] == '"') fputc('"', out);
+                fputc(p[i], out);
+            }
+            fputc('"', out);
+        } else {
+            /* TSV: an empty string would shift gnuplot's columns; write "-". */
+            if (!p[0]) fputc('-', out);
+            for (size_t i = 0; i < f->size && p[i]; i++)
+                fputc(p[i] == '\t' || p[i] == '\n' ? ' ' : (p[i] == ' ' ? '_' : p[i]), out);
+        }
+        break;
+    case FIELD_INT: {
+        int32_t v;
+        memcpy(&v, p, sizeof v);
+        fprintf(out, "%d", (int)v);
+        break;
+    }
+    case FIELD_DBL: {
+        double v;
+        memcpy(&v, p, sizeof v);
+        fprintf(out, "%.9g", v);
+        break;
+    }
+    }
+}
+
+void report_export_rows(FILE *out, const struct results_file *f, enum export_format fmt,
+                        int passed_only)
+{
+    const char sep = fmt == EXPORT_CSV ? ',' : '\t';
+    fprintf(out, "row");
+    for (size_t k = 0; k < RESULT_NFIELDS; k++) fprintf(out, "%c%s", sep, RESULT_FIELDS[k].name);
+    fputc('\n', out);
+    for (size_t i = 0; i < f->n_rows; i++) {
+        if (passed_only && strcmp(f->rows[i].disposition, "passed") != 0) continue;
+        fprintf(out, "%zu", i);
+        for (size_t k = 0; k < RESULT_NFIELDS; k++) {
+            fputc(sep, out);
+            put_field(out, &RESULT_FIELDS[k], &f->rows[i], sep);
+        }
+        fputc('\n', out);
+    }
+}
+
+void report_export_samples(FILE *out, const struct results_file *f, enum export_format fmt)
+{
+    const char sep = fmt == EXPORT_CSV ? ',' : '\t';
+    fprintf(out, "row%cvariant%cM%cN%cK%ctile%cwpt%copt_level%csample%ctime_ms\n", sep, sep, sep,
+            sep, sep, sep, sep, sep, sep);
+    for (size_t i = 0; i < f->n_samples; i++) {
+        const struct sample_row *s = &f->samples[i];
+        if (s->row < 0 || (size_t)s->row >= f->n_rows) continue;   /* never in a valid file */
+        const struct result_row *r = &f->rows[s->row];
+        fprintf(out, "%d%c%s%c%d%c%d%c%d%c%d%c%d%c%d%c%d%c%.9g\n", s->row, sep, r->variant, sep,
+                r->M, sep, r->N, sep, r->K, sep, r->tile, sep, r->wpt, sep, r->opt_level, sep,
+                s->sample, sep, s->time_ms);
+    }
+}

@@ -1,0 +1,41 @@
+/* Report: what people read.  Progress while a run goes, the summary table at its
+ * end (and in `info`), and the export of rows as TSV/CSV for gnuplot and others.
+ * It only formats: it never runs kernels nor writes results files. */
+#ifndef HARNESS_REPORT_H
+#define HARNESS_REPORT_H
+
+#include <stdio.h>
+
+#include "results.h"
+
+struct progress {
+    FILE *out;
+    int tty;              /* 1: one redrawn bar with ETA; 0: one plain line per point */
+    size_t total;         /* points in the plan */
+    double total_est_s;   /* estimated seconds for the whole plan */
+    double start_ms;
+    double done_est_s;    /* estimated seconds of the points done so far */
+};
+
+void progress_start(struct progress *p, FILE *out, size_t total, double total_est_s);
+/* After point `index` (0-based) was recorded; `est_s` is that point's estimate. */
+void progress_point(struct progress *p, size_t index, const struct result_row *row, double est_s);
+void progress_end(struct progress *p);
+
+/* One row per (variant, shape) at its best tile/WPT/opt level among passed rows,
+ * with GFLOP/s, % of cublas_fp32 at the same shape, and counts of the rest. */
+void report_summary(FILE *out, const struct result_row *rows, size_t n);
+
+enum export_format { EXPORT_TSV, EXPORT_CSV };
+/* All /results columns (header first); `passed_only` drops unverified rows. */
+void report_export_rows(FILE *out, const struct results_file *f, enum export_format fmt,
+                        int passed_only);
+/* /samples joined with the identifying columns of their row. */
+void report_export_samples(FILE *out, const struct results_file *f, enum export_format fmt);
+
+/* "1000x1500x700" */
+void shape_str(char *buf, size_t len, int M, int N, int K);
+/* "TS=16 WPT=4", "-O2", or "" */
+void config_str(char *buf, size_t len, const struct result_row *row);
+
+#endif

@@ -1,0 +1,62 @@
+/* gputiled1 -- rung 06.
+ *
+ * Adds over gputiled (05): the inner k loop over the shared tiles is fully
+ * unrolled (`#pragma unroll`; TS is a template constant).  Same TS x TS blocks,
+ * tiles, zero-filled edges and barriers as 05.
+ *
+ * Expected effect: the loop counter, compare and branch disappear, and the
+ * shared-memory row of A is read with 128-bit LDS (TS/4 loads instead of TS),
+ * so nearly every remaining instruction is an LDS of B or an FFMA.
+ *
+ * The seed also puts `#pragma unroll 3` on the outer loop over tiles.  It is
+ * left out, and that loop left to nvcc (which unrolls it by 3 by itself at
+ * TS = 8 only): its trip count is known only at run time and each iteration
+ * is bounded by two barriers and a global load, so copying its body mostly
+ * adds code and a remainder loop; and this rung stays one change away from 05. */
+#include <cuda_runtime.h>
+
+#include "matmul.h"
+
+template <int TS>
+__global__ void gputiled1(float *__restrict__ C, const float *__restrict__ A,
+                          const float *__restrict__ B, int M, int N, int K)
+{
+    __shared__ float As[TS][TS];
+    __shared__ float Bs[TS][TS];
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int row = blockIdx.y * TS + ty;   /* row of A and C */
+    const int col = blockIdx.x * TS + tx;   /* column of B and C */
+
+    float csum = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += TS) {
+        As[ty][tx] = (row < M && k0 + tx < K) ? A[row * K + k0 + tx] : 0.0f;
+        Bs[ty][tx] = (k0 + ty < K && col < N) ? B[(k0 + ty) * N + col] : 0.0f;
+        __syncthreads();
+#pragma unroll
+        for (int k = 0; k < TS; k++)
+            csum += As[ty][k] * Bs[k][tx];
+        __syncthreads();
+    }
+    if (row < M && col < N)
+        C[row * N + col] = csum;
+}
+
+template <int TS>
+static const char *launch(const struct gpu_launch *L)
+{
+    const dim3 block(TS, TS);
+    const dim3 grid((L->N + TS - 1) / TS, (L->M + TS - 1) / TS);
+    gputiled1<TS><<<grid, block, 0, (cudaStream_t)L->stream>>>(L->C, L->A, L->B, L->M, L->N, L->K);
+    const cudaError_t e = cudaGetLastError();
+    return e == cudaSuccess ? NULL : cudaGetErrorString(e);
+}
+
+extern "C" const char *gputiled1_launch(const struct gpu_launch *L)
+{
+    switch (L->tile) {
+    case 8: return launch<8>(L);
+    case 16: return launch<16>(L);
+    case 32: return launch<32>(L);
+    default: return "unsupported tile width (gputiled1 has TS = 8, 16, 32)";
+    }
+}

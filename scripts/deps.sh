@@ -1,0 +1,40 @@
+#!/bin/sh
+# Checks that the C libraries the build needs can be compiled against and linked
+# (HDF5 with its high-level library, inih, cmocka), and installs Debian's packages
+# when they cannot and we are root; otherwise prints the apt-get line.
+# CC, CFLAGS and LIBS come from the Makefile, so overridden locations count.
+set -u
+PKGS="libhdf5-dev hdf5-tools libinih-dev libcmocka-dev pkg-config"
+probe() {
+    dir=$(mktemp -d) || return 1
+    cat > "$dir/p.c" <<'C'
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <hdf5.h>
+#include <hdf5_hl.h>
+#include <ini.h>
+int main(void) { (void)H5TBget_table_info; (void)ini_parse_string; (void)_cmocka_run_group_tests; return 0; }
+C
+    ${CC:-cc} ${CFLAGS:-} "$dir/p.c" -o "$dir/p" ${LIBS:-} -lcmocka >/dev/null 2>&1
+    rc=$?
+    rm -rf "$dir"
+    return $rc
+}
+probe && exit 0
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "deps: installing $PKGS"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq && apt-get install -y -qq $PKGS >/dev/null || exit 1
+    # pkg-config may only now exist: the caller's HDF5 flags can be stale.
+    CFLAGS="${CFLAGS:-} $(pkg-config --cflags hdf5)"
+    LIBS="$(pkg-config --libs hdf5) ${LIBS:-}"
+    probe && exit 0
+    echo "deps: installed, but a test program still does not build" >&2
+    exit 1
+fi
+echo "deps: HDF5 (with hdf5_hl), inih or cmocka is missing. Install them with:" >&2
+echo "  sudo apt-get install $PKGS" >&2
+exit 1

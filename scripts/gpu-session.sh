@@ -1,0 +1,25 @@
+#!/bin/bash
+# One session on an offline GPU host: build for the GPU, run the whole test suite
+# (GPU tests included), then run the experiments named, and leave the results
+# and logs in OUTDIR.   Usage: scripts/gpu-session.sh OUTDIR [EXPERIMENT.ini ...]
+set -uo pipefail
+out=${1:?usage: scripts/gpu-session.sh OUTDIR [EXPERIMENT.ini ...]}
+shift
+mkdir -p "$out"
+. scripts/offline-env.sh || exit 1
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw \
+    --format=csv | tee "$out/gpu.txt"
+make -j"$(nproc)" all build/tests/run_tests > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+MMLADDER=bin/mmladder build/tests/run_tests 2>&1 | tee "$out/test.log" | tail -25
+test_rc=${PIPESTATUS[0]}
+echo "tests exit: $test_rc"
+rc=$test_rc
+for exp in "$@"; do
+    start=$(date +%s)
+    bin/mmladder run "$exp" -d "$out" > "$out/$(basename "$exp" .ini).log" 2>&1
+    run_rc=$?
+    echo "$exp: exit $run_rc after $(( $(date +%s) - start )) s"
+    tail -60 "$out/$(basename "$exp" .ini).log"
+    [ $run_rc -ne 0 ] && rc=$run_rc
+done
+exit $rc

@@ -1,0 +1,175 @@
+/* The command line end to end: a real run, info, export, and bad input that
+ * must fail loudly without touching anything already written. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "results.h"
+#include "util.h"
+
+static const char SMALL_HOST[] =
+    "[experiment]\nname = small\nseed = 11\n"
+    "[sampling]\nhost_min_samples = 3\nhost_min_time_ms = 5\nhost_timeout_ms = 50\n"
+    "[h]\nvariants = host_naive host_restrict\nsizes = 16\nshapes = 17x33x65\n"
+    "opt_levels = 1 2 3\n";
+
+static int run(char **out, char **err, const char *a1, const char *a2, const char *a3,
+               const char *a4, const char *a5)
+{
+    char *argv[] = {(char *)test_binary(), (char *)a1, (char *)a2, (char *)a3, (char *)a4,
+                    (char *)a5, NULL};
+    return test_run(argv, out, err);
+}
+
+static void host_run_info_export(void **state)
+{
+    (void)state;
+    char dir[256], exp[300], h5[300], err[512];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(exp, sizeof exp, "%s/small.ini", dir);
+    snprintf(h5, sizeof h5, "%s/small.h5", dir);
+    test_write_file(exp, SMALL_HOST);
+    char *out, *er;
+    int rc = run(&out, &er, "run", exp, "-o", h5, NULL);
+    if (rc != 0) fail_msg("run exited %d: %s", rc, er);
+    assert_non_null(strstr(out, "12 of 12 points recorded"));
+    assert_non_null(strstr(out, "% cuBLAS"));   /* the summary table */
+    free(out); free(er);
+
+    struct results_file f;
+    assert_int_equal(results_read(h5, &f, err, sizeof err), 0);
+    assert_int_equal(f.complete, 1);
+    assert_int_equal(f.n_rows, 12);
+    for (size_t i = 0; i < f.n_rows; i++) {
+        assert_string_equal(f.rows[i].disposition, "passed");
+        assert_true(f.rows[i].rel_err <= f.rows[i].tolerance);
+        assert_true(f.rows[i].samples >= 3);
+        assert_true(f.rows[i].time_ms_min <= f.rows[i].time_ms_median &&
+                    f.rows[i].time_ms_median <= f.rows[i].time_ms_max);
+    }
+    results_file_free(&f);
+
+    assert_int_equal(run(&out, &er, "info", h5, NULL, NULL, NULL), 0);
+    assert_non_null(strstr(out, "experiment_name"));
+    assert_non_null(strstr(out, "git_commit"));
+    assert_non_null(strstr(out, "complete"));
+    free(out); free(er);
+
+    assert_int_equal(run(&out, &er, "export", h5, NULL, NULL, NULL), 0);
+    int lines = 0;
+    for (char *p = out; *p; p++) lines += *p == '\n';
+    assert_int_equal(lines, 13);
+    assert_true(strncmp(out, "row\tvariant\tseed_name", 21) == 0);
+    free(out); free(er);
+    assert_int_equal(run(&out, &er, "export", h5, "--samples", "--csv", NULL), 0);
+    assert_true(strncmp(out, "row,variant,M", 13) == 0);
+    free(out); free(er);
+
+    /* The same output path again: refused, and the file is unchanged. */
+    size_t len0, len1;
+    char *before = test_read_file(h5, &len0);
+    assert_int_not_equal(run(&out, &er, "run", exp, "-o", h5, NULL), 0);
+    assert_non_null(strstr(er, "already exists"));
+    char *after = test_read_file(h5, &len1);
+    assert_int_equal(len0, len1);
+    assert_memory_equal(before, after, len0);
+    free(before); free(after); free(out); free(er);
+    unlink(h5); unlink(exp); rmdir(dir);
+}
+
+/* Each bad input: non-zero exit, a message naming the place and the value. */
+static void bad_input_is_refused(void **state)
+{
+    (void)state;
+    char dir[256], bad[300], exp[300], h5[300];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(bad, sizeof bad, "%s/bad.ini", dir);
+    snprintf(exp, sizeof exp, "%s/ok.ini", dir);
+    snprintf(h5, sizeof h5, "%s/none.h5", dir);
+    test_write_file(exp, SMALL_HOST);
+    test_write_file(bad, "[experiment]\nname = b\nseed = 1\n[h]\nvariants = host_naive\n"
+                         "sizes = 16 x32\nopt_levels = 1\n");
+    struct {
+        const char *a[5];
+        const char *expect;
+    } cases[] = {
+        {{"run", bad, "-o", h5, NULL}, "bad.ini:6:"},
+        {{"run", "/nonexistent/e.ini", NULL, NULL, NULL}, "/nonexistent/e.ini"},
+        {{"run", exp, "-o", "/nonexistent/dir/x.h5", NULL}, "/nonexistent/dir/x.h5"},
+        {{"run", exp, "--frobnicate", NULL, NULL}, "--frobnicate"},
+        {{"run", NULL, NULL, NULL, NULL}, "no experiment file"},
+        {{"plan", bad, NULL, NULL, NULL}, "'x32'"},
+        {{"info", bad, NULL, NULL, NULL}, "cannot open as HDF5"},
+        {{"export", "/nonexistent.h5", NULL, NULL, NULL}, "/nonexistent.h5"},
+        {{"fly", NULL, NULL, NULL, NULL}, "unknown command 'fly'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *out, *er;
+        int rc = run(&out, &er, cases[i].a[0], cases[i].a[1], cases[i].a[2], cases[i].a[3],
+                     cases[i].a[4]);
+        if (rc != 1 || !strstr(er, cases[i].expect))
+            fail_msg("case %zu (%s): exit %d, stderr: %s", i, cases[i].a[0], rc, er);
+        free(out); free(er);
+    }
+    assert_int_equal(access(h5, F_OK), -1);   /* nothing was created */
+    unlink(bad); unlink(exp); rmdir(dir);
+}
+
+static void gpu_points_without_gpu_are_skipped_with_reason(void **state)
+{
+    (void)state;
+    char dir[256], exp[300], h5[300], err[512];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(exp, sizeof exp, "%s/g.ini", dir);
+    snprintf(h5, sizeof h5, "%s/g.h5", dir);
+    test_write_file(exp, "[experiment]\nname = g\nseed = 1\n"
+                         "[g]\nvariants = gpu_naive host_naive\nsizes = 16\nopt_levels = 2\n");
+    char *out, *er;
+    int rc = run(&out, &er, "run", exp, "-o", h5, NULL);
+    struct results_file f;
+    assert_int_equal(results_read(h5, &f, err, sizeof err), 0);
+    assert_int_equal(f.n_rows, 2);
+    assert_string_equal(f.rows[1].disposition, "passed");
+    if (strcmp(f.rows[0].disposition, "skipped") == 0) {
+        /* No usable GPU here: recorded with the reason, and the run says so by its exit. */
+        assert_int_equal(rc, 3);
+        assert_true(strstr(f.rows[0].reason, "no GPU") || strstr(f.rows[0].reason, "without CUDA"));
+    } else {
+        assert_int_equal(rc, 0);
+        assert_string_equal(f.rows[0].disposition, "passed");
+    }
+    results_file_free(&f);
+    free(out); free(er);
+    unlink(h5); unlink(exp); rmdir(dir);
+}
+
+static void help_and_list(void **state)
+{
+    (void)state;
+    char *out, *er;
+    assert_int_equal(run(&out, &er, "--help", NULL, NULL, NULL, NULL), 0);
+    assert_non_null(strstr(out, "usage: mmladder"));
+    free(out); free(er);
+    assert_int_equal(run(&out, &er, "list", NULL, NULL, NULL, NULL), 0);
+    assert_non_null(strstr(out, "gputiled<TS,WPT,RTS>"));
+    free(out); free(er);
+    assert_int_equal(run(&out, &er, "plan", "experiments/paper.ini", NULL, NULL, NULL), 0);
+    assert_non_null(strstr(out, "WPT 32 does not divide TS 16"));
+    assert_non_null(strstr(out, "estimated"));
+    free(out); free(er);
+}
+
+const struct CMUnitTest cli_tests[] = {
+    cmocka_unit_test(host_run_info_export),
+    cmocka_unit_test(bad_input_is_refused),
+    cmocka_unit_test(gpu_points_without_gpu_are_skipped_with_reason),
+    cmocka_unit_test(help_and_list),
+};
+const size_t cli_tests_count = sizeof cli_tests / sizeof cli_tests[0];

@@ -1,0 +1,328 @@
+/* Tests of the GPU rungs and the device services (gpu.h).
+ *
+ * Each test gets an opened device from its setup; where none can be opened
+ * (no GPU, or a build without CUDA) the test is reported skipped with the
+ * reason.  Inputs come from a fixed-seed generator, so a failure repeats. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu.h"
+#include "matmul.h"
+#include "verify.h"
+
+/* ---- fixture ------------------------------------------------------------- */
+
+struct fixture {
+    struct gpu *g;
+    struct gpu_info info;
+    char why[512];      /* gpu_open's message when it failed */
+};
+
+static int gpu_setup(void **state)
+{
+    struct fixture *f = calloc(1, sizeof *f);
+    if (!f)
+        return -1;
+    const char *err = gpu_open(&f->g, &f->info);
+    if (err)
+        snprintf(f->why, sizeof f->why, "%s", err);
+    *state = f;
+    return 0;
+}
+
+static int gpu_teardown(void **state)
+{
+    struct fixture *f = *state;
+    gpu_close(f->g);
+    free(f);
+    return 0;
+}
+
+static struct gpu *device_or_skip(void **state)
+{
+    struct fixture *f = *state;
+    if (!f->g) {
+        print_message("skipped: %s\n", f->why);
+        skip();
+    }
+    return f->g;
+}
+
+/* ---- inputs ---------------------------------------------------------------- */
+
+static uint64_t splitmix64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Uniform in [-1, 1): 24 random bits, so every value is exact in float. */
+static void fill_uniform(float *x, size_t n, uint64_t seed)
+{
+    for (size_t i = 0; i < n; i++)
+        x[i] = (float)((double)(splitmix64(&seed) >> 40) * 0x1p-23 - 1.0);
+}
+
+/* Random A (M x K) and B (K x N), made current on the device. */
+static void set_random_inputs(struct gpu *g, int M, int N, int K, uint64_t seed, float **A_out,
+                              float **B_out)
+{
+    float *A = malloc((size_t)M * K * sizeof *A), *B = malloc((size_t)K * N * sizeof *B);
+    assert_non_null(A);
+    assert_non_null(B);
+    fill_uniform(A, (size_t)M * K, seed);
+    fill_uniform(B, (size_t)K * N, seed ^ 0x5EED5EED5EED5EEDull);
+    const char *err = gpu_set_inputs(g, A, B, M, N, K);
+    if (err) {
+        free(A);
+        free(B);
+        fail_msg("gpu_set_inputs(%dx%dx%d): %s", M, N, K, err);
+    }
+    if (A_out)
+        *A_out = A;
+    else
+        free(A);
+    if (B_out)
+        *B_out = B;
+    else
+        free(B);
+}
+
+/* ---- the rungs and their parameters ---------------------------------------- */
+
+struct config {
+    const char *name;
+    gpu_launch_fn fn;
+    int tile, wpt;
+    enum precision prec;
+};
+
+/* Every GPU rung at every tile and WPT it supports. */
+static int all_configs(struct config *c)
+{
+    static const int tiles[] = {8, 16, 32};
+    int n = 0;
+    c[n++] = (struct config){"gpumult0", gpumult0_launch, 0, 0, PREC_FP32};
+    c[n++] = (struct config){"gpumult1", gpumult1_launch, 0, 0, PREC_FP32};
+    for (int t = 0; t < 3; t++)
+        c[n++] = (struct config){"gputiled", gputiled_launch, tiles[t], 0, PREC_FP32};
+    for (int t = 0; t < 3; t++)
+        c[n++] = (struct config){"gputiled1", gputiled1_launch, tiles[t], 0, PREC_FP32};
+    for (int t = 0; t < 3; t++)
+        for (int w = 1; w <= tiles[t]; w *= 2)
+            c[n++] = (struct config){"gputiled_wpt", gputiled_wpt_launch, tiles[t], w, PREC_FP32};
+    c[n++] = (struct config){"cublas_fp32", cublas_fp32_launch, 0, 0, PREC_FP32};
+    c[n++] = (struct config){"cublas_tf32", cublas_tf32_launch, 0, 0, PREC_TF32};
+    return n;
+}
+
+/* ---- tests ----------------------------------------------------------------- */
+
+/* Every rung, every tile/WPT, on shapes that are neither square nor multiples
+ * of any tile, passes verification against the device's float64 reference. */
+static void test_every_rung_is_correct_on_odd_shapes(void **state)
+{
+    struct gpu *g = device_or_skip(state);
+    static const int shapes[][3] = {{1, 1, 1},     {17, 33, 65},    {65, 17, 33},
+                                    {100, 129, 31}, {257, 255, 253}, {1000, 999, 1001}};
+    struct config cfg[32];
+    const int n_cfg = all_configs(cfg);
+    assert_int_equal(n_cfg, 25);
+    int failures = 0;
+
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        const int M = shapes[s][0], N = shapes[s][1], K = shapes[s][2];
+        set_random_inputs(g, M, N, K, 1000 + s, NULL, NULL);
+        for (int c = 0; c < n_cfg; c++) {
+            struct err_stats st;
+            const char *err = gpu_poison_output(g);
+            if (!err)
+                err = gpu_run_once(g, cfg[c].fn, cfg[c].tile, cfg[c].wpt);
+            if (!err)
+                err = gpu_compare(g, &st);
+            if (err) {
+                print_message("%s tile %d wpt %d at %dx%dx%d: %s\n", cfg[c].name, cfg[c].tile,
+                              cfg[c].wpt, M, N, K, err);
+                failures++;
+                continue;
+            }
+            const struct verdict v = verify_judge(&st, verify_tolerance(cfg[c].prec, K));
+            if (v.disposition != DISP_PASSED || st.nonfinite != 0) {
+                print_message("%s tile %d wpt %d at %dx%dx%d: %s, rel_err %.3g (tolerance %.3g), "
+                              "%llu non-finite\n",
+                              cfg[c].name, cfg[c].tile, cfg[c].wpt, M, N, K,
+                              disposition_name(v.disposition), v.rel_err, v.tolerance,
+                              (unsigned long long)st.nonfinite);
+                failures++;
+            }
+        }
+    }
+    assert_int_equal(failures, 0);
+}
+
+static int close_rel(double a, double b, double rel)
+{
+    return fabs(a - b) <= rel * fmax(fabs(a), fabs(b)) + 1e-300;
+}
+
+/* The device reference (DGEMM on float64 copies) and the host one give the
+ * same statistics for the same C: both are exact to about 1e-16. */
+static void check_references_agree(struct gpu *g, int M, int N, int K, uint64_t seed)
+{
+    float *A, *B;
+    set_random_inputs(g, M, N, K, seed, &A, &B);
+    const size_t mn = (size_t)M * N;
+    float *C = malloc(mn * sizeof *C);
+    double *R = malloc(mn * sizeof *R);
+    assert_non_null(C);
+    assert_non_null(R);
+
+    struct err_stats dev, host;
+    const char *err = gpu_run_once(g, cublas_fp32_launch, 0, 0);
+    if (!err)
+        err = gpu_copy_output(g, C);
+    if (!err)
+        err = gpu_compare(g, &dev);
+    if (err) {
+        free(A), free(B), free(C), free(R);
+        fail_msg("%dx%dx%d: %s", M, N, K, err);
+    }
+    verify_reference_fp64(R, A, B, M, N, K);
+    verify_compare(&host, C, R, (long long)mn);
+    free(A), free(B), free(C), free(R);
+
+    const double tol = verify_tolerance(PREC_FP32, K);
+    const struct verdict vh = verify_judge(&host, tol), vd = verify_judge(&dev, tol);
+    print_message("%dx%dx%d: rel_err host %.9g, device %.9g (tolerance %.3g)\n", M, N, K,
+                  vh.rel_err, vd.rel_err, tol);
+    assert_int_equal(vh.disposition, DISP_PASSED);
+    assert_int_equal(vd.disposition, DISP_PASSED);
+    assert_int_equal(host.nonfinite, 0);
+    assert_int_equal(dev.nonfinite, 0);
+    assert_true(close_rel(dev.sum_sq_ref, host.sum_sq_ref, 1e-12));
+    assert_true(close_rel(dev.max_abs_ref, host.max_abs_ref, 1e-12));
+    assert_true(close_rel(vd.rel_err, vh.rel_err, 1e-6));
+    assert_true(close_rel(vd.max_rel_err, vh.max_rel_err, 1e-6));
+}
+
+static void test_device_reference_matches_host_reference(void **state)
+{
+    struct gpu *g = device_or_skip(state);
+    check_references_agree(g, 37, 53, 29, 7);
+    check_references_agree(g, 300, 200, 100, 8);
+}
+
+/* A C that no kernel overwrote is all NaN and must fail, whatever the norms. */
+static void test_poisoned_output_fails(void **state)
+{
+    struct gpu *g = device_or_skip(state);
+    const int M = 31, N = 17, K = 9;
+    set_random_inputs(g, M, N, K, 3, NULL, NULL);
+    struct err_stats st;
+    assert_null(gpu_poison_output(g));
+    assert_null(gpu_compare(g, &st));
+    assert_int_equal(st.nonfinite, (uint64_t)M * N);
+    assert_true(st.sum_sq_diff == 0.0);
+    const struct verdict v = verify_judge(&st, verify_tolerance(PREC_FP32, K));
+    assert_int_equal(v.disposition, DISP_INCORRECT);
+}
+
+/* Tiles and WPTs outside the instantiated set are refused with a message, and
+ * the device stays usable afterwards. */
+static void test_unsupported_tile_or_wpt_is_refused(void **state)
+{
+    struct gpu *g = device_or_skip(state);
+    static const struct {
+        gpu_launch_fn fn;
+        const char *name;
+        int tile, wpt;
+    } bad[] = {
+        {gputiled_launch, "gputiled", 12, 0},     {gputiled_launch, "gputiled", 64, 0},
+        {gputiled1_launch, "gputiled1", 12, 0},   {gputiled_wpt_launch, "gputiled_wpt", 16, 3},
+        {gputiled_wpt_launch, "gputiled_wpt", 8, 16}, {gputiled_wpt_launch, "gputiled_wpt", 12, 4},
+        {gputiled_wpt_launch, "gputiled_wpt", 32, 0},
+    };
+    set_random_inputs(g, 40, 40, 40, 4, NULL, NULL);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *err = gpu_run_once(g, bad[i].fn, bad[i].tile, bad[i].wpt);
+        print_message("%s tile %d wpt %d: %s\n", bad[i].name, bad[i].tile, bad[i].wpt,
+                      err ? err : "(accepted)");
+        assert_non_null(err);
+    }
+    struct err_stats st;
+    assert_null(gpu_poison_output(g));
+    assert_null(gpu_run_once(g, gputiled_wpt_launch, 16, 4));
+    assert_null(gpu_compare(g, &st));
+    assert_int_equal(verify_judge(&st, verify_tolerance(PREC_FP32, 40)).disposition, DISP_PASSED);
+}
+
+/* The clock, a timed launch and the copy bandwidth give plausible numbers. */
+static void test_measurements_are_plausible(void **state)
+{
+    struct gpu *g = device_or_skip(state);
+    const struct gpu_info *info = &((struct fixture *)*state)->info;
+    assert_true(info->name[0] != '\0');
+    assert_true(info->sm_count > 0);
+    assert_true(info->l2_bytes > 0);
+    assert_true(info->mem_bandwidth_gbs > 0.0);
+
+    double mhz = 0.0;
+    assert_null(gpu_sm_clock_mhz(g, &mhz));
+    print_message("SM clock %.0f MHz (max %d MHz)\n", mhz, info->max_clock_mhz);
+    assert_true(mhz >= 100.0 && mhz <= 5000.0);
+
+    set_random_inputs(g, 256, 256, 256, 5, NULL, NULL);
+    double ms = 0.0;
+    assert_null(gpu_run_once(g, gputiled1_launch, 16, 0));
+    assert_null(gpu_time_once(g, gputiled1_launch, 16, 0, &ms));
+    assert_true(ms > 0.0);
+    ms = 0.0;
+    assert_null(gpu_time_once(g, cublas_fp32_launch, 0, 0, &ms));
+    assert_true(ms > 0.0);
+
+    double gbs = 0.0;
+    assert_null(gpu_copy_bandwidth_gbs(g, (size_t)64 << 20, &gbs));
+    print_message("device-to-device copy %.0f GB/s (datasheet %.0f GB/s)\n", gbs,
+                  info->mem_bandwidth_gbs);
+    assert_true(gbs > 0.0);
+
+    size_t free_bytes = 0, total_bytes = 0;
+    assert_null(gpu_mem_info(g, &free_bytes, &total_bytes));
+    assert_true(free_bytes > 0 && free_bytes <= total_bytes);
+}
+
+/* The memory estimate counts every buffer; needs no device. */
+static void test_bytes_needed_counts_every_buffer(void **state)
+{
+    (void)state;
+    const int M = 1000, N = 2000, K = 3000;
+    const long long l2 = 50LL << 20;
+    const size_t floats = (size_t)M * K + (size_t)K * N + (size_t)M * N;
+    const size_t doubles = (size_t)M * N + (size_t)M * K + (size_t)K * N;
+    const size_t expected = floats * 4 + doubles * 8 + 2 * (size_t)l2 + GPU_BLAS_WORKSPACE_BYTES +
+                            GPU_SCRATCH_BYTES;
+    assert_int_equal(gpu_bytes_needed(M, N, K, l2), expected);
+}
+
+const struct CMUnitTest gpu_tests[] = {
+    cmocka_unit_test_setup_teardown(test_every_rung_is_correct_on_odd_shapes, gpu_setup,
+                                    gpu_teardown),
+    cmocka_unit_test_setup_teardown(test_device_reference_matches_host_reference, gpu_setup,
+                                    gpu_teardown),
+    cmocka_unit_test_setup_teardown(test_poisoned_output_fails, gpu_setup, gpu_teardown),
+    cmocka_unit_test_setup_teardown(test_unsupported_tile_or_wpt_is_refused, gpu_setup,
+                                    gpu_teardown),
+    cmocka_unit_test_setup_teardown(test_measurements_are_plausible, gpu_setup, gpu_teardown),
+    cmocka_unit_test(test_bytes_needed_counts_every_buffer),
+};
+const size_t gpu_tests_count = sizeof gpu_tests / sizeof gpu_tests[0];

@@ -1,0 +1,40 @@
+/* One cmocka run over every group, so the suite ends with one summary. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#define GROUP(name)                                    \
+    extern const struct CMUnitTest name##_tests[];     \
+    extern const size_t name##_tests_count;
+GROUP(host)
+GROUP(measure)
+GROUP(experiment)
+GROUP(plan)
+GROUP(results)
+GROUP(cli)
+GROUP(gpu)
+
+int main(void)
+{
+    const struct CMUnitTest *groups[] = {host_tests, measure_tests, experiment_tests, plan_tests,
+                                         results_tests, cli_tests, gpu_tests};
+    const size_t counts[] = {host_tests_count, measure_tests_count, experiment_tests_count,
+                             plan_tests_count, results_tests_count, cli_tests_count,
+                             gpu_tests_count};
+    size_t n = 0;
+    for (size_t g = 0; g < sizeof counts / sizeof counts[0]; g++) n += counts[g];
+    struct CMUnitTest *all = malloc(n * sizeof *all);
+    if (!all) return 1;
+    n = 0;
+    for (size_t g = 0; g < sizeof counts / sizeof counts[0]; g++) {
+        memcpy(all + n, groups[g], counts[g] * sizeof *all);
+        n += counts[g];
+    }
+    int failed = _cmocka_run_group_tests("mmladder", all, n, NULL, NULL);
+    free(all);
+    return failed ? 1 : 0;
+}

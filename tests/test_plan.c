@@ -1,0 +1,170 @@
+/* The registry and the plan: expansion, skip reasons, errors with file:line. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "experiment.h"
+#include "plan.h"
+#include "registry.h"
+
+static struct experiment *parse(const char *text)
+{
+    struct experiment *e = calloc(1, sizeof *e);
+    char err[512];
+    if (experiment_parse("t.ini", text, e, err, sizeof err) != 0) fail_msg("parse: %s", err);
+    return e;
+}
+
+static void done(struct experiment *e)
+{
+    experiment_free(e);
+    free(e);
+}
+
+static void registry_is_the_ladder_in_order(void **state)
+{
+    (void)state;
+    const char *order[] = {"host_naive", "host_restrict", "gpu_naive_global", "gpu_naive",
+                           "gpu_tiled", "gpu_tiled_unrolled", "gpu_tiled_wpt", "cublas_fp32",
+                           "cublas_tf32"};
+    assert_int_equal(registry_count(), sizeof order / sizeof order[0]);
+    for (size_t i = 0; i < registry_count(); i++) {
+        assert_string_equal(registry_at(i)->name, order[i]);
+        assert_non_null(registry_at(i)->adds);
+        assert_ptr_equal(registry_find(order[i]), registry_at(i));
+    }
+    assert_null(registry_find("gpu_magic"));
+}
+
+static void registry_reasons(void **state)
+{
+    (void)state;
+    char why[128];
+    const struct variant *w = registry_find("gpu_tiled_wpt");
+    assert_true(registry_supports(w, 32, 8, 0, why, sizeof why));
+    assert_false(registry_supports(w, 8, 16, 0, why, sizeof why));
+    assert_string_equal(why, "WPT 16 does not divide TS 8");
+    assert_false(registry_supports(w, 64, 1, 0, why, sizeof why));
+    assert_non_null(strstr(why, "4096 threads per block"));
+    assert_false(registry_supports(w, 16, 3, 0, why, sizeof why));
+    assert_non_null(strstr(why, "WPT 3 not instantiated"));
+    const struct variant *h = registry_find("host_naive");
+    assert_false(registry_supports(h, 0, 0, 0, why, sizeof why));
+    assert_non_null(strstr(why, "-O0 not built"));
+}
+
+static void expansion_uses_only_each_variants_axes(void **state)
+{
+    (void)state;
+    struct experiment *e = parse("[experiment]\nname = t\nseed = 1\n"
+                                 "[g]\nvariants = gpu_naive gpu_tiled gpu_tiled_wpt host_naive\n"
+                                 "sizes = 64 100\nshapes = 10x20x30\n"
+                                 "tiles = 8 16 32\nwpts = 1 2 4 8 16 32\nopt_levels = 1 3\n");
+    struct plan p;
+    char err[512];
+    assert_int_equal(plan_from_experiment(e, 1, "", &p, err, sizeof err), 0);
+    /* per shape: naive 1 + tiled 3 + wpt 3*6 + host 2 = 24; three shapes */
+    assert_int_equal(p.n, 3 * 24);
+    size_t skipped = 0;
+    for (size_t i = 0; i < p.n; i++) {
+        const struct point *pt = &p.points[i];
+        if (!strcmp(pt->v->name, "gpu_naive")) assert_true(pt->tile == 0 && pt->wpt == 0);
+        if (!strcmp(pt->v->name, "gpu_tiled")) assert_int_equal(pt->wpt, 0);
+        if (!strcmp(pt->v->name, "host_naive")) assert_true(pt->opt_level == 1 || pt->opt_level == 3);
+        if (pt->skip_env) {
+            assert_false(MM_HAVE_CUDA);   /* GPU code not built: every GPU point */
+            assert_int_equal(pt->v->device, DEV_GPU);
+        } else if (pt->skip) {
+            skipped++;
+            assert_true(pt->tile % pt->wpt != 0);
+        }
+    }
+    /* WPT not dividing TS: TS 8 with 16, 32; TS 16 with 32 -> 3 per shape (they are
+     * checked before the build: the same in builds without CUDA) */
+    assert_int_equal(skipped, 3 * 3);
+    /* ordered by shape first */
+    assert_int_equal(p.points[0].M, 64);
+    assert_int_equal(p.points[p.n - 1].M, 10);
+    plan_free(&p);
+    done(e);
+}
+
+static void no_gpu_skips_gpu_points_with_reason(void **state)
+{
+    (void)state;
+    struct experiment *e = parse("[experiment]\nname = t\nseed = 1\n"
+                                 "[g]\nvariants = gpu_naive host_restrict\nsizes = 8\n"
+                                 "opt_levels = 2\n");
+    struct plan p;
+    char err[512];
+    assert_int_equal(plan_from_experiment(e, 0, "no GPU: test", &p, err, sizeof err), 0);
+    assert_int_equal(p.n, 2);
+    assert_true(p.points[0].skip && p.points[0].skip_env);
+    if (MM_HAVE_CUDA) assert_string_equal(p.points[0].skip_reason, "no GPU: test");
+    assert_false(p.points[1].skip);
+    assert_int_equal(plan_count_runnable(&p), 1);
+    plan_free(&p);
+    done(e);
+}
+
+static void unknown_variant_names_file_and_line(void **state)
+{
+    (void)state;
+    struct experiment *e = parse("[experiment]\nname = t\nseed = 1\n\n"
+                                 "[g]\nsizes = 8\nvariants = gpu_naive gpu_warp_magic\n");
+    struct plan p;
+    char err[512];
+    assert_int_equal(plan_from_experiment(e, 1, "", &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "t.ini:7:"));
+    assert_non_null(strstr(err, "'gpu_warp_magic'"));
+    assert_non_null(strstr(err, "gpu_tiled_wpt"));   /* lists what is known */
+    done(e);
+}
+
+static void variant_missing_its_axis_is_an_error(void **state)
+{
+    (void)state;
+    struct experiment *e = parse("[experiment]\nname = t\nseed = 1\n"
+                                 "[g]\nvariants = gpu_tiled\nsizes = 8\n");
+    struct plan p;
+    char err[512];
+    assert_int_equal(plan_from_experiment(e, 1, "", &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "t.ini:4:"));
+    assert_non_null(strstr(err, "needs 'tiles'"));
+    done(e);
+}
+
+static void shipped_experiments_plan_cleanly(void **state)
+{
+    (void)state;
+    const char *files[] = {"experiments/paper.ini", "experiments/quick.ini",
+                           "experiments/host.ini"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        struct experiment *e = calloc(1, sizeof *e);
+        char err[512];
+        if (experiment_load(files[i], e, err, sizeof err) != 0) fail_msg("%s", err);
+        struct plan p;
+        if (plan_from_experiment(e, 1, "", &p, err, sizeof err) != 0) fail_msg("%s", err);
+        assert_true(plan_count_runnable(&p) > 0);
+        for (size_t k = 0; k < p.n; k++)   /* only invalid TS/WPT pairs may be skipped by design */
+            if (p.points[k].skip && !p.points[k].skip_env)
+                assert_non_null(strstr(p.points[k].skip_reason, "does not divide"));
+        plan_free(&p);
+        done(e);
+    }
+}
+
+const struct CMUnitTest plan_tests[] = {
+    cmocka_unit_test(registry_is_the_ladder_in_order),
+    cmocka_unit_test(registry_reasons),
+    cmocka_unit_test(expansion_uses_only_each_variants_axes),
+    cmocka_unit_test(no_gpu_skips_gpu_points_with_reason),
+    cmocka_unit_test(unknown_variant_names_file_and_line),
+    cmocka_unit_test(variant_missing_its_axis_is_an_error),
+    cmocka_unit_test(shipped_experiments_plan_cleanly),
+};
+const size_t plan_tests_count = sizeof plan_tests / sizeof plan_tests[0];

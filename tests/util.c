@@ -1,0 +1,81 @@
+/* Test helpers: see util.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "util.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+void test_tmpdir(char *buf, size_t len)
+{
+    const char *base = getenv("TMPDIR");
+    snprintf(buf, len, "%s/mmladder-test-XXXXXX", base && *base ? base : "/tmp");
+    if (!mkdtemp(buf)) {
+        perror("mkdtemp");
+        abort();
+    }
+}
+
+void test_write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+        perror(path);
+        abort();
+    }
+}
+
+char *test_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    size_t got;
+    while (buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (cap - n - 1 == 0) buf = realloc(buf, cap *= 2);
+    }
+    fclose(f);
+    if (!buf) abort();
+    buf[n] = '\0';
+    if (len) *len = n;
+    return buf;
+}
+
+const char *test_binary(void)
+{
+    const char *b = getenv("MMLADDER");
+    return b && *b ? b : "bin/mmladder";
+}
+
+int test_run(char *const argv[], char **out, char **err)
+{
+    char dir[256], po[300], pe[300];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(po, sizeof po, "%s/out", dir);
+    snprintf(pe, sizeof pe, "%s/err", dir);
+    pid_t pid = fork();
+    if (pid < 0) abort();
+    if (pid == 0) {
+        int fo = open(po, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        int fe = open(pe, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (fo < 0 || fe < 0) _exit(126);
+        dup2(fo, 1);
+        dup2(fe, 2);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    *out = test_read_file(po, NULL);
+    *err = test_read_file(pe, NULL);
+    unlink(po);
+    unlink(pe);
+    rmdir(dir);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}

@@ -1,0 +1,18 @@
+/* Helpers shared by the tests: temporary folders, files, and running the
+ * mmladder binary (path in $MMLADDER, default bin/mmladder). */
+#ifndef TESTS_UTIL_H
+#define TESTS_UTIL_H
+
+#include <stddef.h>
+
+/* A fresh folder under $TMPDIR (or /tmp); the path is static storage of the caller. */
+void test_tmpdir(char *buf, size_t len);
+void test_write_file(const char *path, const char *text);
+/* Whole file, NUL-terminated, malloc'd; NULL if unreadable. */
+char *test_read_file(const char *path, size_t *len);
+const char *test_binary(void);
+/* Run argv (argv[0] is the program) with stdout and stderr captured into
+ * malloc'd strings; returns the exit status, or 128+signal. */
+int test_run(char *const argv[], char **out, char **err);
+
+#endif
