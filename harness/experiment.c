@@ -75,9 +75,11 @@ static const char *const sampling_keys[N_SAMPLING_KEYS] = {
     "host_min_samples", "host_max_samples", "host_min_time_ms", "host_timeout_ms",
     "host_long_point_ms", "target_rel_stddev"};
 
-enum { W_VARIANTS, W_SIZES, W_SHAPES, W_TILES, W_WPTS, W_OPT_LEVELS, N_SWEEP_KEYS };
-static const char *const sweep_keys[N_SWEEP_KEYS] = {"variants", "sizes", "shapes",
-                                                      "tiles",    "wpts",  "opt_levels"};
+enum { W_VARIANTS, W_SIZES, W_SHAPES, W_TILES, W_WPTS, W_OPT_LEVELS, W_HOST_MEMORY,
+       N_SWEEP_KEYS };
+static const char *const sweep_keys[N_SWEEP_KEYS] = {"variants", "sizes",      "shapes",
+                                                      "tiles",    "wpts",       "opt_levels",
+                                                      "host_memory"};
 
 struct parse_ctx {
     struct experiment *e;
@@ -554,6 +556,30 @@ static void add_variant(struct parse_ctx *c, struct sweep *s, const char *tok, s
     s->n_variants++;
 }
 
+static void add_host_memory(struct parse_ctx *c, struct int_axis *ax, const char *tok, size_t n)
+{
+    int kind = 0;
+    for (int k = HOST_MEMORY_PINNED; k <= HOST_MEMORY_PAGEABLE; k++)
+        if (strlen(host_memory_name(k)) == n && memcmp(host_memory_name(k), tok, n) == 0) kind = k;
+    if (!kind) {
+        fail(c, c->line, "host_memory: '%.*s' is not a kind of host memory (expected pinned "
+                         "and/or pageable)", (int)n, tok);
+        return;
+    }
+    for (int i = 0; i < ax->n; i++) {
+        if (ax->v[i] == kind) {
+            fail(c, c->line, "host_memory: '%.*s' is listed twice", (int)n, tok);
+            return;
+        }
+    }
+    ax->v[ax->n++] = kind;
+}
+
+const char *host_memory_name(int kind)
+{
+    return kind == HOST_MEMORY_PINNED ? "pinned" : kind == HOST_MEMORY_PAGEABLE ? "pageable" : "";
+}
+
 static void sweep_value(struct parse_ctx *c, int key, const char *v)
 {
     struct sweep *s = &c->e->sweeps[c->sweep];
@@ -587,6 +613,7 @@ static void sweep_value(struct parse_ctx *c, int key, const char *v)
         case W_TILES: add_int(c, &s->tiles, kname, tok, n, "8 16 32"); break;
         case W_WPTS: add_int(c, &s->wpts, kname, tok, n, "1 2 4"); break;
         case W_OPT_LEVELS: add_int(c, &s->opt_levels, kname, tok, n, "0 1 2 3"); break;
+        case W_HOST_MEMORY: add_host_memory(c, &s->host_memory, tok, n); break;
         }
     }
 }
@@ -665,6 +692,7 @@ static void on_key(struct parse_ctx *c, const char *name, const char *value)
         if (k == W_TILES) s->tiles.line = line;
         if (k == W_WPTS) s->wpts.line = line;
         if (k == W_OPT_LEVELS) s->opt_levels.line = line;
+        if (k == W_HOST_MEMORY) s->host_memory.line = line;
         sweep_value(c, k, value);
     }
 }

@@ -17,6 +17,8 @@
  *   tiles      = 8 16 32                   used by rungs with a tile width
  *   wpts       = 1 2 4                     used by rungs with work per thread
  *   opt_levels = 1 2 3                     used by host rungs
+ *   host_memory = pinned pageable          GPU rungs: also copy A, B in and C out
+ *                                          through such host memory in every sample
  *
  * Values are whitespace-separated lists; ';' starts a comment.  This stage checks
  * syntax only (integers, shapes, known keys, required keys, no repeats); whether
@@ -54,7 +56,12 @@ struct sweep {
     int n_shapes;                           /* sizes and shapes, in file order */
     struct shape_entry shapes[EXP_MAX_LIST];
     struct int_axis tiles, wpts, opt_levels;
+    struct int_axis host_memory;            /* HOST_MEMORY_* values */
 };
+
+/* Where a transfer point's host buffers live (0: no transfers, inputs resident). */
+enum { HOST_MEMORY_NONE = 0, HOST_MEMORY_PINNED = 1, HOST_MEMORY_PAGEABLE = 2 };
+const char *host_memory_name(int kind);   /* "pinned", "pageable" or "" */
 
 struct experiment {
     char path[512];

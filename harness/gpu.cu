@@ -10,6 +10,7 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
+#include <chrono>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -505,6 +506,49 @@ const char *gpu_time_once(struct gpu *g, gpu_launch_fn fn, int tile, int wpt, do
     float elapsed = 0.0f;
     TRY(ck(g, cudaEventElapsedTime(&elapsed, g->start, g->stop), "cudaEventElapsedTime"));
     *ms = elapsed;
+    return NULL;
+}
+
+const char *gpu_host_alloc(struct gpu *g, void **p, size_t bytes, int pinned)
+{
+    *p = NULL;
+    if (pinned)
+        return ck(g, cudaMallocHost(p, bytes), "cudaMallocHost(%zu bytes)", bytes);
+    *p = malloc(bytes);
+    return *p ? NULL : fail(g, "malloc(%zu bytes) failed", bytes);
+}
+
+void gpu_host_free(void *p, int pinned)
+{
+    if (pinned)
+        cudaFreeHost(p);
+    else
+        free(p);
+}
+
+static double host_ms(void)
+{
+    using namespace std::chrono;
+    return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
+}
+
+const char *gpu_time_round_trip(struct gpu *g, gpu_launch_fn fn, int tile, int wpt,
+                                const float *hA, const float *hB, float *hC, double *h2d_ms,
+                                double *kernel_ms, double *d2h_ms)
+{
+    TRY(need_inputs(g, "gpu_time_round_trip"));
+    const size_t a = (size_t)g->M * g->K * sizeof(float), b = (size_t)g->K * g->N * sizeof(float),
+                 c = (size_t)g->M * g->N * sizeof(float);
+    double t0 = host_ms();
+    TRY(ck(g, cudaMemcpyAsync(g->dA, hA, a, cudaMemcpyHostToDevice, g->stream), "copy A in"));
+    TRY(ck(g, cudaMemcpyAsync(g->dB, hB, b, cudaMemcpyHostToDevice, g->stream), "copy B in"));
+    TRY(ck(g, cudaStreamSynchronize(g->stream), "copying A and B in"));
+    *h2d_ms = host_ms() - t0;
+    TRY(gpu_time_once(g, fn, tile, wpt, kernel_ms));
+    t0 = host_ms();
+    TRY(ck(g, cudaMemcpyAsync(hC, g->dC, c, cudaMemcpyDeviceToHost, g->stream), "copy C out"));
+    TRY(ck(g, cudaStreamSynchronize(g->stream), "copying C out"));
+    *d2h_ms = host_ms() - t0;
     return NULL;
 }
 

@@ -80,6 +80,19 @@ const char *gpu_run_once(struct gpu *g, gpu_launch_fn fn, int tile, int wpt);
  * exactly one launch.  *ms is the elapsed time of the launch alone. */
 const char *gpu_time_once(struct gpu *g, gpu_launch_fn fn, int tile, int wpt, double *ms);
 
+/* Host memory for transfer points: page-locked (cudaMallocHost) or plain malloc. */
+const char *gpu_host_alloc(struct gpu *g, void **p, size_t bytes, int pinned);
+void gpu_host_free(void *p, int pinned);
+
+/* One sample of the whole trip of seed 002, for the current shape: copy A and B
+ * from the host buffers to the device, run the rung as gpu_time_once does, copy C
+ * back into hC.  Copies are timed on the host clock around the asynchronous copy
+ * and a stream synchronisation (so a pageable copy's staging counts), the kernel
+ * by events.  hA and hB must hold the current inputs. */
+const char *gpu_time_round_trip(struct gpu *g, gpu_launch_fn fn, int tile, int wpt,
+                                const float *hA, const float *hB, float *hC, double *h2d_ms,
+                                double *kernel_ms, double *d2h_ms);
+
 /* Compare the current C with the float64 reference on the device. */
 const char *gpu_compare(struct gpu *g, struct err_stats *out);
 

@@ -98,3 +98,24 @@ NO_CUDA_LAUNCHER(gputiled1_launch)
 NO_CUDA_LAUNCHER(gputiled_wpt_launch)
 NO_CUDA_LAUNCHER(cublas_fp32_launch)
 NO_CUDA_LAUNCHER(cublas_tf32_launch)
+
+const char *gpu_host_alloc(struct gpu *g, void **p, size_t bytes, int pinned)
+{
+    (void)g, (void)bytes, (void)pinned;
+    *p = NULL;
+    return no_cuda;
+}
+
+void gpu_host_free(void *p, int pinned)
+{
+    (void)p, (void)pinned;
+}
+
+const char *gpu_time_round_trip(struct gpu *g, gpu_launch_fn fn, int tile, int wpt,
+                                const float *hA, const float *hB, float *hC, double *h2d_ms,
+                                double *kernel_ms, double *d2h_ms)
+{
+    (void)g, (void)fn, (void)tile, (void)wpt, (void)hA, (void)hB, (void)hC;
+    *h2d_ms = *kernel_ms = *d2h_ms = 0;
+    return no_cuda;
+}

@@ -39,9 +39,9 @@ static const char USAGE[] =
     "        dry run: the points, skip reasons and an estimated time; runs nothing\n"
     "  info FILE.h5\n"
     "        provenance attributes, counts and the summary table of a results file\n"
-    "  export FILE.h5 [--csv] [--passed] [--samples]\n"
-    "        rows of /results (or of /samples) as TSV (default) or CSV on stdout;\n"
-    "        --passed keeps verified rows only\n"
+    "  export FILE.h5 [--csv] [--passed | --samples | --attrs]\n"
+    "        rows of /results, of /samples, or the root attributes, as TSV (default)\n"
+    "        or CSV on stdout; --passed keeps verified rows only\n"
     "\n"
     "exit status: 0 all points passed (or were skipped by design); 1 bad input or I/O\n"
     "error; 2 some point incorrect or failed; 3 some points could not run on this\n"
@@ -88,8 +88,9 @@ static void print_points(const struct experiment *e, const struct plan *p, int w
         const struct point *pt = &p->points[i];
         double est = point_estimate_s(pt, e);
         total += est;
-        printf("%4zu  %-12s %-18s %5d %5d %5d  TS=%-3d WPT=%-3d -O%d  ", i, pt->sweep,
-               pt->v->name, pt->M, pt->N, pt->K, pt->tile, pt->wpt, pt->opt_level);
+        printf("%4zu  %-12s %-18s %5d %5d %5d  TS=%-3d WPT=%-3d -O%d %-8s  ", i, pt->sweep,
+               pt->v->name, pt->M, pt->N, pt->K, pt->tile, pt->wpt, pt->opt_level,
+               host_memory_name(pt->host_memory));
         if (pt->skip)
             printf("skip: %s\n", pt->skip_reason);
         else if (with_estimate)
@@ -314,11 +315,12 @@ static int cmd_info(int argc, char **argv)
 static int cmd_export(int argc, char **argv)
 {
     const char *path = NULL;
-    int csv = 0, passed = 0, samples = 0;
+    int csv = 0, passed = 0, samples = 0, attrs = 0;
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--csv")) csv = 1;
         else if (!strcmp(argv[i], "--passed")) passed = 1;
         else if (!strcmp(argv[i], "--samples")) samples = 1;
+        else if (!strcmp(argv[i], "--attrs")) attrs = 1;
         else if (argv[i][0] != '-' && !path) path = argv[i];
         else {
             fprintf(stderr, "mmladder export: unexpected argument '%s'\n%s", argv[i], USAGE);
@@ -330,6 +332,17 @@ static int cmd_export(int argc, char **argv)
         return EXIT_INPUT;
     }
     char err[1024];
+    if (samples + passed + attrs > 1) {
+        fprintf(stderr, "mmladder export: --passed, --samples and --attrs exclude each other\n");
+        return EXIT_INPUT;
+    }
+    if (attrs) {
+        if (report_export_attrs(stdout, path, csv ? EXPORT_CSV : EXPORT_TSV, err, sizeof err)) {
+            fprintf(stderr, "mmladder: %s\n", err);
+            return EXIT_INPUT;
+        }
+        return fflush(stdout) == 0 ? EXIT_OK : EXIT_INPUT;
+    }
     struct results_file f;
     if (results_read(path, &f, err, sizeof err) != 0) {
         fprintf(stderr, "mmladder: %s\n", err);

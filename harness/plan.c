@@ -75,17 +75,21 @@ int plan_from_experiment(const struct experiment *e, int gpu_ok, const char *gpu
         for (int hi = 0; hi < s->n_shapes; hi++) {
             for (int vi = 0; vi < s->n_variants; vi++) {
                 const struct variant *v = registry_find(s->variants[vi]);
-                const int *tiles, *wpts, *opts;
+                const int *tiles, *wpts, *opts, *mems;
                 int nt = axis_values(&s->tiles, v->axes & AXIS_TILE, &tiles);
                 int nw = axis_values(&s->wpts, v->axes & AXIS_WPT, &wpts);
                 int no = axis_values(&s->opt_levels, v->axes & AXIS_OPT, &opts);
+                int nm = axis_values(&s->host_memory,
+                                     v->device == DEV_GPU && s->host_memory.n > 0, &mems);
                 for (int ti = 0; ti < nt; ti++)
                     for (int wi = 0; wi < nw; wi++)
-                        for (int oi = 0; oi < no; oi++) {
+                        for (int oi = 0; oi < no; oi++)
+                        for (int mi = 0; mi < nm; mi++) {
                             struct point pt = {
                                 .v = v, .M = s->shapes[hi].M, .N = s->shapes[hi].N,
                                 .K = s->shapes[hi].K, .tile = tiles[ti], .wpt = wpts[wi],
-                                .opt_level = opts[oi], .sweep = s->name};
+                                .opt_level = opts[oi], .host_memory = mems[mi],
+                                .sweep = s->name};
                             if (!registry_supports(v, pt.tile, pt.wpt, pt.opt_level,
                                                    pt.skip_reason, sizeof pt.skip_reason))
                                 pt.skip = 1;

@@ -16,14 +16,17 @@ void shape_str(char *buf, size_t len, int M, int N, int K)
 
 void config_str(char *buf, size_t len, const struct result_row *row)
 {
+    int n;
     if (row->tile && row->wpt)
-        snprintf(buf, len, "TS=%d WPT=%d", row->tile, row->wpt);
+        n = snprintf(buf, len, "TS=%d WPT=%d", row->tile, row->wpt);
     else if (row->tile)
-        snprintf(buf, len, "TS=%d", row->tile);
+        n = snprintf(buf, len, "TS=%d", row->tile);
     else if (row->opt_level)
-        snprintf(buf, len, "-O%d", row->opt_level);
+        n = snprintf(buf, len, "-O%d", row->opt_level);
     else
-        buf[0] = '\0';
+        n = snprintf(buf, len, "%s", "");
+    if (row->host_memory[0] && n >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, "%s%s", n ? " " : "", row->host_memory);
 }
 
 /* ---- progress -------------------------------------------------------------- */
@@ -46,7 +49,7 @@ void progress_start(struct progress *p, FILE *out, size_t total, double total_es
 
 void progress_point(struct progress *p, size_t index, const struct result_row *row, double est_s)
 {
-    char shape[48], cfg[32], eta[48];
+    char shape[48], cfg[48], eta[48];
     shape_str(shape, sizeof shape, row->M, row->N, row->K);
     config_str(cfg, sizeof cfg, row);
     p->done_est_s += est_s;
@@ -95,6 +98,7 @@ static double cublas_fp32_gflops(const struct result_row *rows, size_t n,
 {
     for (size_t i = 0; i < n; i++)
         if (same_shape(&rows[i], at) && strcmp(rows[i].variant, "cublas_fp32") == 0 &&
+            rows[i].host_memory[0] == '\0' &&
             strcmp(rows[i].disposition, "passed") == 0)
             return rows[i].gflops;
     return 0;
@@ -113,7 +117,8 @@ void report_summary(FILE *out, const struct result_row *rows, size_t n)
         size_t counts[4] = {0};   /* passed, incorrect, skipped, failed */
         for (size_t j = i; j < n; j++) {
             if (done[j] || !same_shape(&rows[i], &rows[j]) ||
-                strcmp(rows[i].variant, rows[j].variant) != 0)
+                strcmp(rows[i].variant, rows[j].variant) != 0 ||
+                strcmp(rows[i].host_memory, rows[j].host_memory) != 0)
                 continue;
             done[j] = 1;
             const char *d = rows[j].disposition;
@@ -121,7 +126,7 @@ void report_summary(FILE *out, const struct result_row *rows, size_t n)
             counts[k]++;
             if (k == 0 && (!best || rows[j].gflops > best->gflops)) best = &rows[j];
         }
-        char shape[48], cfg[32] = "", pct[16] = "-", gf[16] = "-", err[16] = "-", disp[96];
+        char shape[48], cfg[48] = "", pct[16] = "-", gf[16] = "-", err[16] = "-", disp[96];
         shape_str(shape, sizeof shape, rows[i].M, rows[i].N, rows[i].K);
         if (best) {
             config_str(cfg, sizeof cfg, best);
@@ -143,6 +148,29 @@ void report_summary(FILE *out, const struct result_row *rows, size_t n)
 }
 
 /* ---- export ------------------------------------------------------------------ */
+
+struct attr_out {
+    FILE *out;
+    char sep;
+};
+
+static void put_attr(const char *name, const char *value, void *ctx)
+{
+    const struct attr_out *a = ctx;
+    if (!strcmp(name, "experiment_text")) return;   /* multi-line: see h5dump -A */
+    fprintf(a->out, "%s%c", name, a->sep);
+    for (const char *p = value; *p; p++)
+        fputc(*p == '\t' || *p == '\n' || *p == a->sep ? ' ' : *p, a->out);
+    fputc('\n', a->out);
+}
+
+int report_export_attrs(FILE *out, const char *path, enum export_format fmt, char *err,
+                        size_t errlen)
+{
+    struct attr_out a = {out, fmt == EXPORT_CSV ? ',' : '\t'};
+    fprintf(out, "name%cvalue\n", a.sep);
+    return results_visit_attrs(path, put_attr, &a, err, errlen);
+}
 
 static void put_field(FILE *out, const struct field_desc *f, const void *rec, char sep)
 {
@@ -200,14 +228,14 @@ void report_export_rows(FILE *out, const struct results_file *f, enum export_for
 void report_export_samples(FILE *out, const struct results_file *f, enum export_format fmt)
 {
     const char sep = fmt == EXPORT_CSV ? ',' : '\t';
-    fprintf(out, "row%cvariant%cM%cN%cK%ctile%cwpt%copt_level%csample%ctime_ms\n", sep, sep, sep,
-            sep, sep, sep, sep, sep, sep);
+    fprintf(out, "row%cvariant%cM%cN%cK%ctile%cwpt%copt_level%csample%ctime_ms%ch2d_ms%cd2h_ms\n",
+            sep, sep, sep, sep, sep, sep, sep, sep, sep, sep, sep);
     for (size_t i = 0; i < f->n_samples; i++) {
         const struct sample_row *s = &f->samples[i];
         if (s->row < 0 || (size_t)s->row >= f->n_rows) continue;   /* never in a valid file */
         const struct result_row *r = &f->rows[s->row];
-        fprintf(out, "%d%c%s%c%d%c%d%c%d%c%d%c%d%c%d%c%d%c%.9g\n", s->row, sep, r->variant, sep,
-                r->M, sep, r->N, sep, r->K, sep, r->tile, sep, r->wpt, sep, r->opt_level, sep,
-                s->sample, sep, s->time_ms);
+        fprintf(out, "%d%c%s%c%d%c%d%c%d%c%d%c%d%c%d%c%d%c%.9g%c%.9g%c%.9g\n", s->row, sep,
+                r->variant, sep, r->M, sep, r->N, sep, r->K, sep, r->tile, sep, r->wpt, sep,
+                r->opt_level, sep, s->sample, sep, s->time_ms, sep, s->h2d_ms, sep, s->d2h_ms);
     }
 }

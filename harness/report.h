@@ -33,6 +33,11 @@ void report_export_rows(FILE *out, const struct results_file *f, enum export_for
 /* /samples joined with the identifying columns of their row. */
 void report_export_samples(FILE *out, const struct results_file *f, enum export_format fmt);
 
+/* Root attributes as name/value lines, header first (experiment_text left out:
+ * it spans lines). */
+int report_export_attrs(FILE *out, const char *path, enum export_format fmt, char *err,
+                        size_t errlen);
+
 /* "1000x1500x700" */
 void shape_str(char *buf, size_t len, int M, int N, int K);
 /* "TS=16 WPT=4", "-O2", or "" */

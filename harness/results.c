@@ -19,13 +19,15 @@ const struct field_desc RESULT_FIELDS[] = {
     RF(time_ms_mean, FIELD_DBL),   RF(time_ms_max, FIELD_DBL),    RF(time_ms_stddev, FIELD_DBL),
     RF(gflops, FIELD_DBL),         RF(rel_err, FIELD_DBL),        RF(max_rel_err, FIELD_DBL),
     RF(tolerance, FIELD_DBL),      RF(sm_clock_mhz, FIELD_DBL),   RF(disposition, FIELD_STR),
-    RF(stop_rule, FIELD_STR),      RF(reason, FIELD_STR),
+    RF(stop_rule, FIELD_STR),      RF(reason, FIELD_STR),         RF(host_memory, FIELD_STR),
+    RF(h2d_ms_median, FIELD_DBL),  RF(d2h_ms_median, FIELD_DBL),
 };
 const size_t RESULT_NFIELDS = sizeof RESULT_FIELDS / sizeof RESULT_FIELDS[0];
 
 #define SF(name, kind) {#name, offsetof(struct sample_row, name), sizeof(((struct sample_row *)0)->name), kind}
 static const struct field_desc SAMPLE_FIELDS[] = {
-    SF(row, FIELD_INT), SF(sample, FIELD_INT), SF(time_ms, FIELD_DBL)};
+    SF(row, FIELD_INT), SF(sample, FIELD_INT), SF(time_ms, FIELD_DBL), SF(h2d_ms, FIELD_DBL),
+    SF(d2h_ms, FIELD_DBL)};
 #define SAMPLE_NFIELDS (sizeof SAMPLE_FIELDS / sizeof SAMPLE_FIELDS[0])
 
 #define MAX_FIELDS 32
@@ -127,13 +129,16 @@ int results_attr_double(struct results *r, const char *name, double value)
 }
 
 int results_append(struct results *r, const struct result_row *row, const double *samples_ms,
-                   int n)
+                   const double *h2d_ms, const double *d2h_ms, int n)
 {
     if (n > 0) {
         struct sample_row *s = malloc((size_t)n * sizeof *s);
         if (!s) return -1;
         for (int i = 0; i < n; i++)
-            s[i] = (struct sample_row){.row = (int32_t)r->rows, .sample = i, .time_ms = samples_ms[i]};
+            s[i] = (struct sample_row){.row = (int32_t)r->rows, .sample = i,
+                                       .time_ms = samples_ms[i],
+                                       .h2d_ms = h2d_ms ? h2d_ms[i] : 0.0,
+                                       .d2h_ms = d2h_ms ? d2h_ms[i] : 0.0};
         herr_t st = H5TBappend_records(r->file, "samples", (hsize_t)n, sizeof *s, r->sl.offsets,
                                        r->sl.sizes, s);
         free(s);
@@ -168,21 +173,49 @@ int results_close(struct results *r)
 
 /* ---- reading --------------------------------------------------------------- */
 
+/* Read a whole table into records laid out as `fd` describes, matching the
+ * file's columns to ours by name: columns we do not know are an error, columns
+ * the file lacks (an older schema) stay zero. */
 static int read_table(hid_t f, const char *name, const struct field_desc *fd, size_t nf,
                       size_t rec_size, void **buf, size_t *n)
 {
-    hsize_t nfields = 0, nrec = 0;
     *buf = NULL;
     *n = 0;
-    if (H5TBget_table_info(f, name, &nfields, &nrec) < 0) return -1;
-    struct table_layout t;
-    layout_of(fd, nf, &t);
-    *buf = calloc(nrec ? nrec : 1, rec_size);
-    if (!*buf) abort();
-    herr_t st = nrec ? H5TBread_table(f, name, rec_size, t.offsets, t.sizes, *buf) : 0;
-    layout_free(&t, fd);
-    *n = (size_t)nrec;
-    return st < 0 ? -1 : 0;
+    hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
+    if (d < 0) return -1;
+    hid_t ft = H5Dget_type(d), sp = H5Dget_space(d);
+    hsize_t nrec = 0;
+    int rc = (ft < 0 || sp < 0 || H5Sget_simple_extent_dims(sp, &nrec, NULL) != 1) ? -1 : 0;
+    hid_t mt = H5Tcreate(H5T_COMPOUND, rec_size);
+    int nm = rc == 0 ? H5Tget_nmembers(ft) : 0;
+    for (int i = 0; rc == 0 && i < nm; i++) {
+        char *mname = H5Tget_member_name(ft, (unsigned)i);
+        size_t k = 0;
+        while (k < nf && strcmp(fd[k].name, mname) != 0) k++;
+        if (k == nf) {
+            rc = -1;
+        } else if (fd[k].kind == FIELD_STR) {
+            hid_t st = H5Tcopy(H5T_C_S1);
+            H5Tset_size(st, fd[k].size);
+            rc = H5Tinsert(mt, mname, fd[k].offset, st) < 0 ? -1 : 0;
+            H5Tclose(st);
+        } else {
+            hid_t nt = fd[k].kind == FIELD_INT ? H5T_NATIVE_INT32 : H5T_NATIVE_DOUBLE;
+            rc = H5Tinsert(mt, mname, fd[k].offset, nt) < 0 ? -1 : 0;
+        }
+        H5free_memory(mname);
+    }
+    if (rc == 0) {
+        *buf = calloc(nrec ? nrec : 1, rec_size);
+        if (!*buf) abort();
+        if (nrec && H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, *buf) < 0) rc = -1;
+        *n = (size_t)nrec;
+    }
+    H5Tclose(mt);
+    if (sp >= 0) H5Sclose(sp);
+    if (ft >= 0) H5Tclose(ft);
+    H5Dclose(d);
+    return rc;
 }
 
 int results_read(const char *path, struct results_file *out, char *err, size_t errlen)

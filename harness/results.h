@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RESULTS_SCHEMA_VERSION 1
+#define RESULTS_SCHEMA_VERSION 2   /* 2 added host_memory, h2d/d2h times */
 
 struct result_row {
     char variant[32];
@@ -33,12 +33,17 @@ struct result_row {
     char disposition[12];    /* passed | incorrect | skipped | failed */
     char stop_rule[16];      /* converged | timeout | max_samples | long_point | "" */
     char reason[160];        /* why skipped or failed; "" otherwise */
+    char host_memory[12];    /* "" (inputs resident on the device), "pinned" or "pageable":
+                                then each sample also copies A, B in and C out */
+    double h2d_ms_median;    /* copy of A and B to the device; 0 when not measured */
+    double d2h_ms_median;    /* copy of C back to the host; 0 when not measured */
 };
 
 struct sample_row {
     int32_t row;             /* index into /results */
     int32_t sample;          /* 0, 1, ... */
-    double time_ms;
+    double time_ms;          /* the kernel (or host call) alone */
+    double h2d_ms, d2h_ms;   /* transfer points only; else 0 */
 };
 
 /* The columns of /results, in order: one table drives the HDF5 types, the
@@ -60,14 +65,16 @@ int results_attr_str(struct results *r, const char *name, const char *value);
 int results_attr_int(struct results *r, const char *name, long long value);
 int results_attr_u64(struct results *r, const char *name, uint64_t value);
 int results_attr_double(struct results *r, const char *name, double value);
-/* Append one row and its n samples, then flush the file to disk. */
+/* Append one row and its n samples (h2d_ms and d2h_ms may be NULL: zeros),
+ * then flush the file to disk. */
 int results_append(struct results *r, const struct result_row *row, const double *samples_ms,
-                   int n);
+                   const double *h2d_ms, const double *d2h_ms, int n);
 size_t results_rows(const struct results *r);
 int results_mark_complete(struct results *r);
 int results_close(struct results *r);
 
-/* Reading back (info, export, tests). */
+/* Reading back (info, export, tests).  Columns are matched by name, so files of
+ * schema 1 (without the transfer columns) read with those columns zero. */
 struct results_file {
     size_t n_rows, n_samples;
     struct result_row *rows;

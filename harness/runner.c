@@ -26,8 +26,11 @@ struct ctx {
     const struct run_options *o;
     struct gpu *g;
     struct shape_state sh;
-    double *samples;
+    double *samples, *h2d, *d2h;   /* per sample: kernel (or host call), copies in and out */
     int samples_cap;
+    /* Host buffers of a transfer point (pinned or pageable), for its duration. */
+    float *tA, *tB, *tC;
+    int t_pinned;
 };
 
 static int prepare_shape(struct ctx *c, const struct point *pt, char *why, size_t whylen)
@@ -64,16 +67,50 @@ static int prepare_host_ref(struct shape_state *s, char *why, size_t whylen)
 static int grow_samples(struct ctx *c, int need)
 {
     if (need <= c->samples_cap) return 0;
-    double *p = realloc(c->samples, (size_t)need * sizeof *p);
-    if (!p) return -1;
-    c->samples = p;
-    c->samples_cap = need;
+    int cap = need < 64 ? 64 : 2 * need;
+    double *p = realloc(c->samples, (size_t)cap * sizeof *p);
+    if (p) c->samples = p;
+    double *q = p ? realloc(c->h2d, (size_t)cap * sizeof *q) : NULL;
+    if (q) c->h2d = q;
+    double *r = q ? realloc(c->d2h, (size_t)cap * sizeof *r) : NULL;
+    if (!r) return -1;
+    c->d2h = r;
+    c->samples_cap = cap;
     return 0;
 }
 
-/* One timed execution of the point; host or device. */
-static const char *time_once(struct ctx *c, const struct point *pt, double *ms)
+static void free_transfer_buffers(struct ctx *c)
 {
+    gpu_host_free(c->tA, c->t_pinned);
+    gpu_host_free(c->tB, c->t_pinned);
+    gpu_host_free(c->tC, c->t_pinned);
+    c->tA = c->tB = c->tC = NULL;
+}
+
+/* Host buffers of the kind the point asks for, holding the current inputs. */
+static const char *transfer_buffers(struct ctx *c, const struct point *pt)
+{
+    const int pinned = pt->host_memory == HOST_MEMORY_PINNED;
+    const size_t a = (size_t)pt->M * pt->K, b = (size_t)pt->K * pt->N, o = (size_t)pt->M * pt->N;
+    const char *e;
+    c->t_pinned = pinned;
+    if ((e = gpu_host_alloc(c->g, (void **)&c->tA, a * sizeof(float), pinned)) ||
+        (e = gpu_host_alloc(c->g, (void **)&c->tB, b * sizeof(float), pinned)) ||
+        (e = gpu_host_alloc(c->g, (void **)&c->tC, o * sizeof(float), pinned)))
+        return e;
+    memcpy(c->tA, c->sh.A, a * sizeof(float));
+    memcpy(c->tB, c->sh.B, b * sizeof(float));
+    return NULL;
+}
+
+/* One timed execution of the point, sample i; host or device. */
+static const char *time_once(struct ctx *c, const struct point *pt, int i)
+{
+    double *ms = &c->samples[i];
+    c->h2d[i] = c->d2h[i] = 0.0;
+    if (pt->v->device == DEV_GPU && pt->host_memory)
+        return gpu_time_round_trip(c->g, pt->v->gpu, pt->tile, pt->wpt, c->tA, c->tB, c->tC,
+                                   &c->h2d[i], ms, &c->d2h[i]);
     if (pt->v->device == DEV_GPU) return gpu_time_once(c->g, pt->v->gpu, pt->tile, pt->wpt, ms);
     struct shape_state *s = &c->sh;
     double t0 = now_ms();
@@ -139,13 +176,14 @@ static int run_point(struct ctx *c, const struct point *pt, struct result_row *r
 
     /* Run once on a poisoned output and verify; on the GPU this is also the
      * warm-up that keeps module loading out of the samples. */
-    double first_ms = 0;
+    if (grow_samples(c, 1) != 0) abort();
     if (gpu) {
         err = gpu_poison_output(c->g);
         if (!err) err = gpu_run_once(c->g, pt->v->gpu, pt->tile, pt->wpt);
+        if (!err && pt->host_memory) err = transfer_buffers(c, pt);
     } else {
         verify_poison(c->sh.C, (long long)pt->M * pt->N);
-        err = time_once(c, pt, &first_ms);
+        err = time_once(c, pt, 0);
     }
     if (err) {
         set_reason(row, DISP_FAILED, err);
@@ -165,17 +203,13 @@ static int run_point(struct ctx *c, const struct point *pt, struct result_row *r
     }
 
     /* Sample under the rule.  On the host the verified first call is sample 0. */
-    int n = 0;
-    if (!gpu) {
-        if (grow_samples(c, 1) != 0) abort();
-        c->samples[n++] = first_ms;
-    }
+    int n = gpu ? 0 : 1;
     enum stop_rule stop = sampling_should_stop(rule, c->samples, n, 0);
     const double t0 = now_ms();
     while (stop == STOP_NONE) {
         if (*c->o->interrupted) return -1;
         if (grow_samples(c, n + 1) != 0) abort();
-        if ((err = time_once(c, pt, &c->samples[n]))) {
+        if ((err = time_once(c, pt, n))) {
             set_reason(row, DISP_FAILED, err);
             return 0;
         }
@@ -206,6 +240,10 @@ static int run_point(struct ctx *c, const struct point *pt, struct result_row *r
     row->time_ms_max = ss.max;
     row->time_ms_stddev = ss.stddev;
     row->gflops = row->flops / (ss.median * 1e6);
+    if (pt->host_memory) {
+        row->h2d_ms_median = sample_stats_of(c->h2d, n).median;
+        row->d2h_ms_median = sample_stats_of(c->d2h, n).median;
+    }
     snprintf(row->stop_rule, sizeof row->stop_rule, "%s", stop_rule_name(stop));
     set_reason(row, DISP_PASSED, "");
     return n;
@@ -223,6 +261,7 @@ static void row_identity(struct result_row *row, const struct point *pt)
     row->M = pt->M; row->N = pt->N; row->K = pt->K;
     row->tile = pt->tile; row->wpt = pt->wpt; row->opt_level = pt->opt_level;
     row->flops = point_flops(pt);
+    snprintf(row->host_memory, sizeof row->host_memory, "%s", host_memory_name(pt->host_memory));
     row->rel_err = row->max_rel_err = NAN;
 }
 
@@ -294,10 +333,12 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
         int n = 0;
         if (pt->skip) {
             set_reason(row, DISP_SKIPPED, pt->skip_reason);
-        } else if ((n = run_point(&c, pt, row)) < 0) {
-            break;   /* interrupted mid-point: that point is not recorded */
+        } else {
+            n = run_point(&c, pt, row);
+            free_transfer_buffers(&c);
+            if (n < 0) break;   /* interrupted mid-point: that point is not recorded */
         }
-        if (results_append(r, row, c.samples, n) != 0) {
+        if (results_append(r, row, c.samples, c.h2d, c.d2h, n) != 0) {
             snprintf(err, errlen, "%s: cannot append row %zu (rows before it are kept)",
                      o->out_path, i);
             rc = -1;
@@ -335,6 +376,8 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
     }
     free(rows);
     free(c.samples);
+    free(c.h2d);
+    free(c.d2h);
     free(c.sh.A); free(c.sh.B); free(c.sh.C); free(c.sh.R);
     return rc;
 }

@@ -150,6 +150,40 @@ static void gpu_points_without_gpu_are_skipped_with_reason(void **state)
     unlink(h5); unlink(exp); rmdir(dir);
 }
 
+/* Transfer points: copies timed around the kernel, from pinned and pageable memory. */
+static void transfer_points_time_the_copies(void **state)
+{
+    (void)state;
+    char dir[256], exp[300], h5[300], err[512];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(exp, sizeof exp, "%s/t.ini", dir);
+    snprintf(h5, sizeof h5, "%s/t.h5", dir);
+    test_write_file(exp, "[experiment]\nname = t\nseed = 1\n"
+                         "[t]\nvariants = gpu_tiled\nsizes = 300\ntiles = 16\n"
+                         "host_memory = pinned pageable\n");
+    char *out, *er;
+    int rc = run(&out, &er, "run", exp, "-o", h5, NULL);
+    struct results_file f;
+    assert_int_equal(results_read(h5, &f, err, sizeof err), 0);
+    assert_int_equal(f.n_rows, 2);
+    assert_string_equal(f.rows[0].host_memory, "pinned");
+    assert_string_equal(f.rows[1].host_memory, "pageable");
+    if (rc == 3) {
+        assert_string_equal(f.rows[0].disposition, "skipped");   /* no GPU here */
+    } else {
+        assert_int_equal(rc, 0);
+        for (int i = 0; i < 2; i++) {
+            assert_string_equal(f.rows[i].disposition, "passed");
+            assert_true(f.rows[i].h2d_ms_median > 0 && f.rows[i].d2h_ms_median > 0);
+            assert_true(f.rows[i].time_ms_median > 0);
+        }
+        for (size_t i = 0; i < f.n_samples; i++) assert_true(f.samples[i].h2d_ms > 0);
+    }
+    results_file_free(&f);
+    free(out); free(er);
+    unlink(h5); unlink(exp); rmdir(dir);
+}
+
 static void help_and_list(void **state)
 {
     (void)state;
@@ -170,6 +204,7 @@ const struct CMUnitTest cli_tests[] = {
     cmocka_unit_test(host_run_info_export),
     cmocka_unit_test(bad_input_is_refused),
     cmocka_unit_test(gpu_points_without_gpu_are_skipped_with_reason),
+    cmocka_unit_test(transfer_points_time_the_copies),
     cmocka_unit_test(help_and_list),
 };
 const size_t cli_tests_count = sizeof cli_tests / sizeof cli_tests[0];

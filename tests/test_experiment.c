@@ -363,7 +363,9 @@ static const struct bad_case {
      "unknown key 'nmae' in [experiment] (expected one of: name description seed)"},
     {HEAD SWEEP "tile = 8\n", 7,
      "unknown key 'tile' in sweep [gpu] (expected one of: variants sizes shapes tiles wpts "
-     "opt_levels)"},
+     "opt_levels host_memory)"},
+    {HEAD SWEEP "host_memory = pinned locked\n", 7, "host_memory: 'locked' is not a kind"},
+    {HEAD SWEEP "host_memory = pinned pinned\n", 7, "'pinned' is listed twice"},
     {HEAD SWEEP "= 8\n", 7, "unknown key ''"},
     {HEAD "[sampling]\ngpu_min_samples = 0\n" SWEEP, 5,
      "[sampling] gpu_min_samples: '0' (expected an integer >= 1)"},

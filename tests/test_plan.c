@@ -111,6 +111,23 @@ static void no_gpu_skips_gpu_points_with_reason(void **state)
     done(e);
 }
 
+static void host_memory_axis_applies_to_gpu_rungs_only(void **state)
+{
+    (void)state;
+    struct experiment *e = parse("[experiment]\nname = t\nseed = 1\n"
+                                 "[g]\nvariants = gpu_naive host_naive\nsizes = 8\n"
+                                 "opt_levels = 2\nhost_memory = pinned pageable\n");
+    struct plan p;
+    char err[512];
+    assert_int_equal(plan_from_experiment(e, 1, "", &p, err, sizeof err), 0);
+    assert_int_equal(p.n, 3);
+    assert_int_equal(p.points[0].host_memory, HOST_MEMORY_PINNED);
+    assert_int_equal(p.points[1].host_memory, HOST_MEMORY_PAGEABLE);
+    assert_int_equal(p.points[2].host_memory, HOST_MEMORY_NONE);
+    plan_free(&p);
+    done(e);
+}
+
 static void unknown_variant_names_file_and_line(void **state)
 {
     (void)state;
@@ -142,7 +159,7 @@ static void shipped_experiments_plan_cleanly(void **state)
 {
     (void)state;
     const char *files[] = {"experiments/paper.ini", "experiments/quick.ini",
-                           "experiments/host.ini"};
+                           "experiments/host.ini", "experiments/transfers.ini"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         struct experiment *e = calloc(1, sizeof *e);
         char err[512];
@@ -163,6 +180,7 @@ const struct CMUnitTest plan_tests[] = {
     cmocka_unit_test(registry_reasons),
     cmocka_unit_test(expansion_uses_only_each_variants_axes),
     cmocka_unit_test(no_gpu_skips_gpu_points_with_reason),
+    cmocka_unit_test(host_memory_axis_applies_to_gpu_rungs_only),
     cmocka_unit_test(unknown_variant_names_file_and_line),
     cmocka_unit_test(variant_missing_its_axis_is_an_error),
     cmocka_unit_test(shipped_experiments_plan_cleanly),

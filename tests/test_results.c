@@ -33,8 +33,8 @@ static void round_trip(void **state)
     const double s[3] = {1.5, 2.5, 3.5};
     struct result_row b = {.variant = "gpu_tiled_wpt", .tile = 8, .wpt = 16,
                            .disposition = "skipped", .reason = "WPT 16 does not divide TS 8"};
-    assert_int_equal(results_append(r, &a, s, 3), 0);
-    assert_int_equal(results_append(r, &b, NULL, 0), 0);
+    assert_int_equal(results_append(r, &a, s, NULL, NULL, 3), 0);
+    assert_int_equal(results_append(r, &b, NULL, NULL, NULL, 0), 0);
     assert_int_equal(results_rows(r), 2);
     assert_int_equal(results_mark_complete(r), 0);
     assert_int_equal(results_close(r), 0);
