@@ -20,6 +20,12 @@ INIH_LIBS   ?= -linih
 CMOCKA_CFLAGS ?=
 CMOCKA_LIBS   ?= -lcmocka
 HOST_OPT_LEVELS := 1 2 3
+# The shipped reference runs (data/README.md) that figures and paper are drawn from.
+REF_H100      ?= data/paper-h100-80gb-hbm3-20261122T032344Z.h5
+REF_H200      ?= data/paper-h200-20261122T032832Z.h5
+REF_TRANSFERS ?= $(firstword $(wildcard data/transfers-h100*.h5))
+REF_REPRO     ?= $(firstword $(wildcard data/reproduce-paper-*.h5))
+export REF_H100 REF_H200 REF_TRANSFERS
 # Host rungs: each level is its own object, so -O is an axis of the experiment.
 HOST_KERNEL_CFLAGS := -std=c11 -g $(WARN)
 NVCCFLAGS  ?= -O3 -std=c++17 -lineinfo \
@@ -50,7 +56,7 @@ LIB_OBJ := $(HARNESS_OBJ) $(HOST_KERNEL_OBJ) $(GPU_OBJ)
 LIBS    := $(HDF5_LIBS) $(INIH_LIBS) $(LINK_LIBS) -lm
 
 # ---- user-facing targets -------------------------------------------------------
-.PHONY: all help test deps quick paper host clean FORCE
+.PHONY: all help test deps figures reproduce quick paper host transfers clean FORCE
 all: bin/mmladder                        ## build the harness (GPU build when nvcc is found)
 
 help:                                    ## list the targets
@@ -63,6 +69,13 @@ deps:                                    ## install missing Debian packages (as 
 test: deps bin/mmladder build/tests/run_tests  ## unit and end-to-end tests (GPU tests skip without a GPU)
 	MMLADDER=bin/mmladder build/tests/run_tests
 
+figures: deps bin/mmladder               ## every figure from the shipped data, into build/figures/
+	scripts/figures.sh -o build/figures -p $(REF_H100) -c $(REF_H200) \
+	  $(if $(REF_TRANSFERS),-t $(REF_TRANSFERS)) $(if $(REF_REPRO),-r $(REF_REPRO))
+
+reproduce: deps bin/mmladder             ## re-run the paper matrix here, redraw, compare with data/
+	scripts/reproduce.sh
+
 quick: bin/mmladder                      ## run experiments/quick.ini into data/
 	bin/mmladder run experiments/quick.ini
 
@@ -71,6 +84,9 @@ paper: bin/mmladder                      ## run experiments/paper.ini into data/
 
 host: bin/mmladder                       ## run experiments/host.ini (host rungs only) into data/
 	bin/mmladder run experiments/host.ini
+
+transfers: bin/mmladder                  ## run experiments/transfers.ini (copies + kernel) into data/
+	bin/mmladder run experiments/transfers.ini
 
 clean:                                   ## remove build outputs (never data/)
 	rm -rf build bin

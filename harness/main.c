@@ -42,6 +42,11 @@ static const char USAGE[] =
     "  export FILE.h5 [--csv] [--passed | --samples | --attrs]\n"
     "        rows of /results, of /samples, or the root attributes, as TSV (default)\n"
     "        or CSV on stdout; --passed keeps verified rows only\n"
+    "  compare NEW.h5 REFERENCE.h5 [--tolerance 0.10] [--tsv]\n"
+    "        per rung and shape: best GFLOP/s in each file, the ratio, and whether it\n"
+    "        is within the tolerance (exit 0 either way; 1 if nothing matched)\n"
+    "  device\n"
+    "        the GPU this binary would use, or why there is none (exit 3)\n"
     "\n"
     "exit status: 0 all points passed (or were skipped by design); 1 bad input or I/O\n"
     "error; 2 some point incorrect or failed; 3 some points could not run on this\n"
@@ -356,6 +361,74 @@ static int cmd_export(int argc, char **argv)
     return fflush(stdout) == 0 ? EXIT_OK : EXIT_INPUT;
 }
 
+static int cmd_compare(int argc, char **argv)
+{
+    const char *paths[2] = {NULL, NULL};
+    double tol = 0.10;
+    int tsv = 0, np = 0;
+    for (int i = 2; i < argc; i++) {
+        char *end = NULL;
+        if (!strcmp(argv[i], "--tsv")) {
+            tsv = 1;
+        } else if (!strcmp(argv[i], "--tolerance") && i + 1 < argc) {
+            tol = strtod(argv[++i], &end);
+            if (*end || !(tol > 0 && tol < 10)) {
+                fprintf(stderr, "mmladder compare: --tolerance '%s' (expected a fraction, e.g. "
+                                "0.10 for 10%%)\n", argv[i]);
+                return EXIT_INPUT;
+            }
+        } else if (argv[i][0] != '-' && np < 2) {
+            paths[np++] = argv[i];
+        } else {
+            fprintf(stderr, "mmladder compare: unexpected argument '%s'\n%s", argv[i], USAGE);
+            return EXIT_INPUT;
+        }
+    }
+    if (np != 2) {
+        fprintf(stderr, "mmladder compare: expected NEW.h5 and REFERENCE.h5\n%s", USAGE);
+        return EXIT_INPUT;
+    }
+    char err[1024];
+    struct results_file f[2];
+    for (int k = 0; k < 2; k++) {
+        if (results_read(paths[k], &f[k], err, sizeof err) != 0) {
+            fprintf(stderr, "mmladder: %s\n", err);
+            if (k) results_file_free(&f[0]);
+            return EXIT_INPUT;
+        }
+    }
+    size_t compared = 0;
+    size_t outside = report_compare(stdout, &f[0], &f[1], tol, tsv, &compared);
+    if (!tsv)
+        printf("\n%zu of %zu compared (rung, shape) pairs within %.0f%% of the reference\n",
+               compared - outside, compared, tol * 100);
+    results_file_free(&f[0]);
+    results_file_free(&f[1]);
+    if (!compared) {
+        fprintf(stderr, "mmladder compare: no passed (rung, shape) in common\n");
+        return EXIT_INPUT;
+    }
+    return EXIT_OK;
+}
+
+static int cmd_device(void)
+{
+    struct gpu_info gi;
+    char why[512];
+    struct gpu *g = open_gpu(&gi, why, sizeof why);
+    if (!g) {
+        printf("%s\n", why);
+        return EXIT_UNAVAILABLE;
+    }
+    printf("%s (compute capability %d.%d, %d SMs, %d MHz, %.0f GiB, L2 %lld MiB), CUDA driver "
+           "%d, runtime %d\n",
+           gi.name, gi.cc_major, gi.cc_minor, gi.sm_count, gi.max_clock_mhz,
+           gi.global_mem_bytes / 1073741824.0, gi.l2_bytes >> 20, gi.driver_version,
+           gi.runtime_version);
+    gpu_close(g);
+    return EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
@@ -368,6 +441,8 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "plan")) return cmd_list_or_plan(argc, argv, 1);
     if (!strcmp(argv[1], "info")) return cmd_info(argc, argv);
     if (!strcmp(argv[1], "export")) return cmd_export(argc, argv);
+    if (!strcmp(argv[1], "compare")) return cmd_compare(argc, argv);
+    if (!strcmp(argv[1], "device") && argc == 2) return cmd_device();
     fprintf(stderr, "mmladder: unknown command '%s'\n%s", argv[1], USAGE);
     return EXIT_INPUT;
 }

@@ -147,6 +147,63 @@ void report_summary(FILE *out, const struct result_row *rows, size_t n)
     free(done);
 }
 
+/* ---- comparison ------------------------------------------------------------- */
+
+static int same_group(const struct result_row *a, const struct result_row *b)
+{
+    return same_shape(a, b) && !strcmp(a->variant, b->variant) &&
+           !strcmp(a->host_memory, b->host_memory);
+}
+
+/* Best passed GFLOP/s among the rows of a's group in f; 0 if none. */
+static const struct result_row *best_of(const struct results_file *f, const struct result_row *a)
+{
+    const struct result_row *best = NULL;
+    for (size_t i = 0; i < f->n_rows; i++)
+        if (same_group(&f->rows[i], a) && !strcmp(f->rows[i].disposition, "passed") &&
+            (!best || f->rows[i].gflops > best->gflops))
+            best = &f->rows[i];
+    return best;
+}
+
+size_t report_compare(FILE *out, const struct results_file *mine, const struct results_file *ref,
+                      double tolerance, int tsv, size_t *compared)
+{
+    size_t outside = 0, n = 0;
+    if (tsv)
+        fprintf(out, "variant\tM\tN\tK\thost_memory\tconfig\tgflops\tref_config\tref_gflops\t"
+                     "ratio\twithin\n");
+    else
+        fprintf(out, "%-18s %-16s %-9s %-12s %11s %-12s %11s %7s  %s\n", "variant", "shape", "memory",
+                "config", "GFLOP/s", "ref config", "ref GFLOP/s", "ratio", "within");
+    for (size_t i = 0; i < mine->n_rows; i++) {
+        const struct result_row *a = &mine->rows[i];
+        size_t j = 0;
+        while (j < i && !same_group(&mine->rows[j], a)) j++;
+        if (j < i) continue;   /* group already reported */
+        const struct result_row *m = best_of(mine, a), *r = best_of(ref, a);
+        if (!m || !r) continue;
+        const double ratio = m->gflops / r->gflops;
+        const int ok = fabs(ratio - 1.0) <= tolerance;
+        outside += !ok;
+        n++;
+        char shape[48], c1[48], c2[48];
+        shape_str(shape, sizeof shape, a->M, a->N, a->K);
+        config_str(c1, sizeof c1, m);
+        config_str(c2, sizeof c2, r);
+        if (tsv)
+            fprintf(out, "%s\t%d\t%d\t%d\t%s\t%s\t%.6g\t%s\t%.6g\t%.4f\t%s\n", a->variant, a->M,
+                    a->N, a->K, a->host_memory[0] ? a->host_memory : "-", c1[0] ? c1 : "-",
+                    m->gflops, c2[0] ? c2 : "-", r->gflops, ratio, ok ? "yes" : "no");
+        else
+            fprintf(out, "%-18s %-16s %-9s %-12s %11.1f %-12s %11.1f %7.3f  %s\n", a->variant,
+                    shape, a->host_memory[0] ? a->host_memory : "-", c1, m->gflops, c2, r->gflops,
+                    ratio, ok ? "yes" : "NO");
+    }
+    if (compared) *compared = n;
+    return outside;
+}
+
 /* ---- export ------------------------------------------------------------------ */
 
 struct attr_out {

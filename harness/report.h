@@ -33,6 +33,13 @@ void report_export_rows(FILE *out, const struct results_file *f, enum export_for
 /* /samples joined with the identifying columns of their row. */
 void report_export_samples(FILE *out, const struct results_file *f, enum export_format fmt);
 
+/* Reproduction: for each (variant, shape, host memory) in `mine`, the best passed
+ * GFLOP/s here and in `ref`, their ratio, and whether |ratio - 1| <= tolerance.
+ * `tsv` prints machine-readable rows instead of the aligned table.  Returns the
+ * number of compared pairs outside the tolerance; *compared gets the count. */
+size_t report_compare(FILE *out, const struct results_file *mine, const struct results_file *ref,
+                      double tolerance, int tsv, size_t *compared);
+
 /* Root attributes as name/value lines, header first (experiment_text left out:
  * it spans lines). */
 int report_export_attrs(FILE *out, const char *path, enum export_format fmt, char *err,

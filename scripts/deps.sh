@@ -1,10 +1,11 @@
 #!/bin/sh
 # Checks that the C libraries the build needs can be compiled against and linked
-# (HDF5 with its high-level library, inih, cmocka), and installs Debian's packages
+# (HDF5 with its high-level library, inih, cmocka) and that gnuplot is there (the
+# figures), and installs Debian's packages
 # when they cannot and we are root; otherwise prints the apt-get line.
 # CC, CFLAGS and LIBS come from the Makefile, so overridden locations count.
 set -u
-PKGS="libhdf5-dev hdf5-tools libinih-dev libcmocka-dev pkg-config"
+PKGS="libhdf5-dev hdf5-tools libinih-dev libcmocka-dev pkg-config gnuplot-nox"
 probe() {
     dir=$(mktemp -d) || return 1
     cat > "$dir/p.c" <<'C'
@@ -20,6 +21,7 @@ int main(void) { (void)H5TBget_table_info; (void)ini_parse_string; (void)_cmocka
 C
     ${CC:-cc} ${CFLAGS:-} "$dir/p.c" -o "$dir/p" ${LIBS:-} -lcmocka >/dev/null 2>&1
     rc=$?
+    command -v gnuplot >/dev/null || rc=1
     rm -rf "$dir"
     return $rc
 }
@@ -35,6 +37,6 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "deps: installed, but a test program still does not build" >&2
     exit 1
 fi
-echo "deps: HDF5 (with hdf5_hl), inih or cmocka is missing. Install them with:" >&2
+echo "deps: HDF5 (with hdf5_hl), inih, cmocka or gnuplot is missing. Install them with:" >&2
 echo "  sudo apt-get install $PKGS" >&2
 exit 1

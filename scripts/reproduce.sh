@@ -1,0 +1,75 @@
+#!/bin/bash
+# make reproduce: re-run the paper's experiments on this machine, redraw every
+# figure from the new data, and compare with the shipped reference runs.
+#   With a GPU: experiments/paper.ini and transfers.ini into new files under data/.
+#   Without:   experiments/host.ini (the host rungs), figures from the reference
+#              data, and a plain statement of what was not reproduced.
+# TOL (default 0.10) is the tolerance of the comparison: |yours/reference - 1|.
+set -uo pipefail
+BIN=${BIN:-bin/mmladder}
+TOL=${TOL:-0.10}
+OUT=build/reproduce
+mkdir -p "$OUT" data
+
+attr() { "$BIN" export "$1" --attrs | awk -F'\t' -v k="$2" '$1 == k { print $2 }'; }
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
+
+# The shipped references, as the Makefile names them.
+ref_h100=${REF_H100:?set by the Makefile}
+ref_h200=${REF_H200:?set by the Makefile}
+ref_transfers=${REF_TRANSFERS:-}
+
+if device=$("$BIN" device); then
+    echo "reproduce: on $device"
+    new=data/reproduce-paper-$stamp.h5
+    "$BIN" run experiments/paper.ini -o "$new" | tee "$OUT/paper.log"
+    rc=${PIPESTATUS[0]}
+    if [ "$rc" -ne 0 ]; then
+        echo "reproduce: the paper run failed (exit $rc); see $OUT/paper.log" >&2
+        exit 1
+    fi
+    new_transfers=data/reproduce-transfers-$stamp.h5
+    "$BIN" run experiments/transfers.ini -o "$new_transfers" > "$OUT/transfers.log" 2>&1 || {
+        echo "reproduce: the transfers run failed; see $OUT/transfers.log" >&2
+        exit 1
+    }
+    # Compare with the reference taken on the same GPU model, if we ship one.
+    name=$(attr "$new" gpu_name)
+    ref=$ref_h100 other=$ref_h200
+    if [ -n "$ref_h200" ] && [ "$(attr "$ref_h200" gpu_name)" = "$name" ]; then
+        ref=$ref_h200 other=$ref_h100
+    fi
+    [ "$(attr "$ref" gpu_name)" = "$name" ] ||
+        echo "reproduce: no reference run on a $name ships here; comparing with $(attr "$ref" gpu_name)"
+    echo
+    echo "Your run $new against the reference $ref (tolerance ±$(awk -v t="$TOL" 'BEGIN{print t*100}')%):"
+    "$BIN" compare "$new" "$ref" --tolerance "$TOL" | tee "$OUT/comparison.txt"
+    fig_args=(-p "$new" -c "$other" -r "$ref")
+    [ -n "$new_transfers" ] && fig_args+=(-t "$new_transfers")
+else
+    echo "reproduce: $device"
+    echo "reproduce: NOT reproduced here: every GPU row of the paper (figures 1-4 and 6-10"
+    echo "           need a CUDA GPU). Running the host rungs (experiments/host.ini) instead."
+    new=data/reproduce-host-$stamp.h5
+    "$BIN" run experiments/host.ini -o "$new" | tee "$OUT/host.log"
+    rc=${PIPESTATUS[0]}
+    if [ "$rc" -ne 0 ]; then
+        echo "reproduce: the host run failed (exit $rc); see $OUT/host.log" >&2
+        exit 1
+    fi
+    echo
+    echo "Your host rows ($new) against the reference's host rows ($ref_h100; a different CPU,"
+    echo "so expect differences):"
+    "$BIN" compare "$new" "$ref_h100" --tolerance "$TOL" | tee "$OUT/comparison.txt"
+    fig_args=(-p "$ref_h100" -c "$ref_h200")
+    [ -n "$ref_transfers" ] && fig_args+=(-t "$ref_transfers")
+fi
+
+if command -v gnuplot >/dev/null; then
+    scripts/figures.sh -o "$OUT/figures" -b "$BIN" "${fig_args[@]}" || exit 1
+    echo "reproduce: figures in $OUT/figures/"
+else
+    echo "reproduce: gnuplot is not installed here, so no figures were drawn. Draw them on a"
+    echo "           machine with gnuplot: scripts/figures.sh -o $OUT/figures ${fig_args[*]}"
+fi
+exit 0
