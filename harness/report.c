@@ -108,7 +108,7 @@ void report_summary(FILE *out, const struct result_row *rows, size_t n)
 {
     char *done = calloc(n ? n : 1, 1);
     if (!done) abort();
-    fprintf(out, "%-18s %-16s %-12s %12s %9s %10s  %s\n", "variant", "shape", "best config",
+    fprintf(out, "%-18s %-16s %-21s %12s %9s %10s  %s\n", "variant", "shape", "best config",
              "GFLOP/s", "% cuBLAS", "rel_err", "disposition");
     for (size_t i = 0; i < n; i++) {
         if (done[i]) continue;
@@ -141,7 +141,7 @@ void report_summary(FILE *out, const struct result_row *rows, size_t n)
             if (counts[k] && used < (int)sizeof disp)
                 used += snprintf(disp + used, sizeof disp - (size_t)used, ", %zu %s", counts[k],
                                  names[k]);
-        fprintf(out, "%-18s %-16s %-12s %12s %9s %10s  %s\n", rows[i].variant, shape, cfg, gf,
+        fprintf(out, "%-18s %-16s %-21s %12s %9s %10s  %s\n", rows[i].variant, shape, cfg, gf,
                 pct, err, disp);
     }
     free(done);
