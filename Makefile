@@ -71,7 +71,7 @@ test: deps bin/mmladder build/tests/run_tests  ## unit and end-to-end tests (GPU
 
 figures: deps bin/mmladder               ## every figure from the shipped data, into build/figures/
 	scripts/figures.sh -o build/figures -p $(REF_H100) -c $(REF_H200) \
-	  $(if $(REF_TRANSFERS),-t $(REF_TRANSFERS)) $(if $(REF_REPRO),-r $(REF_REPRO))
+	  $(if $(REF_TRANSFERS),-t $(REF_TRANSFERS)) $(if $(REF_REPRO),-r $(REF_H100) -n $(REF_REPRO))
 
 reproduce: deps bin/mmladder             ## re-run the paper matrix here, redraw, compare with data/
 	scripts/reproduce.sh

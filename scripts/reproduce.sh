@@ -14,6 +14,19 @@ mkdir -p "$OUT" data
 attr() { "$BIN" export "$1" --attrs | awk -F'\t' -v k="$2" '$1 == k { print $2 }'; }
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 
+# run_into NAME: run experiments/NAME.ini into data/reproduce-NAME-STAMP.h5, log in $OUT.
+run_into() {
+    local file=data/reproduce-$1-$stamp.h5
+    "$BIN" run "experiments/$1.ini" -o "$file" > "$OUT/$1.log" 2>&1
+    local rc=$?
+    tail -n 40 "$OUT/$1.log" >&2
+    if [ "$rc" -ne 0 ]; then
+        echo "reproduce: the $1 run failed (exit $rc); see $OUT/$1.log" >&2
+        exit 1
+    fi
+    echo "$file"
+}
+
 # The shipped references, as the Makefile names them.
 ref_h100=${REF_H100:?set by the Makefile}
 ref_h200=${REF_H200:?set by the Makefile}
@@ -21,18 +34,8 @@ ref_transfers=${REF_TRANSFERS:-}
 
 if device=$("$BIN" device); then
     echo "reproduce: on $device"
-    new=data/reproduce-paper-$stamp.h5
-    "$BIN" run experiments/paper.ini -o "$new" | tee "$OUT/paper.log"
-    rc=${PIPESTATUS[0]}
-    if [ "$rc" -ne 0 ]; then
-        echo "reproduce: the paper run failed (exit $rc); see $OUT/paper.log" >&2
-        exit 1
-    fi
-    new_transfers=data/reproduce-transfers-$stamp.h5
-    "$BIN" run experiments/transfers.ini -o "$new_transfers" > "$OUT/transfers.log" 2>&1 || {
-        echo "reproduce: the transfers run failed; see $OUT/transfers.log" >&2
-        exit 1
-    }
+    new=$(run_into paper) || exit 1
+    new_transfers=$(run_into transfers) || exit 1
     # Compare with the reference taken on the same GPU model, if we ship one.
     name=$(attr "$new" gpu_name)
     ref=$ref_h100 other=$ref_h200
@@ -50,13 +53,7 @@ else
     echo "reproduce: $device"
     echo "reproduce: NOT reproduced here: every GPU row of the paper (figures 1-4 and 6-10"
     echo "           need a CUDA GPU). Running the host rungs (experiments/host.ini) instead."
-    new=data/reproduce-host-$stamp.h5
-    "$BIN" run experiments/host.ini -o "$new" | tee "$OUT/host.log"
-    rc=${PIPESTATUS[0]}
-    if [ "$rc" -ne 0 ]; then
-        echo "reproduce: the host run failed (exit $rc); see $OUT/host.log" >&2
-        exit 1
-    fi
+    new=$(run_into host) || exit 1
     echo
     echo "Your host rows ($new) against the reference's host rows ($ref_h100; a different CPU,"
     echo "so expect differences):"

@@ -146,6 +146,8 @@ static void killed_run_keeps_completed_rows(void **state)
         for (size_t i = 0; i < f.n_samples; i++)
             assert_true(f.samples[i].row >= 0 && (size_t)f.samples[i].row < f.n_rows);
         results_file_free(&f);
+        *strrchr(path, '/') = '\0';
+        test_rmtree(path);
     }
 }
 
@@ -162,6 +164,8 @@ static void interrupted_run_closes_cleanly(void **state)
     assert_int_equal(f.complete, 0);
     assert_true(f.n_rows >= 2 && f.n_rows < 96);
     results_file_free(&f);
+    *strrchr(path, '/') = '\0';
+    test_rmtree(path);
 }
 
 const struct CMUnitTest results_tests[] = {

@@ -1,0 +1,140 @@
+# style.gp -- the look shared by every figure; each plots/NN_name.gp loads it
+# first.  It defines:
+#   - one fixed colour, point type and dash per rung (linetypes 1..9, in ladder
+#     order), used by every figure, and the rung names shown in keys
+#     ("03 gpu_naive_global");
+#   - term(fmt): the command that opens the pdfcairo (vector) or pngcairo
+#     terminal at the figure's size W x H (inches), same geometry in both;
+#   - headline(main, sub): the caption-ready title, top left;
+#   - corner(text): the command that puts "GPU name, run date" in the
+#     lower right corner;
+#   - datarows(f) and problem(f): how a figure checks its input table, so a
+#     missing or empty table stops it with an error naming the file.
+# Usage inside a figure:  eval headline("...", "..."); eval corner(gpu.", ".date);
+#                          do for [fmt in formats] { eval term(fmt); ... }
+
+# ---- inputs every figure may take (gnuplot -e), with their defaults ----------
+if (!exists("formats")) formats = "pdf png"   # which files to write
+if (!exists("gpu"))  gpu = "unknown GPU"
+if (!exists("date")) date = "unknown date"
+if (!exists("dpi"))  dpi = 200                # PNG resolution, pixels per inch
+
+# ---- terminals -----------------------------------------------------------------
+# Figure size in inches (a figure may set W and H before calling term).  Fonts
+# are given in points; the PNG is a 'dpi' rendering of the same page, so text
+# and lines have the same size relative to the figure in both files.
+W = 7.0
+H = 3.6
+FONT = "Sans"
+FS = 8            # base font size, points
+# font strings (gnuplot's "set key font" wants a variable, not an expression)
+FONT_SMALL = sprintf("%s,%g", FONT, FS - 1)
+FONT_TINY  = sprintf("%s,%g", FONT, FS - 2)
+FONT_TITLE = sprintf("%s,%g", FONT, FS + 1)
+# (pdfcairo draws linewidth 1 as half a point; pngcairo as one pixel and its
+# points at a fixed pixel size, hence the factors on the PNG side.)
+term(fmt) = fmt eq "pdf" ? \
+    sprintf("set terminal pdfcairo enhanced color size %gin,%gin font '%s,%g' fontscale 1 linewidth 1.2 butt", W, H, FONT, FS) : \
+    sprintf("set terminal pngcairo enhanced color size %d,%d font '%s,%g' fontscale %g linewidth %g pointscale %g butt background '#ffffff'", \
+            int(W*dpi + 0.5), int(H*dpi + 0.5), FONT, FS, dpi/72.0, 1.2*0.5*dpi/72.0, dpi/72.0)
+outfile(fmt) = out.".".fmt
+
+# ---- the rungs: colour, point type, dash -----------------------------------------
+# Ladder order; linetype i belongs to the i-th rung in every figure.
+RUNGS = "host_naive host_restrict gpu_naive_global gpu_naive gpu_tiled gpu_tiled_unrolled gpu_tiled_wpt cublas_fp32 cublas_tf32"
+GPU_RUNGS = "gpu_naive_global gpu_naive gpu_tiled gpu_tiled_unrolled gpu_tiled_wpt cublas_fp32 cublas_tf32"
+rung(r) = r eq "host_naive" ? 1 : r eq "host_restrict" ? 2 : r eq "gpu_naive_global" ? 3 : \
+          r eq "gpu_naive" ? 4 : r eq "gpu_tiled" ? 5 : r eq "gpu_tiled_unrolled" ? 6 : \
+          r eq "gpu_tiled_wpt" ? 7 : r eq "cublas_fp32" ? 8 : r eq "cublas_tf32" ? 9 : 0
+# "03 gpu_naive_global": the number of the rung in the ladder, then its name
+rung_title(r) = sprintf("%02d %s", rung(r), r)
+
+# Colours: host rungs in earth tones, hand-written GPU rungs in distinct hues,
+# the cuBLAS references black (FP32, solid) and purple (TF32, dashed).
+set linetype 1 lc rgb "#8C510A" lw 2.0 pt 5  ps 0.8 dt solid   # host_naive          square
+set linetype 2 lc rgb "#D8A300" lw 2.0 pt 15 ps 0.9 dt solid   # host_restrict       pentagon
+set linetype 3 lc rgb "#D62728" lw 2.0 pt 9  ps 0.9 dt solid   # gpu_naive_global    triangle
+set linetype 4 lc rgb "#FF7F0E" lw 2.0 pt 11 ps 0.9 dt solid   # gpu_naive           inverted triangle
+set linetype 5 lc rgb "#2CA02C" lw 2.0 pt 7  ps 0.8 dt solid   # gpu_tiled           circle
+set linetype 6 lc rgb "#17A2B8" lw 2.0 pt 15 ps 0.9 dt solid   # gpu_tiled_unrolled  pentagon
+set linetype 7 lc rgb "#1F4FB4" lw 2.0 pt 13 ps 0.9 dt solid   # gpu_tiled_wpt       diamond
+set linetype 8 lc rgb "#000000" lw 2.5 pt 5  ps 0.6 dt solid   # cublas_fp32 (reference)
+set linetype 9 lc rgb "#7B3294" lw 2.5 pt 5  ps 0.6 dt (6,3)   # cublas_tf32 (reference)
+# each rung's point type, filled (as in its linetype) and open
+PTS = "5 15 9 11 7 15 13 5 5"
+pt_filled(r) = rung(r) > 0 ? int(word(PTS, rung(r))) : 1
+pt_open(r) = rung(r) > 0 ? int(word(PTS, rung(r))) - 1 : 1
+# ink(r): a text colour readable on a bar filled with rung r's colour
+ink(r) = (r eq "host_restrict" || r eq "gpu_naive" || r eq "gpu_tiled" || r eq "gpu_tiled_unrolled") ? 0x000000 : 0xFFFFFF
+# Linetypes past the rungs, for guides (peak lines, y = x, bands).
+set linetype 10 lc rgb "#606060" lw 1.0 dt (2,3) pt 0            # guide, dotted grey
+# Dash patterns for a second axis of a line figure (e.g. tile width).
+set dashtype 11 (1, 3)           # dotted
+set dashtype 12 (5, 4)           # dashed
+set linetype 11 lc rgb "#B0B0B0" lw 1.0 dt solid pt 0            # guide, light grey
+# Fill shades for a second axis of a bar figure (lightest first).
+SHADE1 = 0.35
+SHADE2 = 0.65
+SHADE3 = 1.0
+
+# ---- common look -----------------------------------------------------------------
+set encoding utf8
+set border 3 lw 1.0
+set tics nomirror out scale 0.6
+set mxtics default
+set mytics default
+set grid xtics ytics lt 11 lw 0.5 dt (1,3)
+set key noenhanced opaque box lc rgb "#C0C0C0" samplen 2.5 spacing 1.1 width 0.5
+set title font FONT_TITLE
+set datafile separator "\t"
+set datafile commentschars "#"
+set datafile missing "-"
+# log-scale tic labels as powers of ten
+LOGFMT = "10^{%L}"
+
+# ---- headline and corner label ------------------------------------------------------
+# The caption-ready title goes top left (a main line and a smaller second
+# line), the run ("GPU name, run date") bottom right, below the x-axis label.
+# Margins (character heights) leave room for both.
+set tmargin 4.2
+set bmargin 4.6
+# eval headline("Main line", "second line")
+headline(main, sub) = sprintf("set label 1001 \"%s\" at screen 0.008, screen 1 left offset 0, char -1.0 front noenhanced font FONT_TITLE; set label 1002 \"%s\" at screen 0.008, screen 1 left offset 0, char -2.3 front noenhanced font FONT_SMALL textcolor rgb '#303030'", main, sub)
+# eval corner("NVIDIA H100 80GB HBM3, 2026-11-22 03:23 UTC")
+corner(text) = sprintf("set label 1000 \"%s\" at screen 0.995, screen 0 right offset 0, char 0.8 front noenhanced font FONT_TINY textcolor rgb '#505050'", text)
+
+# ---- tics at the values of a column --------------------------------------------------
+# xtics_at(f, col, filter): the argument of "set xtics (...)", one tic labelled
+# with each distinct value of column col of table f (optionally only on lines
+# whose column 1 equals filter; "" for all).  eval "set xtics (".xtics_at(...).")"
+xtics_at(f, col, filter) = system(sprintf("awk -F'\t' -v c=%d -v r='%s' '!/^#/ && NF && (r == \"\" || $1 == r) && !($c in s) { s[$c] = 1; printf \"%%s\\\"%%s\\\" %%s\", (n++ ? \", \" : \"\"), $c, $c }' '%s'", col, filter, f))
+
+# ---- numbers in labels ------------------------------------------------------------------
+# grouped(x): x rounded to an integer, with thousands separated by commas
+grouped(x) = grouped_int(int(x + 0.5))
+grouped_int(i) = i >= 1000 ? grouped_int(int(i / 1000)).sprintf(",%03d", i % 1000) : sprintf("%d", i)
+
+# ---- 1-2-5 tics on a log axis -----------------------------------------------------------
+# tics125(lo, hi): the argument of "set ytics (...)": 1, 2, 5 x 10^k from lo to
+# hi, labelled with %g; for log axes spanning a decade or two, where powers of
+# ten alone leave too few tics.
+tics125_from(v, hi, acc) = v > hi * 1.0001 ? acc : \
+    tics125_from(v * (tics125_m(v) == 2 ? 2.5 : 2), hi, acc.(acc eq "" ? "" : ", ").sprintf("\"%g\" %g", v, v))
+tics125_m(v) = int(v / 10**floor(log10(v) + 1e-9) + 0.5)
+tics125_start(lo) = (_d = 10**floor(log10(lo) + 1e-9), lo <= _d * 1.0001 ? _d : lo <= 2 * _d * 1.0001 ? 2 * _d : lo <= 5 * _d * 1.0001 ? 5 * _d : 10 * _d)
+tics125(lo, hi) = tics125_from(tics125_start(lo), hi, "")
+# up125(v): the smallest 1, 2 or 5 x 10^k that is >= v (v > 0)
+up125(v) = (_e = 10**floor(log10(v) + 1e-9), v <= _e * 1.0001 ? _e : v <= 2 * _e * 1.0001 ? 2 * _e : v <= 5 * _e * 1.0001 ? 5 * _e : 10 * _e)
+# a log range a little beyond [lo, hi]
+logpad = 1.25
+
+# ---- input checks ---------------------------------------------------------------
+# datarows(f): -1 if f is missing or empty, else its number of data lines
+# (lines that are neither blank nor '#' comments).
+datarows(f) = int(system(sprintf("if test -s '%s'; then awk '!/^#/ && NF { n++ } END { print n + 0 }' '%s'; else echo -1; fi", f, f)))
+# problem(f): "" when f has data rows, else what is wrong with it
+problem(f) = (_n = datarows(f), _n < 0 ? "missing or empty data file ".f : _n == 0 ? "no data rows in ".f : "")
+# fail(text): the message a figure stops with: "NN_name: text", one line
+fail(text) = me.": ".text
+# need a numeric input variable; returns "" or what is wrong
+need_num(name) = exists(name) ? (value(name) > 0 ? "" : sprintf("variable %s must be > 0 (got %g)", name, value(name))) : "variable ".name." not set (gnuplot -e \"".name."=...\")"
