@@ -139,7 +139,7 @@ static void test_every_rung_is_correct_on_odd_shapes(void **state)
     struct gpu *g = device_or_skip(state);
     static const int shapes[][3] = {{1, 1, 1},     {17, 33, 65},    {65, 17, 33},
                                     {100, 129, 31}, {257, 255, 253}, {1000, 999, 1001}};
-    struct config cfg[32];
+    struct config cfg[48];
     const int n_cfg = all_configs(cfg, (int)(sizeof cfg / sizeof cfg[0]));
     assert_int_equal(n_cfg, 25);
     int failures = 0;

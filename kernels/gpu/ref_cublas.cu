@@ -1,4 +1,4 @@
-/* cuBLAS -- rung 08, the reference lines the ladder is measured against.
+/* cuBLAS -- the reference lines the ladder is measured against (not a rung).
  *
  * cublas_fp32: cublasGemmEx with CUBLAS_COMPUTE_32F, strict single precision
  * on the FP32 cores (no tensor cores: the handle keeps CUBLAS_DEFAULT_MATH, and

@@ -1,0 +1,102 @@
+/* Rung 09, past the seeds: 16-byte loads.
+ *
+ * Adds over rung 08: global loads of A and B as float4 (LDG.128), and the
+ * thread's values of A and B read from shared memory as float4 (LDS.128): a
+ * quarter of the load instructions.  A's float4 is a run of four k of one row,
+ * scattered into the transposed tile As[k][row]; B's is four columns of one k.
+ * A float4 load needs 16-byte alignment, so it is used when K and N are
+ * multiples of 4 (the launcher picks); at the matrices' edges, and when they
+ * are not, the loads fall back to guarded scalar ones, so any M, N, K >= 1 works.
+ *
+ * Expected effect: rung 08 issues about as many load instructions as FMAs in
+ * its load phase and 2T LDS per T^2 FMAs in its inner loop; with both a quarter
+ * as many, we expect 1.2-1.5x rung 08 at large n. */
+#include <cuda_runtime.h>
+
+#include "matmul.h"
+
+/* Four consecutive floats of row `r` from column `c` of an R x W row-major
+ * matrix, zero outside it; one 16-byte load when allowed and in bounds. */
+template <bool VEC>
+__device__ __forceinline__ float4 load4(const float *__restrict__ P, int r, int c, int R, int W)
+{
+    if (VEC && r < R && c + 3 < W) return *reinterpret_cast<const float4 *>(P + (size_t)r * W + c);
+    float v[4];
+#pragma unroll
+    for (int j = 0; j < 4; j++) v[j] = (r < R && c + j < W) ? P[(size_t)r * W + c + j] : 0.0f;
+    return make_float4(v[0], v[1], v[2], v[3]);
+}
+
+template <int BT, int T, bool VEC>
+__global__ void __launch_bounds__((BT / T) * (BT / T))
+gpu_vectorized(float *__restrict__ C, const float *__restrict__ A, const float *__restrict__ B,
+               int M, int N, int K)
+{
+    constexpr int BK = 8, NT = (BT / T) * (BT / T);
+    __shared__ __align__(16) float As[BK][BT];
+    __shared__ __align__(16) float Bs[BK][BT];
+    const int tid = threadIdx.x;
+    const int tr = tid / (BT / T), tc = tid % (BT / T);
+    const int row0 = blockIdx.y * BT, col0 = blockIdx.x * BT;
+
+    float acc[T][T] = {};
+    for (int k0 = 0; k0 < K; k0 += BK) {
+#pragma unroll
+        for (int i = tid; i < BT * BK / 4; i += NT) {
+            const int r = i / (BK / 4), k = (i % (BK / 4)) * 4;
+            const float4 a = load4<VEC>(A, row0 + r, k0 + k, M, K);
+            As[k][r] = a.x; As[k + 1][r] = a.y; As[k + 2][r] = a.z; As[k + 3][r] = a.w;
+        }
+#pragma unroll
+        for (int i = tid; i < BK * BT / 4; i += NT) {
+            const int k = i / (BT / 4), c = (i % (BT / 4)) * 4;
+            *reinterpret_cast<float4 *>(&Bs[k][c]) = load4<VEC>(B, k0 + k, col0 + c, K, N);
+        }
+        __syncthreads();
+#pragma unroll
+        for (int k = 0; k < BK; k++) {
+            float a[T], b[T];
+#pragma unroll
+            for (int m = 0; m < T; m += 4)
+                *reinterpret_cast<float4 *>(&a[m]) = *reinterpret_cast<const float4 *>(&As[k][tr * T + m]);
+#pragma unroll
+            for (int n = 0; n < T; n += 4)
+                *reinterpret_cast<float4 *>(&b[n]) = *reinterpret_cast<const float4 *>(&Bs[k][tc * T + n]);
+#pragma unroll
+            for (int m = 0; m < T; m++)
+#pragma unroll
+                for (int n = 0; n < T; n++) acc[m][n] += a[m] * b[n];
+        }
+        __syncthreads();
+    }
+#pragma unroll
+    for (int m = 0; m < T; m++)
+#pragma unroll
+        for (int n = 0; n < T; n++) {
+            const int row = row0 + tr * T + m, col = col0 + tc * T + n;
+            if (row < M && col < N) C[(size_t)row * N + col] = acc[m][n];
+        }
+}
+
+template <int BT, int T>
+static const char *launch(const struct gpu_launch *L)
+{
+    const dim3 grid((L->N + BT - 1) / BT, (L->M + BT - 1) / BT), block((BT / T) * (BT / T));
+    cudaStream_t s = (cudaStream_t)L->stream;
+    const bool aligned = L->K % 4 == 0 && L->N % 4 == 0 && ((size_t)L->A | (size_t)L->B) % 16 == 0;
+    if (aligned)
+        gpu_vectorized<BT, T, true><<<grid, block, 0, s>>>(L->C, L->A, L->B, L->M, L->N, L->K);
+    else
+        gpu_vectorized<BT, T, false><<<grid, block, 0, s>>>(L->C, L->A, L->B, L->M, L->N, L->K);
+    const cudaError_t e = cudaGetLastError();
+    return e == cudaSuccess ? NULL : cudaGetErrorString(e);
+}
+
+extern "C" const char *gpu_vectorized_launch(const struct gpu_launch *L)
+{
+    if (L->tile == 64 && L->wpt == 16) return launch<64, 4>(L);
+    if (L->tile == 64 && L->wpt == 64) return launch<64, 8>(L);
+    if (L->tile == 128 && L->wpt == 16) return launch<128, 4>(L);
+    if (L->tile == 128 && L->wpt == 64) return launch<128, 8>(L);
+    return "unsupported block tile / WPT (gpu_vectorized has tile 64 or 128, WPT 16 or 64)";
+}
