@@ -115,7 +115,7 @@ build/host/%.O$(1).o: kernels/host/%.c kernels/matmul.h
 endef
 $(foreach o,$(HOST_OPT_LEVELS),$(eval $(call host_kernel_rule,$(o))))
 
-build/gpu/%.o: kernels/gpu/%.cu kernels/matmul.h
+build/gpu/%.o: kernels/gpu/%.cu kernels/matmul.h $(wildcard kernels/gpu/*.cuh)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -Ikernels -c $< -o $@
 

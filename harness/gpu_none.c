@@ -98,6 +98,7 @@ NO_CUDA_LAUNCHER(gputiled1_launch)
 NO_CUDA_LAUNCHER(gputiled_wpt_launch)
 NO_CUDA_LAUNCHER(gpu_regblock_launch)
 NO_CUDA_LAUNCHER(gpu_vectorized_launch)
+NO_CUDA_LAUNCHER(gpu_double_buffered_launch)
 NO_CUDA_LAUNCHER(cublas_fp32_launch)
 NO_CUDA_LAUNCHER(cublas_tf32_launch)
 

@@ -93,7 +93,7 @@ static void print_points(const struct experiment *e, const struct plan *p, int w
         const struct point *pt = &p->points[i];
         double est = point_estimate_s(pt, e);
         total += est;
-        printf("%4zu  %-12s %-18s %5d %5d %5d  TS=%-3d WPT=%-3d -O%d %-8s  ", i, pt->sweep,
+        printf("%4zu  %-12s %-19s %5d %5d %5d  TS=%-3d WPT=%-3d -O%d %-8s  ", i, pt->sweep,
                pt->v->name, pt->M, pt->N, pt->K, pt->tile, pt->wpt, pt->opt_level,
                host_memory_name(pt->host_memory));
         if (pt->skip)

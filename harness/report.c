@@ -74,7 +74,7 @@ void progress_point(struct progress *p, size_t index, const struct result_row *r
         fprintf(p->out, "\r\033[K[%s] %zu/%zu ETA %s  %s %s %s", bar, index + 1, p->total, eta,
                 row->variant, cfg, shape);
     } else {
-        fprintf(p->out, "[%zu/%zu] %-18s %-12s %-16s %s\n", index + 1, p->total, row->variant,
+        fprintf(p->out, "[%zu/%zu] %-19s %-12s %-16s %s\n", index + 1, p->total, row->variant,
                 cfg, shape, what);
     }
     fflush(p->out);
@@ -108,7 +108,7 @@ void report_summary(FILE *out, const struct result_row *rows, size_t n)
 {
     char *done = calloc(n ? n : 1, 1);
     if (!done) abort();
-    fprintf(out, "%-18s %-16s %-21s %12s %9s %10s  %s\n", "variant", "shape", "best config",
+    fprintf(out, "%-19s %-16s %-21s %12s %9s %10s  %s\n", "variant", "shape", "best config",
              "GFLOP/s", "% cuBLAS", "rel_err", "disposition");
     for (size_t i = 0; i < n; i++) {
         if (done[i]) continue;
@@ -141,7 +141,7 @@ void report_summary(FILE *out, const struct result_row *rows, size_t n)
             if (counts[k] && used < (int)sizeof disp)
                 used += snprintf(disp + used, sizeof disp - (size_t)used, ", %zu %s", counts[k],
                                  names[k]);
-        fprintf(out, "%-18s %-16s %-21s %12s %9s %10s  %s\n", rows[i].variant, shape, cfg, gf,
+        fprintf(out, "%-19s %-16s %-21s %12s %9s %10s  %s\n", rows[i].variant, shape, cfg, gf,
                 pct, err, disp);
     }
     free(done);
@@ -174,7 +174,7 @@ size_t report_compare(FILE *out, const struct results_file *mine, const struct r
         fprintf(out, "variant\tM\tN\tK\thost_memory\tconfig\tgflops\tref_config\tref_gflops\t"
                      "ratio\twithin\n");
     else
-        fprintf(out, "%-18s %-16s %-9s %-12s %11s %-12s %11s %7s  %s\n", "variant", "shape", "memory",
+        fprintf(out, "%-19s %-16s %-9s %-12s %11s %-12s %11s %7s  %s\n", "variant", "shape", "memory",
                 "config", "GFLOP/s", "ref config", "ref GFLOP/s", "ratio", "within");
     for (size_t i = 0; i < mine->n_rows; i++) {
         const struct result_row *a = &mine->rows[i];
@@ -196,7 +196,7 @@ size_t report_compare(FILE *out, const struct results_file *mine, const struct r
                     a->N, a->K, a->host_memory[0] ? a->host_memory : "-", c1[0] ? c1 : "-",
                     m->gflops, c2[0] ? c2 : "-", r->gflops, ratio, ok ? "yes" : "no");
         else
-            fprintf(out, "%-18s %-16s %-9s %-12s %11.1f %-12s %11.1f %7.3f  %s\n", a->variant,
+            fprintf(out, "%-19s %-16s %-9s %-12s %11.1f %-12s %11.1f %7.3f  %s\n", a->variant,
                     shape, a->host_memory[0] ? a->host_memory : "-", c1, m->gflops, c2, r->gflops,
                     ratio, ok ? "yes" : "NO");
     }

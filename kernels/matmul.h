@@ -56,11 +56,12 @@ const char *gputiled1_launch(const struct gpu_launch *L);         /* 06 */
 const char *gputiled_wpt_launch(const struct gpu_launch *L);      /* 07 */
 const char *gpu_regblock_launch(const struct gpu_launch *L);      /* 08 */
 const char *gpu_vectorized_launch(const struct gpu_launch *L);    /* 09 */
+const char *gpu_double_buffered_launch(const struct gpu_launch *L); /* 10 */
 const char *cublas_fp32_launch(const struct gpu_launch *L);       /* reference line */
 const char *cublas_tf32_launch(const struct gpu_launch *L);       /* reference line */
 
 /* The tiled launchers instantiate TS in {8, 16, 32} and, for 07, every WPT in
- * {1, 2, 4, 8, 16, 32} that divides TS; 08 and 09 take a block tile of 64 or
+ * {1, 2, 4, 8, 16, 32} that divides TS; 08 to 10 take a block tile of 64 or
  * 128 and WPT 16 or 64 (a 4x4 or 8x8 block of C per thread); any other value returns an error
  * string (the plan records such points as skipped before they get here). */
 

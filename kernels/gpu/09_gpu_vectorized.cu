@@ -13,19 +13,8 @@
  * as many, we expect 1.2-1.5x rung 08 at large n. */
 #include <cuda_runtime.h>
 
+#include "load4.cuh"
 #include "matmul.h"
-
-/* Four consecutive floats of row `r` from column `c` of an R x W row-major
- * matrix, zero outside it; one 16-byte load when allowed and in bounds. */
-template <bool VEC>
-__device__ __forceinline__ float4 load4(const float *__restrict__ P, int r, int c, int R, int W)
-{
-    if (VEC && r < R && c + 3 < W) return *reinterpret_cast<const float4 *>(P + (size_t)r * W + c);
-    float v[4];
-#pragma unroll
-    for (int j = 0; j < 4; j++) v[j] = (r < R && c + j < W) ? P[(size_t)r * W + c + j] : 0.0f;
-    return make_float4(v[0], v[1], v[2], v[3]);
-}
 
 template <int BT, int T, bool VEC>
 __global__ void __launch_bounds__((BT / T) * (BT / T))
@@ -83,8 +72,7 @@ static const char *launch(const struct gpu_launch *L)
 {
     const dim3 grid((L->N + BT - 1) / BT, (L->M + BT - 1) / BT), block((BT / T) * (BT / T));
     cudaStream_t s = (cudaStream_t)L->stream;
-    const bool aligned = L->K % 4 == 0 && L->N % 4 == 0 && ((size_t)L->A | (size_t)L->B) % 16 == 0;
-    if (aligned)
+    if (rows_16_byte_aligned(L->A, L->B, L->N, L->K))
         gpu_vectorized<BT, T, true><<<grid, block, 0, s>>>(L->C, L->A, L->B, L->M, L->N, L->K);
     else
         gpu_vectorized<BT, T, false><<<grid, block, 0, s>>>(L->C, L->A, L->B, L->M, L->N, L->K);

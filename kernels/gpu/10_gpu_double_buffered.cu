@@ -1,0 +1,108 @@
+/* Rung 10, past the seeds: double buffering.
+ *
+ * Adds over rung 09: two shared-memory stages.  While the block multiplies the
+ * slice in one stage, each thread already has the next slice's global loads in
+ * flight into registers, and stores them into the other stage afterwards: the
+ * latency of global memory overlaps the FMAs instead of stalling them, and one
+ * __syncthreads per slice suffices (the stage written in step t was last read
+ * in step t-1, before that step's barrier).
+ *
+ * Expected effect: rung 09 waits for every slice's loads with the FMA pipes
+ * idle; with 8 x 8 blocks per thread the loop has 512 FMAs per slice to hide
+ * them, so we expect 1.1-1.3x rung 09 at large n. */
+#include <cuda_runtime.h>
+
+#include "load4.cuh"
+#include "matmul.h"
+
+template <int BT, int T, bool VEC>
+__global__ void __launch_bounds__((BT / T) * (BT / T))
+gpu_double_buffered(float *__restrict__ C, const float *__restrict__ A,
+                    const float *__restrict__ B, int M, int N, int K)
+{
+    constexpr int BK = 8, NT = (BT / T) * (BT / T);
+    constexpr int LOADS = (BT * BK / 4 + NT - 1) / NT;   /* float4s of A (and of B) per thread */
+    __shared__ __align__(16) float As[2][BK][BT];         /* transposed: As[s][k][row] */
+    __shared__ __align__(16) float Bs[2][BK][BT];
+    const int tid = threadIdx.x;
+    const int tr = tid / (BT / T), tc = tid % (BT / T);
+    const int row0 = blockIdx.y * BT, col0 = blockIdx.x * BT;
+    float4 ra[LOADS], rb[LOADS];
+
+    auto fetch = [&](int k0) {   /* global -> registers */
+#pragma unroll
+        for (int j = 0; j < LOADS; j++) {
+            const int i = tid + j * NT;
+            if (i < BT * BK / 4) {
+                ra[j] = load4<VEC>(A, row0 + i / (BK / 4), k0 + (i % (BK / 4)) * 4, M, K);
+                rb[j] = load4<VEC>(B, k0 + i / (BT / 4), col0 + (i % (BT / 4)) * 4, K, N);
+            }
+        }
+    };
+    auto stash = [&](int s) {    /* registers -> shared stage s */
+#pragma unroll
+        for (int j = 0; j < LOADS; j++) {
+            const int i = tid + j * NT;
+            if (i < BT * BK / 4) {
+                const int r = i / (BK / 4), k = (i % (BK / 4)) * 4;
+                As[s][k][r] = ra[j].x; As[s][k + 1][r] = ra[j].y;
+                As[s][k + 2][r] = ra[j].z; As[s][k + 3][r] = ra[j].w;
+                *reinterpret_cast<float4 *>(&Bs[s][i / (BT / 4)][(i % (BT / 4)) * 4]) = rb[j];
+            }
+        }
+    };
+
+    float acc[T][T] = {};
+    fetch(0);
+    stash(0);
+    __syncthreads();
+    for (int k0 = 0, s = 0; k0 < K; k0 += BK, s ^= 1) {
+        const bool more = k0 + BK < K;
+        if (more) fetch(k0 + BK);
+#pragma unroll
+        for (int k = 0; k < BK; k++) {
+            float a[T], b[T];
+#pragma unroll
+            for (int m = 0; m < T; m += 4)
+                *reinterpret_cast<float4 *>(&a[m]) = *reinterpret_cast<const float4 *>(&As[s][k][tr * T + m]);
+#pragma unroll
+            for (int n = 0; n < T; n += 4)
+                *reinterpret_cast<float4 *>(&b[n]) = *reinterpret_cast<const float4 *>(&Bs[s][k][tc * T + n]);
+#pragma unroll
+            for (int m = 0; m < T; m++)
+#pragma unroll
+                for (int n = 0; n < T; n++) acc[m][n] += a[m] * b[n];
+        }
+        if (more) stash(s ^ 1);
+        __syncthreads();
+    }
+#pragma unroll
+    for (int m = 0; m < T; m++)
+#pragma unroll
+        for (int n = 0; n < T; n++) {
+            const int row = row0 + tr * T + m, col = col0 + tc * T + n;
+            if (row < M && col < N) C[(size_t)row * N + col] = acc[m][n];
+        }
+}
+
+template <int BT, int T>
+static const char *launch(const struct gpu_launch *L)
+{
+    const dim3 grid((L->N + BT - 1) / BT, (L->M + BT - 1) / BT), block((BT / T) * (BT / T));
+    cudaStream_t s = (cudaStream_t)L->stream;
+    if (rows_16_byte_aligned(L->A, L->B, L->N, L->K))
+        gpu_double_buffered<BT, T, true><<<grid, block, 0, s>>>(L->C, L->A, L->B, L->M, L->N, L->K);
+    else
+        gpu_double_buffered<BT, T, false><<<grid, block, 0, s>>>(L->C, L->A, L->B, L->M, L->N, L->K);
+    const cudaError_t e = cudaGetLastError();
+    return e == cudaSuccess ? NULL : cudaGetErrorString(e);
+}
+
+extern "C" const char *gpu_double_buffered_launch(const struct gpu_launch *L)
+{
+    if (L->tile == 64 && L->wpt == 16) return launch<64, 4>(L);
+    if (L->tile == 64 && L->wpt == 64) return launch<64, 8>(L);
+    if (L->tile == 128 && L->wpt == 16) return launch<128, 4>(L);
+    if (L->tile == 128 && L->wpt == 64) return launch<128, 8>(L);
+    return "unsupported block tile / WPT (gpu_double_buffered has tile 64 or 128, WPT 16 or 64)";
+}
