@@ -56,7 +56,8 @@ LIB_OBJ := $(HARNESS_OBJ) $(HOST_KERNEL_OBJ) $(GPU_OBJ)
 LIBS    := $(HDF5_LIBS) $(INIH_LIBS) $(LINK_LIBS) -lm
 
 # ---- user-facing targets -------------------------------------------------------
-.PHONY: all help test deps figures reproduce quick paper host transfers clean FORCE
+.PHONY: all help test deps deps-paper figures paper reproduce quick run-paper host transfers \
+        autotune clean FORCE
 all: bin/mmladder                        ## build the harness (GPU build when nvcc is found)
 
 help:                                    ## list the targets
@@ -73,13 +74,24 @@ figures: deps bin/mmladder               ## every figure from the shipped data, 
 	scripts/figures.sh -o build/figures -p $(REF_H100) -c $(REF_H200) \
 	  $(if $(REF_TRANSFERS),-t $(REF_TRANSFERS)) $(if $(REF_REPRO),-r $(REF_H100) -n $(REF_REPRO))
 
+paper: deps-paper figures                ## the paper from data/ into build/paper/main.pdf
+	@mkdir -p build/paper
+	scripts/paper-numbers.sh -b bin/mmladder -p $(REF_H100) -c $(REF_H200) \
+	  $(if $(REF_TRANSFERS),-t $(REF_TRANSFERS)) $(if $(REF_REPRO),-r $(REF_REPRO)) \
+	  build/paper/numbers.tex
+	scripts/check-paper.sh -n build/paper/numbers.tex paper/*.tex
+	latexmk -pdf -interaction=nonstopmode -halt-on-error -outdir=build/paper paper/main.tex
+
+deps-paper:                              ## install LaTeX (Debian's texlive) when root, or say how
+	@scripts/deps.sh --paper
+
 reproduce: deps bin/mmladder             ## re-run the paper matrix here, redraw, compare with data/
 	scripts/reproduce.sh
 
 quick: bin/mmladder                      ## run experiments/quick.ini into data/
 	bin/mmladder run experiments/quick.ini
 
-paper: bin/mmladder                      ## run experiments/paper.ini into data/ (about 8 min on an H100)
+run-paper: bin/mmladder                  ## run experiments/paper.ini into data/ (about 4 min on an H100)
 	bin/mmladder run experiments/paper.ini
 
 host: bin/mmladder                       ## run experiments/host.ini (host rungs only) into data/
@@ -87,6 +99,9 @@ host: bin/mmladder                       ## run experiments/host.ini (host rungs
 
 transfers: bin/mmladder                  ## run experiments/transfers.ini (copies + kernel) into data/
 	bin/mmladder run experiments/transfers.ini
+
+autotune: bin/mmladder                   ## run experiments/autotune.ini (rungs past the seeds) into data/
+	bin/mmladder run experiments/autotune.ini
 
 clean:                                   ## remove build outputs (never data/)
 	rm -rf build bin

@@ -5,6 +5,20 @@
 # when they cannot and we are root; otherwise prints the apt-get line.
 # CC, CFLAGS and LIBS come from the Makefile, so overridden locations count.
 set -u
+# `deps.sh --paper`: LaTeX for the paper instead.
+if [ "${1:-}" = --paper ]; then
+    TEX="texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended latexmk"
+    command -v latexmk >/dev/null && kpsewhich times.sty >/dev/null && exit 0
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        echo "deps: installing $TEX"
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq && apt-get install -y -qq --no-install-recommends $TEX >/dev/null && exit 0
+        exit 1
+    fi
+    echo "deps: LaTeX is missing. Install it with:" >&2
+    echo "  sudo apt-get install $TEX" >&2
+    exit 1
+fi
 PKGS="libhdf5-dev hdf5-tools libinih-dev libcmocka-dev pkg-config gnuplot-nox"
 probe() {
     dir=$(mktemp -d) || return 1

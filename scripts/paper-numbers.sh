@@ -145,6 +145,8 @@ function tex(s) {
     gsub(/\001/, "\\textbackslash{}", s)
     return s
 }
+# a path as text that may break after "/" and "-"
+function texpath(s) { s = tex(s); gsub(/[\/-]/, "&\\allowbreak{}", s); return s }
 function grp(s,   r) {
     r = ""
     while (length(s) > 3) { r = "\\," substr(s, length(s) - 2) r; s = substr(s, 1, length(s) - 3) }
@@ -169,6 +171,11 @@ function ratio(a, b) { return (a == "" || b == "" || b + 0 == 0) ? "" : a / b }
 function pct(a, b) { return (a == "" || b == "" || b + 0 == 0) ? "" : 100 * a / b }
 function cmpword(r) { if (r == "") return ""; return r > 1.02 ? "faster than" : r < 0.98 ? "slower than" : "as fast as" }
 function stopword(s) { return s == "converged" ? "converged" : s == "timeout" ? "timed out" : s == "max_samples" ? "reached the sample limit" : s == "long_point" ? "took one long sample" : "" }
+# how a ratio ranging over lo..hi compares with 1
+function verdict(lo, hi) {
+    return lo > 1.1 ? "faster at every shape" : hi < 0.9 ? "slower at every shape" : \
+        lo > 1 ? "no slower at any shape" : hi < 1 ? "no faster at any shape" : "faster at some shapes and slower at others"
+}
 function absdev(r) { return r > 1 ? r - 1 : 1 - r }
 
 # ---- shapes and configurations -----------------------------------------------------
@@ -188,7 +195,7 @@ function cftok(k,   p) { split(k, p, ","); return p[1] > 0 ? ("ts" p[1] (p[2] > 
 function cftext(k,   p) {
     split(k, p, ",")
     if (p[1] > 0) return "TS\\,=\\," p[1] (p[2] > 0 ? ", WPT\\,=\\," p[2] : "")
-    if (p[3] > 0) return "\\texttt{-O" p[3] "}"
+    if (p[3] > 0) return "\\mbox{\\texttt{-O" p[3] "}}"
     return "--"
 }
 function cfts(k, p) { split(k, p, ","); return p[1] + 0 }
@@ -518,8 +525,20 @@ function emit_paper(r, R,   i, j, s, v, k, n, ts, b, cb, pk, prev, key, w, u, t,
     for (o in OSEEN) {
         lo = MM[r, "rlo", o]; hi = MM[r, "rhi", o]
         def(R " restrict min o" o, fr(lo)); def(R " restrict max o" o, fr(hi))
-        def(R " restrict verdict o" o, lo > 1.1 ? "faster at every shape" : hi < 0.9 ? "slower at every shape" : \
-            lo > 1 ? "no slower at any shape" : hi < 1 ? "no faster at any shape" : "faster at some shapes and slower at others")
+        def(R " restrict verdict o" o, verdict(lo, hi))
+    }
+    # RestrictMinHigh/MaxHigh/VerdictHigh: the same over every -O level above 1, on
+    # this run's host and the other paper run's host together
+    lo = ""; hi = ""
+    for (key in MM) {
+        split(key, tk, SUBSEP)
+        if ((tk[1] != "h100" && tk[1] != "h200") || tk[3] + 0 < 2) continue
+        if (tk[2] == "rlo" && (lo == "" || MM[key] < lo)) lo = MM[key]
+        if (tk[2] == "rhi" && (hi == "" || MM[key] > hi)) hi = MM[key]
+    }
+    if (r == "h200") {
+        def("restrict min high", fr(lo)); def("restrict max high", fr(hi))
+        def("restrict verdict high", lo == "" ? "" : verdict(lo, hi))
     }
     # TsBestFrom: the smallest square n from which the widest tile is best at every larger square n
     split("gpu_tiled gpu_tiled_unrolled gpu_tiled_wpt", t, " ")
@@ -587,12 +606,12 @@ function emit_tables(   i, j, s, v, k, n, w, line, cfg, cells, sz, rr, r, row, L
     hw("memory (GiB)", "gpu_global_mem_bytes", "gib", f)
     hw("memory bus (bits)", "gpu_mem_bus_bits", "int", f)
     hw("memory clock (MHz)", "gpu_mem_clock_mhz", "int", f)
-    hw("bandwidth, datasheet (GB/s)", "gpu_mem_bandwidth_gbs", "int", f)
-    hw("bandwidth, measured copy (GB/s)", "gpu_copy_bandwidth_gbs", "int", f)
-    hw("CUDA runtime / driver API", "cuda_runtime_version", "cuda", f)
+    hw("bandwidth (GB/s)", "gpu_mem_bandwidth_gbs", "int", f)
+    hw("measured copy (GB/s)", "gpu_copy_bandwidth_gbs", "int", f)
+    hw("CUDA runtime / driver", "cuda_runtime_version", "cuda", f)
     hw("nvcc", "nvcc_version", "raw", f)
     hw("host CPUs (cores)", "cpu_count", "raw", f)
-    hw("run started (UTC)", "created_utc", "date", f)
+    hw("run start (UTC)", "created_utc", "date", f)
     hw("run length (s)", "wall_time_s", "int", f)
     close(f)
 
@@ -741,7 +760,7 @@ function emit_design(   L, n, i, s, k, t, nh) {
     def("tile max", L[n])
     n = sortkeys(WPTS, L); def("wpts", joinl(L, n, ", ")); def("wpt max", L[n])
     for (i = 1; i <= n; i++) def("wpt" L[i], L[i])
-    n = sortkeys(OPTS, L); t = ""; for (i = 1; i <= n; i++) t = t (i > 1 ? ", " : "") "\\texttt{-O" L[i] "}"
+    n = sortkeys(OPTS, L); t = ""; for (i = 1; i <= n; i++) t = t (i > 1 ? ", " : "") "\\mbox{\\texttt{-O" L[i] "}}"
     def("opt levels", t)
     # the largest square size's operand footprint, to set against the L2
     def("rungs", nlad)
@@ -752,6 +771,17 @@ END {
     for (r in RUNTOK) if (!(r in HAVE)) die("no input for run " r)
     if (nlad == 0) die("no rungs listed")
     shapeorder()
+    # the ladder as measured: the listed rungs that either paper run has rows for,
+    # numbered 1, 2, ... in list order (the binary may know rungs the data predate)
+    np = 0
+    for (j = 1; j <= nlad; j++) {
+        v = LAD[j]
+        if (!(("h100", v) in VR) && !(("h200", v) in VR)) continue
+        PL[++np] = v; RANK[v] = np
+    }
+    for (k in VR) { split(k, u, SUBSEP); if (!(u[2] in RANK) || RANK[u[2]] > np || PL[RANK[u[2]]] != u[2]) die("rung " u[2] " in the data is not listed by the binary") }
+    for (j = 1; j <= np; j++) LAD[j] = PL[j]
+    nlad = np
     # a square "size" is a multiple of the widest tile (the sizes axis); other squares
     # (4095) are edge-guard shapes, as in scripts/figures.sh
     MAXTILE = 0; for (k in TILES) if (k + 0 > MAXTILE) MAXTILE = k + 0
@@ -763,8 +793,8 @@ END {
     printf "%% generated by scripts/paper-numbers.sh from the results files -- do not edit\n"
     printf "%% h100: %s\n%% h200: %s\n%% transfers: %s\n%% reproduction: %s\n", F_H100, F_H200, F_XFER, F_REPRO
     printf "\\providecommand{\\MissingDatum}[1]{\\textbf{??}}\n"
-    def("file h100", tex(F_H100)); def("file h200", tex(F_H200))
-    def("file xfer", tex(F_XFER)); def("file repro", tex(F_REPRO))
+    def("file h100", texpath(F_H100)); def("file h200", texpath(F_H200))
+    def("file xfer", texpath(F_XFER)); def("file repro", texpath(F_REPRO))
     emit_design()
     emit_attrs("h100", "h100"); emit_counts("h100", "h100"); emit_sampling("h100", "h100"); emit_paper("h100", "h100")
     emit_attrs("h200", "h200"); emit_counts("h200", "h200"); emit_sampling("h200", "h200"); emit_paper("h200", "h200")

@@ -18,15 +18,17 @@ GROUP(results)
 GROUP(cli)
 GROUP(gpu)
 GROUP(figures)
+GROUP(paper)
 
 int main(void)
 {
     const struct CMUnitTest *groups[] = {host_tests, measure_tests, experiment_tests, plan_tests,
                                          results_tests, cli_tests, gpu_tests,
-                                         figures_tests};
+                                         figures_tests, paper_tests};
     const size_t counts[] = {host_tests_count, measure_tests_count, experiment_tests_count,
                              plan_tests_count, results_tests_count, cli_tests_count,
-                             gpu_tests_count, figures_tests_count};
+                             gpu_tests_count, figures_tests_count,
+                             paper_tests_count};
     size_t n = 0;
     for (size_t g = 0; g < sizeof counts / sizeof counts[0]; g++) n += counts[g];
     struct CMUnitTest *all = malloc(n * sizeof *all);
