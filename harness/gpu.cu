@@ -464,7 +464,20 @@ static struct gpu_launch launch_args(const struct gpu *g, int tile, int wpt)
     L.wpt = wpt;
     L.stream = (void *)g->stream;
     L.blas = (void *)g->blas;
+    L.describe = NULL;
     return L;
+}
+
+const char *gpu_describe(struct gpu *g, gpu_launch_fn fn, int tile, int wpt,
+                         struct kernel_resources *out)
+{
+    TRY(need_inputs(g, "gpu_describe"));
+    struct gpu_launch L = launch_args(g, tile, wpt);
+    L.describe = out;
+    const char *m = fn(&L);
+    if (m)
+        return fail(g, "describing (%dx%dx%d, tile %d, wpt %d): %s", g->M, g->N, g->K, tile, wpt, m);
+    return NULL;
 }
 
 const char *gpu_poison_output(struct gpu *g)

@@ -80,6 +80,11 @@ const char *gpu_run_once(struct gpu *g, gpu_launch_fn fn, int tile, int wpt);
  * exactly one launch.  *ms is the elapsed time of the launch alone. */
 const char *gpu_time_once(struct gpu *g, gpu_launch_fn fn, int tile, int wpt, double *ms);
 
+/* The resources of the kernel `fn` would launch on the current inputs (registers,
+ * shared and local memory, threads, resident blocks per SM); launches nothing. */
+const char *gpu_describe(struct gpu *g, gpu_launch_fn fn, int tile, int wpt,
+                         struct kernel_resources *out);
+
 /* Host memory for transfer points: page-locked (cudaMallocHost) or plain malloc. */
 const char *gpu_host_alloc(struct gpu *g, void **p, size_t bytes, int pinned);
 void gpu_host_free(void *p, int pinned);

@@ -122,3 +122,11 @@ const char *gpu_time_round_trip(struct gpu *g, gpu_launch_fn fn, int tile, int w
     *h2d_ms = *kernel_ms = *d2h_ms = 0;
     return no_cuda;
 }
+
+const char *gpu_describe(struct gpu *g, gpu_launch_fn fn, int tile, int wpt,
+                         struct kernel_resources *out)
+{
+    (void)g, (void)fn, (void)tile, (void)wpt;
+    *out = (struct kernel_resources){0};
+    return no_cuda;
+}

@@ -20,7 +20,9 @@ const struct field_desc RESULT_FIELDS[] = {
     RF(gflops, FIELD_DBL),         RF(rel_err, FIELD_DBL),        RF(max_rel_err, FIELD_DBL),
     RF(tolerance, FIELD_DBL),      RF(sm_clock_mhz, FIELD_DBL),   RF(disposition, FIELD_STR),
     RF(stop_rule, FIELD_STR),      RF(reason, FIELD_STR),         RF(host_memory, FIELD_STR),
-    RF(h2d_ms_median, FIELD_DBL),  RF(d2h_ms_median, FIELD_DBL),
+    RF(h2d_ms_median, FIELD_DBL),  RF(d2h_ms_median, FIELD_DBL),  RF(registers, FIELD_INT),
+    RF(shared_bytes, FIELD_INT),   RF(local_bytes, FIELD_INT),    RF(threads, FIELD_INT),
+    RF(blocks_per_sm, FIELD_INT),
 };
 const size_t RESULT_NFIELDS = sizeof RESULT_FIELDS / sizeof RESULT_FIELDS[0];
 
@@ -30,7 +32,7 @@ static const struct field_desc SAMPLE_FIELDS[] = {
     SF(d2h_ms, FIELD_DBL)};
 #define SAMPLE_NFIELDS (sizeof SAMPLE_FIELDS / sizeof SAMPLE_FIELDS[0])
 
-#define MAX_FIELDS 32
+#define MAX_FIELDS 64
 
 /* Offsets, sizes, names and HDF5 types of a table's fields, as H5TB wants them. */
 struct table_layout {
@@ -42,6 +44,7 @@ struct table_layout {
 
 static void layout_of(const struct field_desc *f, size_t n, struct table_layout *t)
 {
+    if (n > MAX_FIELDS) abort();   /* a schema change outgrew MAX_FIELDS */
     t->n = n;
     for (size_t i = 0; i < n; i++) {
         t->names[i] = f[i].name;

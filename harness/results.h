@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RESULTS_SCHEMA_VERSION 2   /* 2 added host_memory, h2d/d2h times */
+#define RESULTS_SCHEMA_VERSION 3   /* 2 added host_memory, h2d/d2h times; 3 kernel resources */
 
 struct result_row {
     char variant[32];
@@ -37,6 +37,9 @@ struct result_row {
                                 then each sample also copies A, B in and C out */
     double h2d_ms_median;    /* copy of A and B to the device; 0 when not measured */
     double d2h_ms_median;    /* copy of C back to the host; 0 when not measured */
+    /* The kernel's resources (cudaFuncGetAttributes, occupancy calculator); all 0
+     * for host rows and library (cuBLAS) rows. */
+    int32_t registers, shared_bytes, local_bytes, threads, blocks_per_sm;
 };
 
 struct sample_row {
@@ -74,7 +77,8 @@ int results_mark_complete(struct results *r);
 int results_close(struct results *r);
 
 /* Reading back (info, export, tests).  Columns are matched by name, so files of
- * schema 1 (without the transfer columns) read with those columns zero. */
+ * older schemas (without the transfer or resource columns) read with those
+ * columns zero. */
 struct results_file {
     size_t n_rows, n_samples;
     struct result_row *rows;

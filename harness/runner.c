@@ -216,10 +216,17 @@ static int run_point(struct ctx *c, const struct point *pt, struct result_row *r
         n++;
         stop = sampling_should_stop(rule, c->samples, n, now_ms() - t0);
     }
-    if (gpu && (err = gpu_sm_clock_mhz(c->g, &row->sm_clock_mhz))) {
+    struct kernel_resources kr = {0};
+    if (gpu && ((err = gpu_sm_clock_mhz(c->g, &row->sm_clock_mhz)) ||
+                (err = gpu_describe(c->g, pt->v->gpu, pt->tile, pt->wpt, &kr)))) {
         set_reason(row, DISP_FAILED, err);
         return 0;
     }
+    row->registers = kr.registers;
+    row->shared_bytes = kr.shared_bytes;
+    row->local_bytes = kr.local_bytes;
+    row->threads = kr.threads;
+    row->blocks_per_sm = kr.blocks_per_sm;
 
     /* The output of the last sample must still be right (a race shows here). */
     struct verdict after;

@@ -45,6 +45,19 @@ struct gpu_launch {
     int wpt;             /* outputs per thread, for the WPT rung; else 0 */
     void *stream;        /* cudaStream_t */
     void *blas;          /* cublasHandle_t bound to that stream (cuBLAS rows only) */
+    struct kernel_resources *describe;   /* non-NULL: fill it in, launch nothing */
+};
+
+/* What a rung's kernel (the instantiation the launcher would pick for these
+ * arguments) uses of the GPU: from cudaFuncGetAttributes and the occupancy
+ * calculator.  Library rows (cuBLAS) leave `known` at 0. */
+struct kernel_resources {
+    int known;
+    int registers;          /* per thread */
+    int shared_bytes;       /* static + dynamic, per block */
+    int local_bytes;        /* per thread: stack frame and spills */
+    int threads;            /* per block */
+    int blocks_per_sm;      /* resident blocks per SM at that size */
 };
 
 typedef const char *(*gpu_launch_fn)(const struct gpu_launch *L);

@@ -296,6 +296,19 @@ static void test_measurements_are_plausible(void **state)
     assert_null(gpu_time_once(g, cublas_fp32_launch, 0, 0, &ms));
     assert_true(ms > 0.0);
 
+    /* Resources of the instantiation a launcher would pick; nothing is launched. */
+    struct kernel_resources kr;
+    assert_null(gpu_describe(g, gpu_double_buffered_launch, 128, 64, &kr));
+    print_message("gpu_double_buffered 128/64: %d registers, %d B shared, %d B local, %d threads, "
+                  "%d blocks/SM\n", kr.registers, kr.shared_bytes, kr.local_bytes, kr.threads,
+                  kr.blocks_per_sm);
+    assert_true(kr.known && kr.registers > 0 && kr.shared_bytes == 16384 && kr.threads == 256);
+    assert_true(kr.blocks_per_sm >= 1);
+    assert_null(gpu_describe(g, gputiled_launch, 16, 0, &kr));
+    assert_true(kr.known && kr.threads == 256 && kr.shared_bytes == 2048);
+    assert_null(gpu_describe(g, cublas_fp32_launch, 0, 0, &kr));
+    assert_false(kr.known);
+
     double gbs = 0.0;
     assert_null(gpu_copy_bandwidth_gbs(g, (size_t)64 << 20, &gbs));
     print_message("device-to-device copy %.0f GB/s (datasheet %.0f GB/s)\n", gbs,

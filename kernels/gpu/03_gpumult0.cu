@@ -16,6 +16,7 @@
  * stores of C per output and by two global loads per multiply-add. */
 #include <cuda_runtime.h>
 
+#include "launch.cuh"
 #include "matmul.h"
 
 enum { BLOCK_X = 32, BLOCK_Y = 8 };
@@ -36,7 +37,5 @@ extern "C" const char *gpumult0_launch(const struct gpu_launch *L)
 {
     const dim3 block(BLOCK_X, BLOCK_Y);
     const dim3 grid((L->N + BLOCK_X - 1) / BLOCK_X, (L->M + BLOCK_Y - 1) / BLOCK_Y);
-    gpumult0<<<grid, block, 0, (cudaStream_t)L->stream>>>(L->C, L->A, L->B, L->M, L->N, L->K);
-    const cudaError_t e = cudaGetLastError();
-    return e == cudaSuccess ? NULL : cudaGetErrorString(e);
+    return launch_or_describe(L, gpumult0, grid, block);
 }

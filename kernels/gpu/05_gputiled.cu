@@ -16,6 +16,7 @@
  * 06 removes. */
 #include <cuda_runtime.h>
 
+#include "launch.cuh"
 #include "matmul.h"
 
 template <int TS>
@@ -47,9 +48,7 @@ static const char *launch(const struct gpu_launch *L)
 {
     const dim3 block(TS, TS);
     const dim3 grid((L->N + TS - 1) / TS, (L->M + TS - 1) / TS);
-    gputiled<TS><<<grid, block, 0, (cudaStream_t)L->stream>>>(L->C, L->A, L->B, L->M, L->N, L->K);
-    const cudaError_t e = cudaGetLastError();
-    return e == cudaSuccess ? NULL : cudaGetErrorString(e);
+    return launch_or_describe(L, gputiled<TS>, grid, block);
 }
 
 extern "C" const char *gputiled_launch(const struct gpu_launch *L)

@@ -15,6 +15,7 @@
  * adds code and a remainder loop; and this rung stays one change away from 05. */
 #include <cuda_runtime.h>
 
+#include "launch.cuh"
 #include "matmul.h"
 
 template <int TS>
@@ -46,9 +47,7 @@ static const char *launch(const struct gpu_launch *L)
 {
     const dim3 block(TS, TS);
     const dim3 grid((L->N + TS - 1) / TS, (L->M + TS - 1) / TS);
-    gputiled1<TS><<<grid, block, 0, (cudaStream_t)L->stream>>>(L->C, L->A, L->B, L->M, L->N, L->K);
-    const cudaError_t e = cudaGetLastError();
-    return e == cudaSuccess ? NULL : cudaGetErrorString(e);
+    return launch_or_describe(L, gputiled1<TS>, grid, block);
 }
 
 extern "C" const char *gputiled1_launch(const struct gpu_launch *L)

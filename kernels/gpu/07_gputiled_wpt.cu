@@ -13,6 +13,7 @@
  * times fewer threads per tile and more registers per thread. */
 #include <cuda_runtime.h>
 
+#include "launch.cuh"
 #include "matmul.h"
 
 template <int TS, int WPT>
@@ -57,9 +58,7 @@ static const char *launch(const struct gpu_launch *L)
 {
     const dim3 block(TS, TS / WPT);
     const dim3 grid((L->N + TS - 1) / TS, (L->M + TS - 1) / TS);
-    gputiled_wpt<TS, WPT><<<grid, block, 0, (cudaStream_t)L->stream>>>(L->C, L->A, L->B, L->M, L->N, L->K);
-    const cudaError_t e = cudaGetLastError();
-    return e == cudaSuccess ? NULL : cudaGetErrorString(e);
+    return launch_or_describe(L, gputiled_wpt<TS, WPT>, grid, block);
 }
 
 #define CASE(ts, wpt) case ts * 64 + wpt: return launch<ts, wpt>(L);

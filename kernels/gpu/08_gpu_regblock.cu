@@ -15,6 +15,7 @@
  * M, N, K >= 1 is correct. */
 #include <cuda_runtime.h>
 
+#include "launch.cuh"
 #include "matmul.h"
 
 template <int BT, int T>
@@ -68,11 +69,8 @@ gpu_regblock(float *__restrict__ C, const float *__restrict__ A, const float *__
 template <int BT, int T>
 static const char *launch(const struct gpu_launch *L)
 {
-    const dim3 grid((L->N + BT - 1) / BT, (L->M + BT - 1) / BT);
-    gpu_regblock<BT, T><<<grid, (BT / T) * (BT / T), 0, (cudaStream_t)L->stream>>>(
-        L->C, L->A, L->B, L->M, L->N, L->K);
-    const cudaError_t e = cudaGetLastError();
-    return e == cudaSuccess ? NULL : cudaGetErrorString(e);
+    const dim3 grid((L->N + BT - 1) / BT, (L->M + BT - 1) / BT), block((BT / T) * (BT / T));
+    return launch_or_describe(L, gpu_regblock<BT, T>, grid, block);
 }
 
 extern "C" const char *gpu_regblock_launch(const struct gpu_launch *L)

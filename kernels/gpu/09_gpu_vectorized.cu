@@ -14,6 +14,7 @@
 #include <cuda_runtime.h>
 
 #include "load4.cuh"
+#include "launch.cuh"
 #include "matmul.h"
 
 template <int BT, int T, bool VEC>
@@ -71,13 +72,9 @@ template <int BT, int T>
 static const char *launch(const struct gpu_launch *L)
 {
     const dim3 grid((L->N + BT - 1) / BT, (L->M + BT - 1) / BT), block((BT / T) * (BT / T));
-    cudaStream_t s = (cudaStream_t)L->stream;
     if (rows_16_byte_aligned(L->A, L->B, L->N, L->K))
-        gpu_vectorized<BT, T, true><<<grid, block, 0, s>>>(L->C, L->A, L->B, L->M, L->N, L->K);
-    else
-        gpu_vectorized<BT, T, false><<<grid, block, 0, s>>>(L->C, L->A, L->B, L->M, L->N, L->K);
-    const cudaError_t e = cudaGetLastError();
-    return e == cudaSuccess ? NULL : cudaGetErrorString(e);
+        return launch_or_describe(L, gpu_vectorized<BT, T, true>, grid, block);
+    return launch_or_describe(L, gpu_vectorized<BT, T, false>, grid, block);
 }
 
 extern "C" const char *gpu_vectorized_launch(const struct gpu_launch *L)
