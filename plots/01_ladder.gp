@@ -45,7 +45,7 @@ eval headline("The ladder: GFLOP/s of each rung against matrix size, FP32", \
 set key outside right center vertical width -2 font FONT_SMALL
 
 if (has_peak) {
-    set arrow 1 from graph 0, first peak to graph 1, first peak nohead lt 10 lw 2 front
+    set arrow 1 from graph 0, first peak to graph 1, first peak nohead lt 20 lw 2 front
     set label 1 sprintf("FP32 peak %.1f TFLOP/s", peak / 1000.0) at graph 0.02, first peak left offset 0, char 0.9 front font FONT_SMALL textcolor rgb "#404040"
 }
 

@@ -10,7 +10,8 @@
 #                      floats, for 2K FLOP: 2 / (2 * 4) = 0.25
 #   gpu_naive_global   as gpu_naive plus one store of C per k step (the
 #                      kernel stores its running sum every step): 2 / (3 * 4) = 1/6
-#   gpu_tiled, gpu_tiled_unrolled, gpu_tiled_wpt
+#   gpu_tiled, gpu_tiled_unrolled, gpu_tiled_wpt, and the block-tiled rungs 08-10
+#   (a BT x BT tile of C loads BT rows of A and BT columns of B: BT/4 FLOP/B)
 #                      per TS x TS tile of C: TS*K + K*TS loads for 2*TS*TS*K
 #                      FLOP, TS times fewer loads: 0.25 * TS.  WPT changes the
 #                      reuse in registers and shared memory, not global traffic.
@@ -39,7 +40,8 @@ msg = need_num("bw")
 if (msg ne "") exit error fail(msg." (attribute gpu_copy_bandwidth_gbs)")
 
 ai(r, ts) = r eq "gpu_naive_global" ? 1.0 / 6 : r eq "gpu_naive" ? 0.25 : \
-            (r eq "gpu_tiled" || r eq "gpu_tiled_unrolled" || r eq "gpu_tiled_wpt") && ts > 0 ? 0.25 * ts : NaN
+            (r eq "gpu_tiled" || r eq "gpu_tiled_unrolled" || r eq "gpu_tiled_wpt" || \
+             r eq "gpu_regblock" || r eq "gpu_vectorized" || r eq "gpu_double_buffered") && ts > 0 ? 0.25 * ts : NaN
 roof(x) = bw * x < peak ? bw * x : peak
 ridge = peak / bw
 # cuBLAS FP32's achieved GFLOP/s (0 when absent)

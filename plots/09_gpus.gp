@@ -82,8 +82,8 @@ do for [fmt in formats] {
     set ylabel sprintf("GFLOP/s on %s", ogpu) noenhanced
     # the key gives the rungs' numbers only; the right panel names them
     set key inside left top vertical maxrows auto nobox opaque width -1 font FONT_TINY samplen 0.8 spacing 1.0 title ""
-    plot x with lines lt 11 lc rgb "#606060" lw 1 notitle, \
-         1.1 * x with lines lt 10 notitle, x / 1.1 with lines lt 10 notitle, \
+    plot x with lines lt 21 lc rgb "#606060" lw 1 notitle, \
+         1.1 * x with lines lt 20 notitle, x / 1.1 with lines lt 20 notitle, \
          for [r in R] f using (strcol(1) eq r ? $3 : NaN):4:(psize($2)) \
              with points lt rung(r) pt pt_filled(r) ps variable title sprintf("%02d", rung(r))
 
@@ -108,7 +108,7 @@ do for [fmt in formats] {
     set bmargin 7.5
     # the sizes' key above the panel, where no bar can be
     set key at graph 1, graph 1 right bottom horizontal maxrows 1 width 0 font FONT_TINY samplen 1.5 title "" noenhanced
-    plot 1 with lines lt 11 lc rgb "#303030" lw 1 notitle, \
+    plot 1 with lines lt 21 lc rgb "#303030" lw 1 notitle, \
          f using (bx(strcol(1), $2)):(($5 + 1) / 2):(bx(strcol(1), $2) - BW / 2 * 0.9):(bx(strcol(1), $2) + BW / 2 * 0.9):(1):5:(shade(strcol(1), $2)) \
              with boxxyerror fs solid 1 border lc rgb "#303030" lc rgb variable notitle, \
          for [i = 1:ns] NaN with boxes fs solid 1 border lc rgb "#303030" \

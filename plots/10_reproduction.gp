@@ -51,7 +51,7 @@ do for [fmt in formats] {
     eval term(fmt)
     set output outfile(fmt)
     plot '+' using 1:(1 - tol):(1 + tol) with filledcurves fc rgb "#E4E4E4" fs solid 1 noborder notitle, \
-         1 with lines lt 11 lc rgb "#606060" lw 1 notitle, \
+         1 with lines lt 21 lc rgb "#606060" lw 1 notitle, \
          for [r in R] f using (strcol(1) eq r ? $2 : NaN):5 with linespoints lt rung(r) title rung_title(r)
     set output
 }

@@ -41,11 +41,12 @@ outfile(fmt) = out.".".fmt
 
 # ---- the rungs: colour, point type, dash -----------------------------------------
 # Ladder order; linetype i belongs to the i-th rung in every figure.
-RUNGS = "host_naive host_restrict gpu_naive_global gpu_naive gpu_tiled gpu_tiled_unrolled gpu_tiled_wpt cublas_fp32 cublas_tf32"
-GPU_RUNGS = "gpu_naive_global gpu_naive gpu_tiled gpu_tiled_unrolled gpu_tiled_wpt cublas_fp32 cublas_tf32"
+RUNGS = "host_naive host_restrict gpu_naive_global gpu_naive gpu_tiled gpu_tiled_unrolled gpu_tiled_wpt gpu_regblock gpu_vectorized gpu_double_buffered cublas_fp32 cublas_tf32"
+GPU_RUNGS = "gpu_naive_global gpu_naive gpu_tiled gpu_tiled_unrolled gpu_tiled_wpt gpu_regblock gpu_vectorized gpu_double_buffered cublas_fp32 cublas_tf32"
 rung(r) = r eq "host_naive" ? 1 : r eq "host_restrict" ? 2 : r eq "gpu_naive_global" ? 3 : \
           r eq "gpu_naive" ? 4 : r eq "gpu_tiled" ? 5 : r eq "gpu_tiled_unrolled" ? 6 : \
-          r eq "gpu_tiled_wpt" ? 7 : r eq "cublas_fp32" ? 8 : r eq "cublas_tf32" ? 9 : 0
+          r eq "gpu_tiled_wpt" ? 7 : r eq "gpu_regblock" ? 8 : r eq "gpu_vectorized" ? 9 : \
+          r eq "gpu_double_buffered" ? 10 : r eq "cublas_fp32" ? 11 : r eq "cublas_tf32" ? 12 : 0
 # "03 gpu_naive_global": the number of the rung in the ladder, then its name
 rung_title(r) = sprintf("%02d %s", rung(r), r)
 
@@ -58,20 +59,23 @@ set linetype 4 lc rgb "#FF7F0E" lw 2.0 pt 11 ps 0.9 dt solid   # gpu_naive      
 set linetype 5 lc rgb "#2CA02C" lw 2.0 pt 7  ps 0.8 dt solid   # gpu_tiled           circle
 set linetype 6 lc rgb "#17A2B8" lw 2.0 pt 15 ps 0.9 dt solid   # gpu_tiled_unrolled  pentagon
 set linetype 7 lc rgb "#1F4FB4" lw 2.0 pt 13 ps 0.9 dt solid   # gpu_tiled_wpt       diamond
-set linetype 8 lc rgb "#000000" lw 2.5 pt 5  ps 0.6 dt solid   # cublas_fp32 (reference)
-set linetype 9 lc rgb "#7B3294" lw 2.5 pt 5  ps 0.6 dt (6,3)   # cublas_tf32 (reference)
+set linetype 8 lc rgb "#E377C2" lw 2.0 pt 7  ps 0.8 dt solid   # gpu_regblock        circle
+set linetype 9 lc rgb "#8C564B" lw 2.0 pt 9  ps 0.9 dt solid   # gpu_vectorized      triangle
+set linetype 10 lc rgb "#7F7F00" lw 2.0 pt 13 ps 0.9 dt solid  # gpu_double_buffered diamond
+set linetype 11 lc rgb "#000000" lw 2.5 pt 5  ps 0.6 dt solid  # cublas_fp32 (reference)
+set linetype 12 lc rgb "#7B3294" lw 2.5 pt 5  ps 0.6 dt (6,3)  # cublas_tf32 (reference)
 # each rung's point type, filled (as in its linetype) and open
-PTS = "5 15 9 11 7 15 13 5 5"
+PTS = "5 15 9 11 7 15 13 7 9 13 5 5"
 pt_filled(r) = rung(r) > 0 ? int(word(PTS, rung(r))) : 1
 pt_open(r) = rung(r) > 0 ? int(word(PTS, rung(r))) - 1 : 1
 # ink(r): a text colour readable on a bar filled with rung r's colour
 ink(r) = (r eq "host_restrict" || r eq "gpu_naive" || r eq "gpu_tiled" || r eq "gpu_tiled_unrolled") ? 0x000000 : 0xFFFFFF
-# Linetypes past the rungs, for guides (peak lines, y = x, bands).
-set linetype 10 lc rgb "#606060" lw 1.0 dt (2,3) pt 0            # guide, dotted grey
+# Linetypes 20 and up, for guides (peak lines, y = x, bands).
+set linetype 20 lc rgb "#606060" lw 1.0 dt (2,3) pt 0            # guide, dotted grey
 # Dash patterns for a second axis of a line figure (e.g. tile width).
 set dashtype 11 (1, 3)           # dotted
 set dashtype 12 (5, 4)           # dashed
-set linetype 11 lc rgb "#B0B0B0" lw 1.0 dt solid pt 0            # guide, light grey
+set linetype 21 lc rgb "#B0B0B0" lw 1.0 dt solid pt 0            # guide, light grey
 # Fill shades for a second axis of a bar figure (lightest first).
 SHADE1 = 0.35
 SHADE2 = 0.65
@@ -83,7 +87,7 @@ set border 3 lw 1.0
 set tics nomirror out scale 0.6
 set mxtics default
 set mytics default
-set grid xtics ytics lt 11 lw 0.5 dt (1,3)
+set grid xtics ytics lt 21 lw 0.5 dt (1,3)
 set key noenhanced opaque box lc rgb "#C0C0C0" samplen 2.5 spacing 1.1 width 0.5
 set title font FONT_TITLE
 set datafile separator "\t"

@@ -120,7 +120,7 @@ fi
 AWK_PRELUDE='
 BEGIN {
     FS = OFS = "\t"
-    nr = split("host_naive host_restrict gpu_naive_global gpu_naive gpu_tiled gpu_tiled_unrolled gpu_tiled_wpt cublas_fp32 cublas_tf32", rn, " ")
+    nr = split("host_naive host_restrict gpu_naive_global gpu_naive gpu_tiled gpu_tiled_unrolled gpu_tiled_wpt gpu_regblock gpu_vectorized gpu_double_buffered cublas_fp32 cublas_tf32", rn, " ")
     for (i = 1; i <= nr; i++) order[rn[i]] = i
 }
 FNR == 1 {
