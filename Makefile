@@ -21,11 +21,8 @@ CMOCKA_CFLAGS ?=
 CMOCKA_LIBS   ?= -lcmocka
 HOST_OPT_LEVELS := 1 2 3
 # The shipped reference runs (data/README.md) that figures and paper are drawn from.
-REF_H100      ?= data/paper-h100-80gb-hbm3-20261122T032344Z.h5
-REF_H200      ?= data/paper-h200-20261122T032832Z.h5
-REF_TRANSFERS ?= $(firstword $(wildcard data/transfers-h100*.h5))
-REF_REPRO     ?= $(firstword $(wildcard data/reproduce-paper-*.h5))
-export REF_H100 REF_H200 REF_TRANSFERS
+include data/references.mk
+export REF_H100 REF_H200 REF_TRANSFERS REF_REPRO
 # Host rungs: each level is its own object, so -O is an axis of the experiment.
 HOST_KERNEL_CFLAGS := -std=c11 -g $(WARN)
 NVCCFLAGS  ?= -O3 -std=c++17 -lineinfo \

@@ -5,13 +5,12 @@
 #                                 [-t TRANSFERS.h5] [-r REPRODUCTION.h5] OUT.tex
 #
 #   -p  the paper matrix on the first GPU    (default $REF_H100, else
-#       data/paper-h100-80gb-hbm3-20261122T032344Z.h5)
+#       as data/references.mk names it)
 #   -c  the paper matrix on the second GPU   (default $REF_H200, else
-#       data/paper-h200-20261122T032832Z.h5)
-#   -t  experiments/transfers.ini on the first GPU (default $REF_TRANSFERS, else
-#       data/transfers-h100-80gb-hbm3-20261122T034335Z.h5)
-#   -r  a second run of the paper matrix, compared with -p (default $REF_REPRO,
-#       else data/reproduce-paper-20261122T034354Z.h5)
+#       as data/references.mk names it)
+#   -t  experiments/transfers.ini on the first GPU (default $REF_TRANSFERS)
+#   -r  a second run of the paper matrix, compared with -p (default $REF_REPRO)
+#   (defaults not in the environment come from data/references.mk)
 #   -b  the harness binary (default bin/mmladder)
 #
 # Writes OUT.tex, one \newcommand per number, and next to it the table bodies
@@ -49,10 +48,11 @@ prog=paper-numbers.sh
 die() { printf '%s: %s\n' "$prog" "$*" >&2; exit 1; }
 
 bin=bin/mmladder
-h100=${REF_H100:-data/paper-h100-80gb-hbm3-20261122T032344Z.h5}
-h200=${REF_H200:-data/paper-h200-20261122T032832Z.h5}
-xfer=${REF_TRANSFERS:-data/transfers-h100-80gb-hbm3-20261122T034335Z.h5}
-repro=${REF_REPRO:-data/reproduce-paper-20261122T034354Z.h5}
+# The environment (as make exports it) wins over data/references.mk.
+h100=${REF_H100:-} h200=${REF_H200:-} xfer=${REF_TRANSFERS:-} repro=${REF_REPRO:-}
+. data/references.mk
+h100=${h100:-$REF_H100} h200=${h200:-$REF_H200}
+xfer=${xfer:-$REF_TRANSFERS} repro=${repro:-$REF_REPRO}
 # the tolerance the reproduction is judged by (mmladder compare --tolerance)
 cmp_tol=0.10
 while getopts b:p:c:t:r:h opt; do
@@ -545,9 +545,11 @@ function emit_paper(r, R,   i, j, s, v, k, n, ts, b, cb, pk, prev, key, w, u, t,
     nl = sortkeys(GSZ, L)
     for (w = 1; w <= 3; w++) {
         v = t[w]; from = ""
+        vmax = 0   # the widest tile this rung is built for
+        for (o = 1; o <= NCF[v]; o++) if (cfts(CF[v, o]) + 0 > vmax) vmax = cfts(CF[v, o]) + 0
         for (i = nl; i >= 1; i--) {
             s = shkey(L[i], L[i], L[i]); if (!((r, v, s) in BK)) continue
-            if (cfts(BK[r, v, s]) == MAXTILE) from = L[i]; else break
+            if (cfts(BK[r, v, s]) == vmax) from = L[i]; else break
         }
         def(R " widest tile best from " v, from)
     }

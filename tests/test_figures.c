@@ -79,10 +79,13 @@ static void every_figure_is_drawn(void **state)
     snprintf(out, sizeof out, "%s/figures", dir);
     /* 1024: the host's largest size (figure 4); 2048, 4096: figures 3 and 7. */
     const int sizes[] = {128, 1024, 2048, 4096, 0}, small[] = {256, 1024, 0};
-    subset("data/paper-h100-80gb-hbm3-20261122T032344Z.h5", p, sizes);
-    subset("data/paper-h200-20261122T032832Z.h5", o, sizes);
-    subset("data/transfers-h100-80gb-hbm3-20261122T034335Z.h5", t, small);
-    subset("data/reproduce-paper-20261122T034354Z.h5", r, sizes);
+    char ref[4][256];
+    const char *keys[4] = {"REF_H100", "REF_H200", "REF_TRANSFERS", "REF_REPRO"};
+    for (int i = 0; i < 4; i++) test_reference(keys[i], ref[i], sizeof ref[i]);
+    subset(ref[0], p, sizes);
+    subset(ref[1], o, sizes);
+    subset(ref[2], t, small);
+    subset(ref[3], r, sizes);
 
     char *argv[] = {"scripts/figures.sh", "-o", out, "-b", (char *)test_binary(), "-p", p, "-c",
                     o, "-t", t, "-r", p, "-n", r, NULL};

@@ -59,6 +59,24 @@ char *test_read_file(const char *path, size_t *len)
     return buf;
 }
 
+void test_reference(const char *key, char *buf, size_t len)
+{
+    char *text = test_read_file("data/references.mk", NULL);
+    size_t k = strlen(key);
+    buf[0] = '\0';
+    for (char *line = text; line && *line;) {
+        char *end = strchr(line, '\n');
+        if (end) *end = '\0';
+        if (strncmp(line, key, k) == 0 && line[k] == '=') snprintf(buf, len, "%s", line + k + 1);
+        line = end ? end + 1 : NULL;
+    }
+    free(text);
+    if (!buf[0]) {
+        fprintf(stderr, "data/references.mk names no %s\n", key);
+        abort();
+    }
+}
+
 const char *test_binary(void)
 {
     const char *b = getenv("MMLADDER");

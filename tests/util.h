@@ -13,6 +13,8 @@ void test_write_file(const char *path, const char *text);
 /* Whole file, NUL-terminated, malloc'd; NULL if unreadable. */
 char *test_read_file(const char *path, size_t *len);
 const char *test_binary(void);
+/* The path data/references.mk gives for KEY (e.g. "REF_H100"), into buf. */
+void test_reference(const char *key, char *buf, size_t len);
 /* Run argv (argv[0] is the program) with stdout and stderr captured into
  * malloc'd strings; returns the exit status, or 128+signal. */
 int test_run(char *const argv[], char **out, char **err);
