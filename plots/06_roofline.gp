@@ -54,7 +54,7 @@ config(ts, wpt) = ts > 0 ? (wpt > 0 ? sprintf("TS %d, WPT %d", ts, wpt) : sprint
 # key entry of a rung: its name and best configuration, "" when absent
 BESTCFG(r) = system(sprintf("awk -F'\t' '$1 == \"%s\" && $6 == 1 { print $3, $4; exit }' '%s'", r, f))
 best_title(r) = (_c = BESTCFG(r), words(_c) < 2 ? "" : \
-    rung_title(r).(config(int(word(_c, 1)), int(word(_c, 2))) eq "" ? "" : ", best ".config(int(word(_c, 1)), int(word(_c, 2)))))
+    rung_title(r).(config(int(word(_c, 1)), int(word(_c, 2))) eq "" ? "" : ": ".config(int(word(_c, 1)), int(word(_c, 2)))))
 
 xlo = 0.05
 xhi = 10**ceil(log10(ridge * 3))
@@ -68,19 +68,19 @@ set xlabel "arithmetic intensity   (FLOP per byte of global loads and stores)"
 set ylabel "GFLOP/s"
 eval headline(sprintf("Roofline: the hand-written GPU rungs at n = %d under the GPU's ceilings", n), \
               "filled: each rung's best configuration; open: its other TS and WPT; intensity 0.25 FLOP/B, × TS when tiled")
-set key inside right bottom vertical width -4 font FONT_SMALL samplen 1 spacing 1.0
+set key inside right bottom vertical width -6 font FONT_TINY samplen 1 spacing 0.85
 eval corner(gpu.", ".date)
 
 # the roofs, labelled along their lines
 set label 1 sprintf("FP32 peak %.1f TFLOP/s", peak / 1000.0) at xhi / 1.2, peak right offset 0, char 0.9 front font FONT_SMALL textcolor rgb "#202020"
 # (the bandwidth roof's label, along its line, is set in the loop below)
 set label 3 "WPT: more reuse in registers\nand shared memory, the same\nglobal loads: the same intensity" \
-    at 8 * 1.3, roof(8) / 3.0 left front font FONT_TINY textcolor rgb "#303030"
+    at 0.28, roof(0.28) / 2.4 left front font FONT_TINY textcolor rgb "#303030"
 # under the cuBLAS line (or the peak), in the empty top left
 set label 4 "points above the bandwidth roof:\ntheir loads are served by L1/L2" at xlo * 1.2, (cublas > 0 ? cublas : peak) / 3.8 left front font FONT_TINY textcolor rgb "#303030"
 if (cublas > 0) {
     set arrow 1 from graph 0, first cublas to graph 1, first cublas nohead lt rung("cublas_fp32") lw 1.5 back
-    set label 5 sprintf("08 cublas_fp32 achieved %.1f TFLOP/s (intensity not modelled)", cublas / 1000.0) \
+    set label 5 sprintf("%s achieved %.1f TFLOP/s (intensity not modelled)", rung_title("cublas_fp32"), cublas / 1000.0) \
         at xlo * 1.2, cublas left offset 0, char -0.9 front noenhanced font FONT_TINY
 }
 
