@@ -15,6 +15,7 @@
  * M, N, K >= 1 is correct. */
 #include <cuda_runtime.h>
 
+#include "block_tile.cuh"
 #include "launch.cuh"
 #include "matmul.h"
 
@@ -57,13 +58,7 @@ gpu_regblock(float *__restrict__ C, const float *__restrict__ A, const float *__
         }
         __syncthreads();
     }
-#pragma unroll
-    for (int m = 0; m < T; m++)
-#pragma unroll
-        for (int n = 0; n < T; n++) {
-            const int row = row0 + tr * T + m, col = col0 + tc * T + n;
-            if (row < M && col < N) C[(size_t)row * N + col] = acc[m][n];
-        }
+    store_block<T>(C, acc, row0 + tr * T, col0 + tc * T, M, N);
 }
 
 template <int BT, int T>
@@ -75,9 +70,5 @@ static const char *launch(const struct gpu_launch *L)
 
 extern "C" const char *gpu_regblock_launch(const struct gpu_launch *L)
 {
-    if (L->tile == 64 && L->wpt == 16) return launch<64, 4>(L);
-    if (L->tile == 64 && L->wpt == 64) return launch<64, 8>(L);
-    if (L->tile == 128 && L->wpt == 16) return launch<128, 4>(L);
-    if (L->tile == 128 && L->wpt == 64) return launch<128, 8>(L);
-    return "unsupported block tile / WPT (gpu_regblock has tile 64 or 128, WPT 16 or 64)";
+    BLOCK_TILE_DISPATCH(L, "gpu_regblock");
 }

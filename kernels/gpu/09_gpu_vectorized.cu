@@ -14,6 +14,7 @@
 #include <cuda_runtime.h>
 
 #include "load4.cuh"
+#include "block_tile.cuh"
 #include "launch.cuh"
 #include "matmul.h"
 
@@ -44,28 +45,10 @@ gpu_vectorized(float *__restrict__ C, const float *__restrict__ A, const float *
         }
         __syncthreads();
 #pragma unroll
-        for (int k = 0; k < BK; k++) {
-            float a[T], b[T];
-#pragma unroll
-            for (int m = 0; m < T; m += 4)
-                *reinterpret_cast<float4 *>(&a[m]) = *reinterpret_cast<const float4 *>(&As[k][tr * T + m]);
-#pragma unroll
-            for (int n = 0; n < T; n += 4)
-                *reinterpret_cast<float4 *>(&b[n]) = *reinterpret_cast<const float4 *>(&Bs[k][tc * T + n]);
-#pragma unroll
-            for (int m = 0; m < T; m++)
-#pragma unroll
-                for (int n = 0; n < T; n++) acc[m][n] += a[m] * b[n];
-        }
+        for (int k = 0; k < BK; k++) multiply_step<BT, T>(As[k], Bs[k], tr, tc, acc);
         __syncthreads();
     }
-#pragma unroll
-    for (int m = 0; m < T; m++)
-#pragma unroll
-        for (int n = 0; n < T; n++) {
-            const int row = row0 + tr * T + m, col = col0 + tc * T + n;
-            if (row < M && col < N) C[(size_t)row * N + col] = acc[m][n];
-        }
+    store_block<T>(C, acc, row0 + tr * T, col0 + tc * T, M, N);
 }
 
 template <int BT, int T>
@@ -79,9 +62,5 @@ static const char *launch(const struct gpu_launch *L)
 
 extern "C" const char *gpu_vectorized_launch(const struct gpu_launch *L)
 {
-    if (L->tile == 64 && L->wpt == 16) return launch<64, 4>(L);
-    if (L->tile == 64 && L->wpt == 64) return launch<64, 8>(L);
-    if (L->tile == 128 && L->wpt == 16) return launch<128, 4>(L);
-    if (L->tile == 128 && L->wpt == 64) return launch<128, 8>(L);
-    return "unsupported block tile / WPT (gpu_vectorized has tile 64 or 128, WPT 16 or 64)";
+    BLOCK_TILE_DISPATCH(L, "gpu_vectorized");
 }
