@@ -58,7 +58,7 @@ LIBS    := $(HDF5_LIBS) $(INIH_LIBS) $(LINK_LIBS) -lm
 all: bin/mmladder                        ## build the harness (GPU build when nvcc is found)
 
 help:                                    ## list the targets
-	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | expand -t 12
+	@grep -hE '^[a-z-]+:.*## ' Makefile | sed -E 's/:.*## /\t/' | expand -t 14
 
 deps:                                    ## install missing Debian packages (as root) or say how
 	@CC="$(CC)" CFLAGS="$(HDF5_CFLAGS) $(CMOCKA_CFLAGS)" LIBS="$(HDF5_LIBS) $(INIH_LIBS) $(CMOCKA_LIBS)" \
