@@ -8,7 +8,13 @@ set -u
 # `deps.sh --paper`: LaTeX for the paper instead.
 if [ "${1:-}" = --paper ]; then
     TEX="texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended latexmk"
-    command -v latexmk >/dev/null && kpsewhich times.sty >/dev/null && exit 0
+    have=1
+    command -v latexmk >/dev/null || have=0
+    # one style from each package the paper needs (-extra, -recommended, fonts)
+    for sty in enumitem.sty microtype.sty mathptmx.sty ptmr8t.tfm; do
+        [ "$have" = 1 ] && [ -n "$(kpsewhich "$sty" 2>/dev/null)" ] || have=0
+    done
+    [ "$have" = 1 ] && exit 0
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
         echo "deps: installing $TEX"
         export DEBIAN_FRONTEND=noninteractive
