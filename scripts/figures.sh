@@ -87,27 +87,21 @@ positive() { awk '/^[0-9]*[.]?[0-9]+([eE][-+]?[0-9]+)?$/ && $0 + 0 > 0 { print; 
 # quotes (it goes into gnuplot strings)
 quoted() { { attr "$1" "$2" || echo "$3"; } | tr -d "'\""; }
 
-export_to "$primary" passed "$data/primary_rows.tsv"
+# export_run FILE NAME: FILE's passed rows and attributes as NAME_rows.tsv and
+# NAME_attrs.tsv; nothing when FILE is empty (the option was not given)
+export_run() {
+    [ -n "$1" ] || return 0
+    export_to "$1" passed "$data/$2_rows.tsv"
+    export_to "$1" attrs "$data/$2_attrs.tsv"
+}
+
+export_run "$primary" primary
 export_to "$primary" samples "$data/primary_samples.tsv"
-export_to "$primary" attrs "$data/primary_attrs.tsv"
-if [ -n "$other" ]; then
-    export_to "$other" passed "$data/other_rows.tsv"
-    export_to "$other" attrs "$data/other_attrs.tsv"
-fi
-if [ -n "$transfers" ]; then
-    export_to "$transfers" passed "$data/transfers_rows.tsv"
-    export_to "$transfers" attrs "$data/transfers_attrs.tsv"
-fi
+export_run "$other" other
+export_run "$transfers" transfers
 if [ -n "$reference" ]; then
-    export_to "$reference" passed "$data/reference_rows.tsv"
-    export_to "$reference" attrs "$data/reference_attrs.tsv"
-    if [ -n "$new" ]; then
-        export_to "$new" passed "$data/new_rows.tsv"
-        export_to "$new" attrs "$data/new_attrs.tsv"
-    else
-        cp "$data/primary_rows.tsv" "$data/new_rows.tsv"
-        cp "$data/primary_attrs.tsv" "$data/new_attrs.tsv"
-    fi
+    export_run "$reference" reference
+    export_run "${new:-$primary}" new
 fi
 
 # ---- derived tables ----------------------------------------------------------------
