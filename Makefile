@@ -6,6 +6,7 @@
 #   HDF5_CFLAGS, HDF5_LIBS     where HDF5 (with its high-level library) lives;
 #                              default from pkg-config hdf5
 #   INIH_LIBS, CMOCKA_CFLAGS, CMOCKA_LIBS   likewise for inih and cmocka
+#   FUZZ_SECONDS=60   how long `make fuzz` runs; FUZZ_CC=clang its compiler
 
 # ---- variables ---------------------------------------------------------------
 CC         ?= cc
@@ -29,10 +30,14 @@ NVCCFLAGS  ?= -O3 -std=c++17 -lineinfo \
               -gencode arch=compute_$(ARCH),code=sm_$(ARCH) \
               -gencode arch=compute_$(ARCH),code=compute_$(ARCH)
 
+# Rungs that use Hopper-only instructions (wgmma, TMA: files named *_tma.cu) are
+# built for sm_90a alone; on any other GPU their launch reports the missing image.
+SM90A_NVCCFLAGS := -O3 -std=c++17 -lineinfo -gencode arch=compute_90a,code=sm_90a
+
 HARNESS_SRC := $(filter-out harness/main.c harness/gpu_none.c,$(wildcard harness/*.c))
 HOST_KERNELS := $(wildcard kernels/host/*.c)
 GPU_KERNELS  := $(wildcard kernels/gpu/*.cu)
-TEST_SRC     := $(wildcard tests/*.c)
+TEST_SRC     := $(filter-out tests/sanitize_one.c,$(wildcard tests/*.c))
 
 HOST_KERNEL_OBJ := $(foreach o,$(HOST_OPT_LEVELS),$(patsubst kernels/host/%.c,build/host/%.O$(o).o,$(HOST_KERNELS)))
 HARNESS_OBJ := $(patsubst harness/%.c,build/harness/%.o,$(HARNESS_SRC))
@@ -40,6 +45,8 @@ HARNESS_OBJ := $(patsubst harness/%.c,build/harness/%.o,$(HARNESS_SRC))
 ifneq ($(strip $(NVCC)),)
   CUDA_HOME  := $(patsubst %/bin/nvcc,%,$(realpath $(NVCC)))
   GPU_OBJ    := $(patsubst kernels/gpu/%.cu,build/gpu/%.o,$(GPU_KERNELS)) build/harness/gpu.o
+  # test-only binaries with the wrong-on-purpose kernels (tests/faulty_kernels.cu)
+  TEST_BINS  := build/tests/mmladder-faulty build/tests/sanitize-one
   CPPFLAGS   += -DMM_HAVE_CUDA=1
   LINK       := $(NVCC)
   LINK_LIBS  := -lcublas -Xlinker -rpath=$(CUDA_HOME)/lib64
@@ -54,7 +61,7 @@ LIBS    := $(HDF5_LIBS) $(INIH_LIBS) $(LINK_LIBS) -lm
 
 # ---- user-facing targets -------------------------------------------------------
 .PHONY: all help test deps deps-paper figures paper reproduce quick run-paper host transfers \
-        autotune clean FORCE
+        autotune sanitize fuzz deps-fuzz clean FORCE
 all: bin/mmladder                        ## build the harness (GPU build when nvcc is found)
 
 help:                                    ## list the targets
@@ -64,8 +71,18 @@ deps:                                    ## install missing Debian packages (as 
 	@CC="$(CC)" CFLAGS="$(HDF5_CFLAGS) $(CMOCKA_CFLAGS)" LIBS="$(HDF5_LIBS) $(INIH_LIBS) $(CMOCKA_LIBS)" \
 	  scripts/deps.sh
 
-test: deps bin/mmladder build/tests/run_tests  ## unit and end-to-end tests (GPU tests skip without a GPU)
+test: deps bin/mmladder build/tests/run_tests $(TEST_BINS)  ## unit and end-to-end tests (GPU tests skip without a GPU)
 	MMLADDER=bin/mmladder build/tests/run_tests
+
+sanitize: bin/mmladder build/tests/sanitize-one  ## compute-sanitizer over every GPU kernel -> data/sanitizer-<gpu>.tsv
+	scripts/sanitize.sh
+
+fuzz: deps-fuzz                          ## fuzz the experiment parser for FUZZ_SECONDS (default 60)
+	$(MAKE) build/fuzz/fuzz_experiment
+	scripts/fuzz.sh build/fuzz/fuzz_experiment tests/fuzz build/fuzz $(FUZZ_SECONDS)
+
+deps-fuzz:                               ## install clang with libFuzzer (Debian's) when root, or say how
+	@FUZZ_CC="$(FUZZ_CC)" scripts/deps.sh --fuzz
 
 figures: deps bin/mmladder               ## every figure from the shipped data, into build/figures/
 	scripts/figures.sh -o build/figures -p $(REF_H100) -c $(REF_H200) \
@@ -104,6 +121,16 @@ clean:                                   ## remove build outputs (never data/)
 	rm -rf build bin
 
 # ---- rules ---------------------------------------------------------------------
+# The parser alone (and what it calls), instrumented for libFuzzer; inih is Debian's.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS   := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+                -fno-omit-frame-pointer $(WARN)
+build/fuzz/fuzz_experiment: tests/fuzz/fuzz_experiment.c harness/experiment.c harness/measure.c \
+                            $(wildcard harness/*.h)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Iharness -o $@ $(filter %.c,$^) $(INIH_LIBS) -lm
+
 bin/mmladder: build/harness/main.o $(LIB_OBJ)
 	@mkdir -p $(@D)
 	$(LINK) -o $@ $^ $(LIBS)
@@ -111,6 +138,27 @@ bin/mmladder: build/harness/main.o $(LIB_OBJ)
 build/tests/run_tests: $(patsubst tests/%.c,build/tests/%.o,$(TEST_SRC)) $(LIB_OBJ)
 	@mkdir -p $(@D)
 	$(LINK) -o $@ $^ $(LIBS) $(CMOCKA_LIBS)
+
+# The harness with the test-only kernels in its registry, and the one-kernel
+# driver that scripts/sanitize.sh runs under compute-sanitizer.
+FAULTY_OBJ := build/tests/registry_faulty.o build/tests/faulty_kernels.o
+build/tests/mmladder-faulty: build/harness/main.o $(filter-out build/harness/registry.o,$(LIB_OBJ)) $(FAULTY_OBJ)
+	@mkdir -p $(@D)
+	$(LINK) -o $@ $^ $(LIBS)
+
+build/tests/sanitize-one: build/tests/sanitize_one.o $(filter-out build/harness/registry.o,$(LIB_OBJ)) $(FAULTY_OBJ)
+	@mkdir -p $(@D)
+	$(LINK) -o $@ $^ $(LIBS)
+
+build/tests/registry_faulty.o: harness/registry.c $(wildcard harness/*.h kernels/*.h)
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(CFLAGS) $(WARN) $(CPPFLAGS) -DMM_TEST_RUNGS=1 -c $< -o $@
+
+build/tests/faulty_kernels.o: tests/faulty_kernels.cu kernels/matmul.h kernels/gpu/launch.cuh
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) -Ikernels -c $< -o $@
+
+build/tests/sanitize_one.o: CPPFLAGS += -I$(CUDA_HOME)/include
 
 build/harness/%.o: harness/%.c build/buildinfo.h $(wildcard harness/*.h kernels/*.h)
 	@mkdir -p $(@D)
@@ -130,6 +178,10 @@ $(foreach o,$(HOST_OPT_LEVELS),$(eval $(call host_kernel_rule,$(o))))
 build/gpu/%.o: kernels/gpu/%.cu kernels/matmul.h $(wildcard kernels/gpu/*.cuh)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -Ikernels -c $< -o $@
+
+build/gpu/%_tma.o: kernels/gpu/%_tma.cu kernels/matmul.h $(wildcard kernels/gpu/*.cuh)
+	@mkdir -p $(@D)
+	$(NVCC) $(SM90A_NVCCFLAGS) -Ikernels -c $< -o $@
 
 build/harness/gpu.o: harness/gpu.cu $(wildcard harness/*.h kernels/*.h)
 	@mkdir -p $(@D)

@@ -10,6 +10,14 @@
 #define GPU(fn) NULL
 #endif
 
+#if MM_TEST_RUNGS
+/* Wrong on purpose, for the tests only (tests/faulty_kernels.cu). */
+const char *test_racy_tiled_launch(const struct gpu_launch *L);
+const char *test_one_off_launch(const struct gpu_launch *L);
+const char *test_nan_launch(const struct gpu_launch *L);
+const char *test_unwritten_launch(const struct gpu_launch *L);
+#endif
+
 #define HOST_LEVELS(fn) {NULL, fn##_O1, fn##_O2, fn##_O3}
 #define TILES {8, 16, 32, 0}
 #define WPTS {1, 2, 4, 8, 16, 32, 0}
@@ -44,12 +52,37 @@ static const struct variant LADDER[] = {
     {"gpu_double_buffered", "(past the seeds)", DEV_GPU, AXIS_TILE | AXIS_WPT, PREC_FP32,
      "two shared-memory stages: the next slice's loads overlap the FMAs", {64, 128, 0},
      {16, 64, 0}, {0}, GPU(gpu_double_buffered_launch), 33000},
+    {"gpu_warptiled", "(past the seeds)", DEV_GPU, AXIS_TILE | AXIS_WPT, PREC_FP32,
+     "warp tiles of 4x4 quarters: shared loads and stores free of bank conflicts", {64, 128, 0},
+     {64, 128, 0}, {0}, GPU(gpu_warptiled_launch), 40000},
+    {"gpu_async_copy", "(past the seeds)", DEV_GPU, AXIS_TILE | AXIS_WPT, PREC_FP32,
+     "cp.async pipeline of 32-deep slices: global to shared without registers", {64, 128, 0},
+     {64, 128, 0}, {0}, GPU(gpu_async_copy_launch), 45000},
+    {"tf32_mma_sync", "(past the seeds)", DEV_GPU, AXIS_TILE | AXIS_WPT, PREC_TF32,
+     "TF32 tensor cores, warp-level mma.sync (a different precision)", {128, 0}, {64, 128, 0},
+     {0}, GPU(tf32_mma_sync_launch), 150000},
+    {"tf32_wgmma_tma", "(past the seeds)", DEV_GPU, AXIS_TILE, PREC_TF32,
+     "Hopper warpgroup MMA (wgmma) fed by the tensor memory accelerator (TMA)", {128, 256, 0},
+     {0}, {0}, GPU(tf32_wgmma_tma_launch), 300000},
     {"cublas_fp32", "cublasSgemm", DEV_GPU, 0, PREC_FP32,
      "cuBLAS SGEMM, strict FP32 (no tensor cores): the 100% line", {0}, {0}, {0},
      GPU(cublas_fp32_launch), 50000},
     {"cublas_tf32", "cublasSgemm (TF32)", DEV_GPU, 0, PREC_TF32,
      "cuBLAS with TF32 tensor cores allowed: a reference line, not FP32", {0}, {0}, {0},
      GPU(cublas_tf32_launch), 300000},
+#if MM_TEST_RUNGS
+    /* Not rungs: kernels that are wrong on purpose, built only into the test
+     * binaries build/tests/mmladder-faulty and build/tests/sanitize-one. */
+    {"test_racy_tiled", "gputiled<TS> without __syncthreads", DEV_GPU, AXIS_TILE, PREC_FP32,
+     "seed 002's exercise: the tiled kernel with a shared-memory race", {16, 0}, {0}, {0},
+     GPU(test_racy_tiled_launch), 8000},
+    {"test_one_off", "(test only)", DEV_GPU, 0, PREC_FP32, "one element off by 0.01", {0}, {0},
+     {0}, GPU(test_one_off_launch), 5000},
+    {"test_nan", "(test only)", DEV_GPU, 0, PREC_FP32, "one element NaN", {0}, {0}, {0},
+     GPU(test_nan_launch), 5000},
+    {"test_unwritten", "(test only)", DEV_GPU, 0, PREC_FP32, "the last row of C never written",
+     {0}, {0}, {0}, GPU(test_unwritten_launch), 5000},
+#endif
 };
 
 size_t registry_count(void) { return sizeof LADDER / sizeof LADDER[0]; }

@@ -38,7 +38,8 @@ struct verdict verify_judge(const struct err_stats *s, double tolerance)
         v.disposition = DISP_INCORRECT;
     } else {
         /* Written so that a NaN error can never pass. */
-        v.disposition = (v.rel_err <= tolerance) ? DISP_PASSED : DISP_INCORRECT;
+        v.disposition = (v.rel_err <= tolerance && v.max_rel_err <= tolerance) ? DISP_PASSED
+                                                                               : DISP_INCORRECT;
     }
     return v;
 }

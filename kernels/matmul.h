@@ -70,6 +70,10 @@ const char *gputiled_wpt_launch(const struct gpu_launch *L);      /* 07 */
 const char *gpu_regblock_launch(const struct gpu_launch *L);      /* 08 */
 const char *gpu_vectorized_launch(const struct gpu_launch *L);    /* 09 */
 const char *gpu_double_buffered_launch(const struct gpu_launch *L); /* 10 */
+const char *gpu_warptiled_launch(const struct gpu_launch *L);     /* 11 */
+const char *gpu_async_copy_launch(const struct gpu_launch *L);    /* 12 */
+const char *tf32_mma_sync_launch(const struct gpu_launch *L);     /* 13, TF32 */
+const char *tf32_wgmma_tma_launch(const struct gpu_launch *L);    /* 14, TF32, sm_90a */
 const char *cublas_fp32_launch(const struct gpu_launch *L);       /* reference line */
 const char *cublas_tf32_launch(const struct gpu_launch *L);       /* reference line */
 

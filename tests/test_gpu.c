@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "gpu.h"
+#include "util.h"
 #include "registry.h"
 #include "matmul.h"
 #include "verify.h"
@@ -130,6 +131,14 @@ static int all_configs(struct config *c, int cap)
     return n;
 }
 
+/* Is `path` an executable we can run (a test-only binary of GPU builds)? */
+static int have_binary(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f) fclose(f);
+    return f != NULL;
+}
+
 /* ---- tests ----------------------------------------------------------------- */
 
 /* Every rung, every tile/WPT, on shapes that are neither square nor multiples
@@ -139,7 +148,7 @@ static void test_every_rung_is_correct_on_odd_shapes(void **state)
     struct gpu *g = device_or_skip(state);
     static const int shapes[][3] = {{1, 1, 1},     {17, 33, 65},    {65, 17, 33},
                                     {100, 129, 31}, {257, 255, 253}, {1000, 999, 1001}};
-    struct config cfg[48];
+    struct config cfg[64];
     const int n_cfg = all_configs(cfg, (int)(sizeof cfg / sizeof cfg[0]));
     size_t gpu_rungs = 0;   /* every GPU rung contributes at least one configuration */
     for (size_t i = 0; i < registry_count(); i++) gpu_rungs += registry_at(i)->device == DEV_GPU;
@@ -174,6 +183,79 @@ static void test_every_rung_is_correct_on_odd_shapes(void **state)
         }
     }
     assert_int_equal(failures, 0);
+}
+
+/* Kernels that are wrong by a little, produce a NaN or leave outputs unwritten
+ * (tests/faulty_kernels.cu, in build/tests/mmladder-faulty only) are recorded
+ * as incorrect, make the run exit 2, and are left out of `export --passed`,
+ * the only rows the figures and the paper read; a correct rung in the same run
+ * passes. */
+static void wrong_kernels_are_caught(void **state)
+{
+    (void)device_or_skip(state);
+    const char *bin = "build/tests/mmladder-faulty";
+    if (!have_binary(bin)) skip();
+    char dir[256], exp[300], h5[300];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(exp, sizeof exp, "%s/faulty.ini", dir);
+    snprintf(h5, sizeof h5, "%s/faulty.h5", dir);
+    test_write_file(exp, "[experiment]\nname = faulty\nseed = 5\n"
+                         "[sampling]\ngpu_min_samples = 2\ngpu_min_time_ms = 1\ngpu_timeout_ms = 20\n"
+                         "[bad]\nvariants = test_one_off test_nan test_unwritten gpu_naive\n"
+                         "sizes = 64 1000\nshapes = 17x33x65\n");
+    char *out, *err;
+    char *run_argv[] = {(char *)bin, "run", exp, "-o", h5, NULL};
+    int rc = test_run(run_argv, &out, &err);
+    print_message("%s", err);
+    assert_int_equal(rc, 2);
+    free(out); free(err);
+
+    char *exp_argv[] = {(char *)bin, "export", h5, NULL};
+    assert_int_equal(test_run(exp_argv, &out, &err), 0);
+    int incorrect = 0, passed = 0;
+    for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+        if (strstr(line, "\ttest_") && strstr(line, "\tincorrect\t")) incorrect++;
+        if (strstr(line, "\tgpu_naive\t") && strstr(line, "\tpassed\t")) passed++;
+    }
+    assert_int_equal(incorrect, 3 * 3);   /* three kernels at three shapes */
+    assert_int_equal(passed, 3);
+    free(out); free(err);
+
+    char *passed_argv[] = {(char *)bin, "export", h5, "--passed", NULL};
+    assert_int_equal(test_run(passed_argv, &out, &err), 0);
+    assert_null(strstr(out, "test_"));
+    assert_non_null(strstr(out, "gpu_naive"));
+    free(out); free(err);
+    test_rmtree(dir);
+}
+
+/* The sanitizer's error count from one run of build/tests/sanitize-one, or -1. */
+static long sanitizer_errors(const char *tool, const char *variant, const char *tile,
+                             const char *wpt, const char *shape)
+{
+    char *argv[] = {"compute-sanitizer", "--tool", (char *)tool, "build/tests/sanitize-one",
+                    (char *)variant, (char *)tile, (char *)wpt, (char *)shape, NULL};
+    char *out, *err;
+    test_run(argv, &out, &err);
+    const char *p = strstr(out, "ERROR SUMMARY: ");
+    long n = p ? strtol(p + 15, NULL, 10) : -1;
+    if (n != 0) print_message("%s %s %s: %s%s", tool, variant, shape, out, err);
+    free(out); free(err);
+    return n;
+}
+
+/* compute-sanitizer's racecheck finds the race of seed 002's exercise (the
+ * tiled kernel without __syncthreads) and none in the tiled rung itself;
+ * memcheck finds nothing in a rung at an odd shape.  (The full table over every
+ * kernel, tool and shape is `make sanitize`.) */
+static void racecheck_catches_the_missing_barrier(void **state)
+{
+    (void)device_or_skip(state);
+    if (!have_binary("build/tests/sanitize-one") || system("command -v compute-sanitizer >/dev/null 2>&1") != 0)
+        skip();
+    assert_true(sanitizer_errors("racecheck", "test_racy_tiled", "16", "0", "64x64x64") > 0);
+    assert_int_equal(sanitizer_errors("racecheck", "gpu_tiled", "16", "0", "64x64x64"), 0);
+    assert_int_equal(sanitizer_errors("memcheck", "gpu_async_copy", "128", "64", "17x33x65"), 0);
 }
 
 static int close_rel(double a, double b, double rel)
@@ -304,6 +386,13 @@ static void test_measurements_are_plausible(void **state)
                   kr.blocks_per_sm);
     assert_true(kr.known && kr.registers > 0 && kr.shared_bytes == 16384 && kr.threads == 256);
     assert_true(kr.blocks_per_sm >= 1);
+    /* dynamic shared memory counts: three 32-deep slices of A (pitch 132) and B */
+    assert_null(gpu_describe(g, gpu_async_copy_launch, 128, 64, &kr));
+    assert_true(kr.known && kr.shared_bytes == 3 * 32 * (2 * 128 + 4) * 4 && kr.threads == 256);
+    assert_null(gpu_describe(g, tf32_wgmma_tma_launch, 256, 0, &kr));
+    print_message("tf32_wgmma_tma 256: %d registers, %d B shared, %d threads, %d blocks/SM\n",
+                  kr.registers, kr.shared_bytes, kr.threads, kr.blocks_per_sm);
+    assert_true(kr.known && kr.threads == 384 && kr.blocks_per_sm == 1);
     assert_null(gpu_describe(g, gputiled_launch, 16, 0, &kr));
     assert_true(kr.known && kr.threads == 256 && kr.shared_bytes == 2048);
     assert_null(gpu_describe(g, cublas_fp32_launch, 0, 0, &kr));
@@ -343,5 +432,7 @@ const struct CMUnitTest gpu_tests[] = {
                                     gpu_teardown),
     cmocka_unit_test_setup_teardown(test_measurements_are_plausible, gpu_setup, gpu_teardown),
     cmocka_unit_test(test_bytes_needed_counts_every_buffer),
+    cmocka_unit_test_setup_teardown(wrong_kernels_are_caught, gpu_setup, gpu_teardown),
+    cmocka_unit_test_setup_teardown(racecheck_catches_the_missing_barrier, gpu_setup, gpu_teardown),
 };
 const size_t gpu_tests_count = sizeof gpu_tests / sizeof gpu_tests[0];

@@ -86,6 +86,38 @@ static void verdict_rejects_nan_and_error(void **state)
     assert_int_equal(st.nonfinite, n);
 }
 
+/* One element a little off in a large product: the norm-wise error stays far
+ * inside the tolerance, the largest difference does not. */
+static void verdict_catches_one_element_off(void **state)
+{
+    (void)state;
+    const int M = 300, N = 300, K = 1000;
+    const long long n = (long long)M * N;
+    double *R = malloc(n * sizeof *R);
+    float *C = malloc(n * sizeof *C);
+    assert_non_null(R);
+    assert_non_null(C);
+    uint64_t x = 12345;
+    for (long long i = 0; i < n; i++) {   /* entries of a product of size K: about sqrt(K)/3 */
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        R[i] = ((double)(x >> 11) / 9007199254740992.0 - 0.5) * 20.0;
+        C[i] = (float)R[i];
+    }
+    const double tol = verify_tolerance(PREC_FP32, K);
+    struct err_stats st;
+    verify_compare(&st, C, R, n);
+    assert_int_equal(verify_judge(&st, tol).disposition, DISP_PASSED);
+    C[n / 2] += 0.01f;   /* one output off by 0.01 */
+    verify_compare(&st, C, R, n);
+    const struct verdict v = verify_judge(&st, tol);
+    print_message("one element off: rel_err %.3g, max_rel_err %.3g, tolerance %.3g\n", v.rel_err,
+                  v.max_rel_err, tol);
+    assert_true(v.rel_err < tol);
+    assert_int_equal(v.disposition, DISP_INCORRECT);
+    free(R);
+    free(C);
+}
+
 static void tolerance_grows_with_k(void **state)
 {
     (void)state;
@@ -119,6 +151,7 @@ const struct CMUnitTest host_tests[] = {
     cmocka_unit_test(reference_on_known_product),
     cmocka_unit_test(host_rungs_match_fp64),
     cmocka_unit_test(verdict_rejects_nan_and_error),
+    cmocka_unit_test(verdict_catches_one_element_off),
     cmocka_unit_test(tolerance_grows_with_k),
     cmocka_unit_test(inputs_are_seeded_and_spread),
 };

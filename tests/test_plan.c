@@ -30,8 +30,9 @@ static void registry_is_the_ladder_in_order(void **state)
     (void)state;
     const char *order[] = {"host_naive", "host_restrict", "gpu_naive_global", "gpu_naive",
                            "gpu_tiled", "gpu_tiled_unrolled", "gpu_tiled_wpt", "gpu_regblock",
-                           "gpu_vectorized", "gpu_double_buffered", "cublas_fp32",
-                           "cublas_tf32"};
+                           "gpu_vectorized", "gpu_double_buffered", "gpu_warptiled",
+                           "gpu_async_copy", "tf32_mma_sync", "tf32_wgmma_tma",
+                           "cublas_fp32", "cublas_tf32"};
     assert_int_equal(registry_count(), sizeof order / sizeof order[0]);
     for (size_t i = 0; i < registry_count(); i++) {
         assert_string_equal(registry_at(i)->name, order[i]);

@@ -1,0 +1,87 @@
+#!/bin/sh
+# sanitize.sh -- compute-sanitizer over every GPU kernel of the ladder (make sanitize).
+#
+# usage: scripts/sanitize.sh [OUT.tsv]      (default data/sanitizer-<gpu>.tsv)
+#
+# Runs build/tests/sanitize-one (one kernel, once, with nothing else on the GPU;
+# its result verified against float64) under each of compute-sanitizer's tools
+# memcheck, racecheck, initcheck and synccheck, for every hand-written GPU rung
+# (one configuration each: the one the paper's runs find fastest at large n)
+# and for the test-only kernel test_racy_tiled (seed 002's exercise: the tiled
+# kernel without __syncthreads), at the shapes 1x1x1, 17x33x65, 1000x999x1001
+# (square nowhere, a multiple of no tile) and 256x256x256 (a multiple of every
+# tile: 8 to 256).  The cuBLAS reference lines are library code and not run.
+#
+# Writes one row per kernel x tool x shape, tab-separated, with the header
+#     kernel  tool  shape  errors  expected_errors
+# where errors is the count in the tool's ERROR SUMMARY and expected_errors is 0
+# for every ladder kernel and ">0" for test_racy_tiled under racecheck.  Each
+# run's full output is kept in build/sanitize/.  Exit status: 0 when every row
+# is as expected, 1 otherwise (or when the sanitizer or a GPU is missing).
+set -u
+prog=sanitize.sh
+SAN=${COMPUTE_SANITIZER:-compute-sanitizer}
+ONE=build/tests/sanitize-one
+JOBS=${JOBS:-8}
+command -v "$SAN" >/dev/null 2>&1 || { echo "$prog: $SAN not found (CUDA toolkit)" >&2; exit 1; }
+[ -x "$ONE" ] || { echo "$prog: $ONE not built (make build/tests/sanitize-one)" >&2; exit 1; }
+gpu=$(bin/mmladder device 2>&1) || { echo "$prog: no GPU: $gpu" >&2; exit 1; }
+slug=$(printf '%s\n' "${gpu%% (*}" | sed 's/^NVIDIA //' | tr 'A-Z' 'a-z' | sed 's/[^a-z0-9][^a-z0-9]*/-/g; s/-$//')
+out=${1:-data/sanitizer-$slug.tsv}
+logs=build/sanitize
+mkdir -p "$logs" "$(dirname "$out")"
+
+# kernel tile wpt: one configuration per rung, in ladder order
+KERNELS="gpu_naive_global 0 0
+gpu_naive 0 0
+gpu_tiled 32 0
+gpu_tiled_unrolled 32 0
+gpu_tiled_wpt 32 16
+gpu_regblock 128 64
+gpu_vectorized 128 64
+gpu_double_buffered 128 64
+gpu_warptiled 128 128
+gpu_async_copy 128 64
+tf32_mma_sync 128 128
+tf32_wgmma_tma 256 0
+test_racy_tiled 16 0"
+TOOLS="memcheck racecheck initcheck synccheck"
+SHAPES="1x1x1 17x33x65 1000x999x1001 256x256x256"
+
+# one job per line: kernel tile wpt tool shape
+jobs=$(printf '%s\n' "$KERNELS" | while read -r k t w; do
+    for tool in $TOOLS; do for s in $SHAPES; do echo "$k $t $w $tool $s"; done; done
+done)
+export SAN ONE logs
+printf '%s\n' "$jobs" | xargs -P "$JOBS" -L 1 sh -c '
+    log="$logs/$0-$3-$4.log"
+    "$SAN" --tool "$3" --error-exitcode 0 "$ONE" "$0" "$1" "$2" "$4" > "$log" 2>&1
+    echo "exit $?" >> "$log"'
+
+status=0
+{
+    printf 'kernel\ttool\tshape\terrors\texpected_errors\n'
+    printf '%s\n' "$jobs" | while read -r k t w tool s; do
+        log="$logs/$k-$tool-$s.log"
+        n=$(sed -n 's/.*ERROR SUMMARY: \([0-9][0-9]*\) error.*/\1/p' "$log" | tail -1)
+        [ -n "$n" ] || n=NA   # no summary: the run itself failed (see the log)
+        expect=0
+        [ "$k" = test_racy_tiled ] && [ "$tool" = racecheck ] && expect='>0'
+        printf '%s\t%s\t%s\t%s\t%s\n' "$k" "$tool" "$s" "$n" "$expect"
+    done
+} > "$out"
+
+# every row as expected?  (errors 0 where 0 is expected, > 0 where ">0" is)
+bad=$(awk -F'\t' 'NR > 1 && !(($5 == "0" && $4 == "0") || ($5 == ">0" && $4 ~ /^[0-9]+$/ && $4 > 0))' "$out")
+if [ -n "$bad" ]; then
+    echo "$prog: rows not as expected (logs in $logs/):" >&2
+    printf '%s\n' "$bad" >&2
+    status=1
+fi
+# a ladder kernel must also have computed the right result under every tool
+for log in "$logs"/*.log; do
+    case $log in *test_racy_tiled*) continue ;; esac
+    grep -q '^exit 0$' "$log" || { echo "$prog: $log: the kernel did not pass verification" >&2; status=1; }
+done
+echo "$prog: $(($(wc -l < "$out") - 1)) rows -> $out"
+exit $status

@@ -1,0 +1,91 @@
+/* sanitize-one: one GPU kernel (a rung of the ladder, or a test-only kernel of
+ * tests/faulty_kernels.cu) run once at one shape with nothing else on the GPU,
+ * for compute-sanitizer (scripts/sanitize.sh runs it under each tool).
+ *
+ *     usage: sanitize-one VARIANT TILE WPT MxNxK
+ *
+ * The inputs are the harness's (inputs_fill), C starts as NaN, and the result
+ * is checked against the float64 host reference with the harness's criterion.
+ * No cuBLAS call is made (the float64 reference is computed on the host), so
+ * every kernel the sanitizer sees is the variant's own.  Prints one line; exit
+ * status 0 passed, 2 incorrect, 1 bad usage or a CUDA error. */
+#include <cuda_runtime_api.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "inputs.h"
+#include "registry.h"
+#include "verify.h"
+
+static int cuda_ok(cudaError_t e, const char *what)
+{
+    if (e == cudaSuccess) return 1;
+    fprintf(stderr, "sanitize-one: %s: %s\n", what, cudaGetErrorString(e));
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    int M, N, K;
+    char *end;
+    if (argc != 5 || sscanf(argv[4], "%dx%dx%d", &M, &N, &K) != 3 || M < 1 || N < 1 || K < 1) {
+        fprintf(stderr, "usage: sanitize-one VARIANT TILE WPT MxNxK\n");
+        return 1;
+    }
+    const struct variant *v = registry_find(argv[1]);
+    const long tile = strtol(argv[2], &end, 10), wpt = strtol(argv[3], &end, 10);
+    char why[128];
+    if (!v || v->device != DEV_GPU || !v->gpu) {
+        fprintf(stderr, "sanitize-one: '%s' is not a GPU variant of this build\n", argv[1]);
+        return 1;
+    }
+    if (!registry_supports(v, (int)tile, (int)wpt, 0, why, sizeof why)) {
+        fprintf(stderr, "sanitize-one: %s: %s\n", argv[1], why);
+        return 1;
+    }
+    const size_t mk = (size_t)M * K, kn = (size_t)K * N, mn = (size_t)M * N;
+    float *A = malloc(mk * sizeof *A), *B = malloc(kn * sizeof *B), *C = malloc(mn * sizeof *C);
+    double *R = malloc(mn * sizeof *R);
+    float *dA = NULL, *dB = NULL, *dC = NULL;
+    cudaStream_t stream = NULL;
+    int rc = 1;
+    if (!A || !B || !C || !R) {
+        fprintf(stderr, "sanitize-one: out of host memory\n");
+        goto out;
+    }
+    inputs_fill(A, B, M, N, K, 20261122);
+    verify_reference_fp64(R, A, B, M, N, K);
+    if (!cuda_ok(cudaStreamCreate(&stream), "cudaStreamCreate") ||
+        !cuda_ok(cudaMalloc((void **)&dA, mk * sizeof *A), "cudaMalloc(A)") ||
+        !cuda_ok(cudaMalloc((void **)&dB, kn * sizeof *B), "cudaMalloc(B)") ||
+        !cuda_ok(cudaMalloc((void **)&dC, mn * sizeof *C), "cudaMalloc(C)") ||
+        !cuda_ok(cudaMemcpy(dA, A, mk * sizeof *A, cudaMemcpyHostToDevice), "cudaMemcpy(A)") ||
+        !cuda_ok(cudaMemcpy(dB, B, kn * sizeof *B, cudaMemcpyHostToDevice), "cudaMemcpy(B)") ||
+        !cuda_ok(cudaMemset(dC, 0xFF, mn * sizeof *C), "cudaMemset(C, NaN)"))
+        goto out;
+    const struct gpu_launch L = {dC, dA, dB, M, N, K, (int)tile, (int)wpt, stream, NULL, NULL};
+    const char *err = v->gpu(&L);
+    if (err) {
+        fprintf(stderr, "sanitize-one: %s launch: %s\n", argv[1], err);
+        goto out;
+    }
+    if (!cuda_ok(cudaStreamSynchronize(stream), "running the kernel") ||
+        !cuda_ok(cudaMemcpy(C, dC, mn * sizeof *C, cudaMemcpyDeviceToHost), "cudaMemcpy(C)"))
+        goto out;
+    struct err_stats st;
+    verify_compare(&st, C, R, (long long)mn);
+    const struct verdict vd = verify_judge(&st, verify_tolerance(v->precision, K));
+    printf("%s tile %ld wpt %ld %dx%dx%d: %s, rel_err %.3g, max_rel_err %.3g, tolerance %.3g\n",
+           argv[1], tile, wpt, M, N, K, disposition_name(vd.disposition), vd.rel_err,
+           vd.max_rel_err, vd.tolerance);
+    rc = vd.disposition == DISP_PASSED ? 0 : 2;
+out:
+    cudaFree(dA);
+    cudaFree(dB);
+    cudaFree(dC);
+    if (stream) cudaStreamDestroy(stream);
+    free(A); free(B); free(C); free(R);
+    return rc;
+}
