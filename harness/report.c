@@ -93,11 +93,13 @@ static int same_shape(const struct result_row *a, const struct result_row *b)
     return a->M == b->M && a->N == b->N && a->K == b->K;
 }
 
-static double cublas_fp32_gflops(const struct result_row *rows, size_t n,
-                                 const struct result_row *at)
+/* The cuBLAS line a row is measured against: cublas_tf32 for TF32 rows,
+ * cublas_fp32 for the others (never a TF32 row against the FP32 line). */
+static double cublas_gflops(const struct result_row *rows, size_t n, const struct result_row *at)
 {
+    const char *ref = strcmp(at->precision, "tf32") == 0 ? "cublas_tf32" : "cublas_fp32";
     for (size_t i = 0; i < n; i++)
-        if (same_shape(&rows[i], at) && strcmp(rows[i].variant, "cublas_fp32") == 0 &&
+        if (same_shape(&rows[i], at) && strcmp(rows[i].variant, ref) == 0 &&
             rows[i].host_memory[0] == '\0' &&
             strcmp(rows[i].disposition, "passed") == 0)
             return rows[i].gflops;
@@ -108,6 +110,7 @@ void report_summary(FILE *out, const struct result_row *rows, size_t n)
 {
     char *done = calloc(n ? n : 1, 1);
     if (!done) abort();
+    fprintf(out, "(%% cuBLAS: of cublas_fp32; T: a TF32 row, of cublas_tf32)\n");
     fprintf(out, "%-19s %-16s %-21s %12s %9s %10s  %s\n", "variant", "shape", "best config",
              "GFLOP/s", "% cuBLAS", "rel_err", "disposition");
     for (size_t i = 0; i < n; i++) {
@@ -132,8 +135,10 @@ void report_summary(FILE *out, const struct result_row *rows, size_t n)
             config_str(cfg, sizeof cfg, best);
             snprintf(gf, sizeof gf, "%.1f", best->gflops);
             snprintf(err, sizeof err, "%.2e", best->rel_err);
-            double ref = cublas_fp32_gflops(rows, n, best);
-            if (ref > 0) snprintf(pct, sizeof pct, "%.1f", 100.0 * best->gflops / ref);
+            double ref = cublas_gflops(rows, n, best);
+            if (ref > 0)   /* TF32 rows: % of cuBLAS TF32, marked */
+                snprintf(pct, sizeof pct, "%.1f%s", 100.0 * best->gflops / ref,
+                         strcmp(best->precision, "tf32") == 0 ? "T" : "");
         }
         int used = snprintf(disp, sizeof disp, "%zu passed", counts[0]);
         const char *names[4] = {"passed", "incorrect", "skipped", "failed"};

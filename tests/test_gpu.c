@@ -233,11 +233,14 @@ static void wrong_kernels_are_caught(void **state)
 static long sanitizer_errors(const char *tool, const char *variant, const char *tile,
                              const char *wpt, const char *shape)
 {
-    char *argv[] = {"compute-sanitizer", "--tool", (char *)tool, "build/tests/sanitize-one",
-                    (char *)variant, (char *)tile, (char *)wpt, (char *)shape, NULL};
+    char *argv[] = {"/bin/sh", "-c",
+                    "exec compute-sanitizer --tool \"$0\" build/tests/sanitize-one \"$1\" \"$2\" "
+                    "\"$3\" \"$4\"",
+                    (char *)tool, (char *)variant, (char *)tile, (char *)wpt, (char *)shape, NULL};
     char *out, *err;
     test_run(argv, &out, &err);
     const char *p = strstr(out, "ERROR SUMMARY: ");
+    if (!p) p = strstr(err, "ERROR SUMMARY: ");
     long n = p ? strtol(p + 15, NULL, 10) : -1;
     if (n != 0) print_message("%s %s %s: %s%s", tool, variant, shape, out, err);
     free(out); free(err);
