@@ -14,7 +14,7 @@
 #
 # Writes one row per kernel x tool x shape, tab-separated, with the header
 #     kernel  tool  shape  errors  expected_errors
-# where errors is the count in the tool's ERROR SUMMARY and expected_errors is 0
+# where errors is the count in the tool's summary line and expected_errors is 0
 # for every ladder kernel and ">0" for test_racy_tiled under racecheck.  Each
 # run's full output is kept in build/sanitize/.  Exit status: 0 when every row
 # is as expected, 1 otherwise (or when the sanitizer or a GPU is missing).
@@ -63,8 +63,12 @@ status=0
     printf 'kernel\ttool\tshape\terrors\texpected_errors\n'
     printf '%s\n' "$jobs" | while read -r k t w tool s; do
         log="$logs/$k-$tool-$s.log"
-        n=$(sed -n 's/.*ERROR SUMMARY: \([0-9][0-9]*\) error.*/\1/p' "$log" | tail -1)
-        [ -n "$n" ] || n=NA   # no summary: the run itself failed (see the log)
+        # "ERROR SUMMARY: N errors", or racecheck's
+        # "RACECHECK SUMMARY: H hazards displayed (N errors, W warnings)"
+        n=$(sed -n 's/.*ERROR SUMMARY: \([0-9][0-9]*\) error.*/\1/p; s/.*RACECHECK SUMMARY: .*(\([0-9][0-9]*\) error.*/\1/p' "$log" | tail -1)
+        # no summary line: racecheck's reports still count; else the run failed
+        [ -n "$n" ] || { r=$(grep -c 'Error: Race reported' "$log"); [ "$r" -gt 0 ] && n=$r; }
+        [ -n "$n" ] || n=NA
         expect=0
         [ "$k" = test_racy_tiled ] && [ "$tool" = racecheck ] && expect='>0'
         printf '%s\t%s\t%s\t%s\t%s\n' "$k" "$tool" "$s" "$n" "$expect"

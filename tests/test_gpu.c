@@ -239,9 +239,15 @@ static long sanitizer_errors(const char *tool, const char *variant, const char *
                     (char *)tool, (char *)variant, (char *)tile, (char *)wpt, (char *)shape, NULL};
     char *out, *err;
     test_run(argv, &out, &err);
+    /* memcheck, initcheck, synccheck: "ERROR SUMMARY: N errors"; racecheck:
+     * "RACECHECK SUMMARY: H hazards displayed (N errors, W warnings)" */
+    long n = -1;
     const char *p = strstr(out, "ERROR SUMMARY: ");
-    if (!p) p = strstr(err, "ERROR SUMMARY: ");
-    long n = p ? strtol(p + 15, NULL, 10) : -1;
+    if (p) n = strtol(p + 15, NULL, 10);
+    else if ((p = strstr(out, "RACECHECK SUMMARY: ")) && (p = strchr(p, '(')))
+        n = strtol(p + 1, NULL, 10);
+    else if (strstr(out, "Error: Race reported"))   /* reported, summary cut short */
+        n = 1;
     if (n != 0) print_message("%s %s %s: %s%s", tool, variant, shape, out, err);
     free(out); free(err);
     return n;
