@@ -21,6 +21,7 @@
 set -u
 prog=sanitize.sh
 SAN=${COMPUTE_SANITIZER:-compute-sanitizer}
+SAN_TIMEOUT=${SAN_TIMEOUT:-600}   # seconds per run; a run cut off has no summary: NA
 ONE=build/tests/sanitize-one
 JOBS=${JOBS:-8}
 command -v "$SAN" >/dev/null 2>&1 || { echo "$prog: $SAN not found (CUDA toolkit)" >&2; exit 1; }
@@ -52,10 +53,10 @@ SHAPES="1x1x1 17x33x65 1000x999x1001 256x256x256"
 jobs=$(printf '%s\n' "$KERNELS" | while read -r k t w; do
     for tool in $TOOLS; do for s in $SHAPES; do echo "$k $t $w $tool $s"; done; done
 done)
-export SAN ONE logs
+export SAN ONE logs SAN_TIMEOUT
 printf '%s\n' "$jobs" | xargs -P "$JOBS" -L 1 sh -c '
     log="$logs/$0-$3-$4.log"
-    "$SAN" --tool "$3" --error-exitcode 0 "$ONE" "$0" "$1" "$2" "$4" > "$log" 2>&1
+    timeout "${SAN_TIMEOUT:-600}" "$SAN" --tool "$3" --error-exitcode 0 "$ONE" "$0" "$1" "$2" "$4" > "$log" 2>&1
     echo "exit $?" >> "$log"'
 
 status=0
