@@ -28,9 +28,11 @@ ts_dt(ts) = ts == 8 ? 11 : ts == 16 ? 12 : 1
 SIZES = system(sprintf("awk -F'\t' '!/^#/ && NF { print $2 }' '%s' | sort -n | uniq | tr '\\n' ' '", f))
 nsizes = words(SIZES)
 size_i(n) = (_k = 0, sum [i = 1:nsizes] (int(word(SIZES, i)) == n ? i : 0))
-# mix the rung colour (#1F4FB4) with white: the largest n gets the full colour
+# mix the rung colour (rung_rgb, style.gp) with white: the largest n gets the full colour
+RC = rung_rgb("gpu_tiled_wpt")
+mixw(c, t) = int(c + (255 - c) * t)
 shade(n) = (_t = nsizes > 1 ? 0.55 * (nsizes - size_i(n)) / (nsizes - 1.0) : 0, \
-            int(0x1F + (255 - 0x1F) * _t) * 65536 + int(0x4F + (255 - 0x4F) * _t) * 256 + int(0xB4 + (255 - 0xB4) * _t))
+            mixw(RC >> 16 & 255, _t) * 65536 + mixw(RC >> 8 & 255, _t) * 256 + mixw(RC & 255, _t))
 
 stats f using 3 nooutput
 wmax = STATS_max

@@ -17,6 +17,8 @@ msg = problem(f)
 if (msg ne "") exit error fail(msg)
 
 nbars = datarows(f)
+# a taller page when there are more bars than the 12 the default height holds
+H = nbars > 12 ? H + 0.2 * (nbars - 12) : H
 # the baseline: the host_naive row (speedup 1), its size and -O level
 BASE = system(sprintf("awk -F'\t' '$1 == \"host_naive\" { print $2, $3, $7; exit }' '%s'", f))
 if (words(BASE) < 3) exit error fail("no host_naive row (the baseline) in ".f)
@@ -40,7 +42,8 @@ set ytics scale 0 noenhanced font FONT_SMALL
 set grid xtics noytics
 set xlabel sprintf("speedup over 01 host_naive at -O%d, n = %d   (%.3g GFLOP/s = 1×)", base_opt, n_host, base_gflops) noenhanced
 set ylabel ""
-set lmargin 19
+# room for the longest rung name, "14 tf32_wgmma_tma (TF32)"
+set lmargin 22
 eval headline(sprintf("Speedup of each rung over the host baseline at n = %d", n_host), \
               sprintf("in each bar: the rung's best tile width, work per thread or -O level at this n; baseline: 01 host_naive at -O%d", base_opt))
 set key off

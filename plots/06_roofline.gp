@@ -10,13 +10,18 @@
 #                      floats, for 2K FLOP: 2 / (2 * 4) = 0.25
 #   gpu_naive_global   as gpu_naive plus one store of C per k step (the
 #                      kernel stores its running sum every step): 2 / (3 * 4) = 1/6
-#   gpu_tiled, gpu_tiled_unrolled, gpu_tiled_wpt, and the block-tiled rungs 08-10
-#   (a BT x BT tile of C loads BT rows of A and BT columns of B: BT/4 FLOP/B)
+#   gpu_tiled, gpu_tiled_unrolled, gpu_tiled_wpt, and the block-tiled rungs 08-12
+#   (gpu_regblock, gpu_vectorized, gpu_double_buffered, gpu_warptiled,
+#   gpu_async_copy: a BT x BT tile of C loads BT rows of A and BT columns of B,
+#   BT/4 FLOP/B, BT their tile)
 #                      per TS x TS tile of C: TS*K + K*TS loads for 2*TS*TS*K
 #                      FLOP, TS times fewer loads: 0.25 * TS.  WPT changes the
 #                      reuse in registers and shared memory, not global traffic.
 #   cublas_fp32        not modelled: its achieved GFLOP/s is drawn as a line
-#   cublas_tf32        left out: tensor cores, not under the FP32 roof
+#   tf32_mma_sync, tf32_wgmma_tma, cublas_tf32
+#                      left out: they compute in TF32 on the tensor cores, a
+#                      different precision, not under the FP32 roof (no point,
+#                      no key entry)
 # The intensity counts loads and stores issued, not DRAM bytes: a point above
 # the bandwidth roof is being served from L1/L2.
 #
@@ -41,14 +46,15 @@ if (msg ne "") exit error fail(msg." (attribute gpu_copy_bandwidth_gbs)")
 
 ai(r, ts) = r eq "gpu_naive_global" ? 1.0 / 6 : r eq "gpu_naive" ? 0.25 : \
             (r eq "gpu_tiled" || r eq "gpu_tiled_unrolled" || r eq "gpu_tiled_wpt" || \
-             r eq "gpu_regblock" || r eq "gpu_vectorized" || r eq "gpu_double_buffered") && ts > 0 ? 0.25 * ts : NaN
+             r eq "gpu_regblock" || r eq "gpu_vectorized" || r eq "gpu_double_buffered" || \
+             r eq "gpu_warptiled" || r eq "gpu_async_copy") && ts > 0 ? 0.25 * ts : NaN
 roof(x) = bw * x < peak ? bw * x : peak
 ridge = peak / bw
 # cuBLAS FP32's achieved GFLOP/s (0 when absent)
 cublas = real(system(sprintf("awk -F'\t' '$1 == \"cublas_fp32\" && $6 == 1 { v = $5 } END { print v + 0 }' '%s'", f)))
 n = int(system(sprintf("awk -F'\t' '!/^#/ && NF { print $2; exit }' '%s'", f)))
 modelled = int(system(sprintf("awk -F'\t' '$1 ~ /^gpu_/ { k++ } END { print k + 0 }' '%s'", f)))
-if (modelled == 0) exit error fail("no hand-written GPU rung (gpu_*) in ".f)
+if (modelled == 0) exit error fail("no hand-written FP32 GPU rung (gpu_*; the TF32 rungs are left off this roofline) in ".f)
 
 config(ts, wpt) = ts > 0 ? (wpt > 0 ? sprintf("TS %d, WPT %d", ts, wpt) : sprintf("TS %d", ts)) : ""
 # key entry of a rung: its name and best configuration, "" when absent
@@ -66,8 +72,11 @@ set format x "%g"
 set format y LOGFMT
 set xlabel "arithmetic intensity   (FLOP per byte of global loads and stores)"
 set ylabel "GFLOP/s"
-eval headline(sprintf("Roofline: the hand-written GPU rungs at n = %d under the GPU's ceilings", n), \
+eval headline(sprintf("Roofline: the hand-written FP32 rungs at n = %d under the GPU's ceilings", n), \
               "filled: each rung's best configuration; open: its other TS and WPT; intensity 0.25 FLOP/B, × TS when tiled")
+# the key (up to ten rungs, 03-12) in the empty bottom right, below the points:
+# a taller page than style.gp's default leaves it room there
+H = 4.4
 set key inside right bottom vertical width -6 font FONT_TINY samplen 1 spacing 0.85
 eval corner(gpu.", ".date)
 
@@ -101,6 +110,6 @@ do for [fmt in formats] {
              with points lt rung(r) pt pt_open(r) ps 1.0 lw 1.2 notitle, \
          for [r in GPU_RUNGS] f using (strcol(1) eq r && $6 == 1 ? ai(r, $3) : NaN):5 \
              with points lt rung(r) pt pt_filled(r) ps 1.5 \
-             title (r eq "cublas_fp32" || r eq "cublas_tf32" ? "" : best_title(r))
+             title (r eq "cublas_fp32" || is_tf32(r) ? "" : best_title(r))
     set output
 }

@@ -73,8 +73,12 @@ set ytics ("" 1)
 do for [i = 1:nr] { set ytics add (rung_title(word(R, i)) -(i - 1)) }
 set xlabel "deviation from the row's median time (%)   (asinh scale: linear within ±0.1 %)"
 set ylabel ""
-set lmargin 19
-set rmargin 24
+# room for the longest rung name, "14 tf32_wgmma_tma (TF32)", and the longest
+# right label, "316 samples, 0.9123 ms, TS 128, WPT 128"
+set lmargin 22
+set rmargin 28
+# a taller page when there are more rungs than the 12 the default height holds
+H = nr > 12 ? H + 0.2 * (nr - 12) : H
 eval headline(sprintf("Variability: every timed sample of each rung at n = %d, its best configuration", var_n), \
               "dots: the samples; box: quartiles; bar: median; whiskers: min to max; right: samples, median, configuration")
 set key off

@@ -80,7 +80,7 @@ do for [fmt in formats] {
         plot f using (strcol(1) eq r ? bx($2, strcol(3)) : NaN):(50 * $4 / $7):(bx($2, strcol(3)) - BW2):(bx($2, strcol(3)) + BW2):(0):(100 * $4 / $7) \
                  with boxxyerror fs solid 1 border lc rgb "#303030" lc rgb H2D_COLOUR notitle, \
              f using (strcol(1) eq r ? bx($2, strcol(3)) : NaN):(100 * ($4 + $5 / 2) / $7):(bx($2, strcol(3)) - BW2):(bx($2, strcol(3)) + BW2):(100 * $4 / $7):(100 * ($4 + $5) / $7) \
-                 with boxxyerror fs solid 1 border lc rgb "#303030" lt rung(r) notitle, \
+                 with boxxyerror fs solid 1 border lc rgb "#303030" lt rung(r) dt solid notitle, \
              f using (strcol(1) eq r ? bx($2, strcol(3)) : NaN):(100 * ($4 + $5 + $6 / 2) / $7):(bx($2, strcol(3)) - BW2):(bx($2, strcol(3)) + BW2):(100 * ($4 + $5) / $7):(100) \
                  with boxxyerror fs solid 1 border lc rgb "#303030" lc rgb D2H_COLOUR notitle, \
              f using (strcol(1) eq r ? bx($2, strcol(3)) : NaN):(100):(ms($7)) \

@@ -27,12 +27,10 @@ SIZES = system(sprintf("awk -F'\t' '!/^#/ && NF { print $2 }' '%s' | sort -n | u
 ns = words(SIZES)
 size_i(n) = sum [i = 1:ns] (int(word(SIZES, i)) == n ? i : 0)
 rung_i(r) = sum [i = 1:nr] (word(R, i) eq r ? i : 0)
-# a shade of a rung's colour for size n: lighter for smaller n
-rgb_of(lt) = lt == 3 ? 0xD62728 : lt == 4 ? 0xFF7F0E : lt == 5 ? 0x2CA02C : lt == 6 ? 0x17A2B8 : \
-             lt == 7 ? 0x1F4FB4 : lt == 8 ? 0x000000 : lt == 9 ? 0x7B3294 : 0x808080
+# a shade of a rung's colour (rung_rgb, style.gp) for size n: lighter for smaller n
 mix(c, t) = int((c >> 16 & 255) + (255 - (c >> 16 & 255)) * t) * 65536 + \
             int((c >> 8 & 255) + (255 - (c >> 8 & 255)) * t) * 256 + int((c & 255) + (255 - (c & 255)) * t)
-shade(r, n) = mix(rgb_of(rung(r)), ns > 1 ? 0.6 * (ns - size_i(n)) / (ns - 1.0) : 0)
+shade(r, n) = mix(rung_rgb(r), ns > 1 ? 0.6 * (ns - size_i(n)) / (ns - 1.0) : 0)
 # point size for size n: larger for larger n
 psize(n) = 0.6 + 0.35 * (size_i(n) - 1)
 
@@ -51,7 +49,10 @@ pgpu = short(gpu)
 ogpu = short(o_gpu)
 if (pgpu eq ogpu) { pgpu = gpu; ogpu = o_gpu }
 BW = 0.8 / ns
-H = 3.9
+# the left panel's key lists up to 14 GPU rungs (03-16) in one column, right
+# of the square scatter, where no point can be: hence the height
+H = 4.4
+LEFT = 0.47   # the left panel's share of the width
 bx(r, n) = rung_i(r) - 0.4 + BW * (size_i(n) - 0.5)
 
 do for [fmt in formats] {
@@ -63,10 +64,10 @@ do for [fmt in formats] {
     eval corner(o_gpu.", ".o_date."   against   ".gpu.", ".date)
 
     # ---- left: the scatter
-    set size 0.44, 1
+    set size LEFT, 1
     set origin 0, 0
-    set lmargin 9
-    set rmargin 2
+    set lmargin 8
+    set rmargin 9
     set bmargin 4.6
     set logscale xy 10
     lo = 10**floor(log10(glo / 1.3))
@@ -81,33 +82,33 @@ do for [fmt in formats] {
     set xlabel sprintf("GFLOP/s on %s", pgpu) noenhanced
     set ylabel sprintf("GFLOP/s on %s", ogpu) noenhanced
     # the key gives the rungs' numbers only; the right panel names them
-    set key inside left top vertical maxrows auto nobox opaque width -1 font FONT_TINY samplen 0.8 spacing 1.0 title ""
+    set key at graph 1.04, graph 1 left top vertical maxcols 1 maxrows 16 nobox width -1 font FONT_TINY samplen 0.8 spacing 1.0 title ""
     plot x with lines lt 21 lc rgb "#606060" lw 1 notitle, \
          1.1 * x with lines lt 20 notitle, x / 1.1 with lines lt 20 notitle, \
          for [r in R] f using (strcol(1) eq r ? $3 : NaN):4:(psize($2)) \
-             with points lt rung(r) pt pt_filled(r) ps variable title sprintf("%02d", rung(r))
+             with points lt rung(r) pt pt_filled(r) ps variable title sprintf("%02d%s", rung(r), is_tf32(r) ? " TF32" : "")
 
     # ---- right: the ratios
     unset label
     unset logscale
     set size noratio
-    set size 0.56, 1
-    set origin 0.44, 0
+    set size 1 - LEFT, 1
+    set origin LEFT, 0
     set lmargin 8
     set rmargin 1
     set xrange [0.4 : nr + 0.6]
     set yrange [(rlo < 0.98 ? rlo - 0.02 : 0.96) : (rhi > 1.02 ? rhi + 0.02 : 1.04)]
     set format x "%g"
     set format y "%.2f"
-    set xtics scale 0 noenhanced rotate by 30 right font FONT_TINY
+    set xtics scale 0 noenhanced rotate by 45 right font FONT_TINY
     set xtics ("" 1)
     do for [i = 1:nr] { set xtics add (rung_title(word(R, i)) i) }
     set grid noxtics ytics
     set xlabel ""
     set ylabel sprintf("GFLOP/s, %s / %s", ogpu, pgpu) noenhanced
-    set bmargin 7.5
+    set bmargin 9
     # the sizes' key above the panel, where no bar can be
-    set key at graph 1, graph 1 right bottom horizontal maxrows 1 width 0 font FONT_TINY samplen 1.5 title "" noenhanced
+    set key at graph 1, graph 1 right bottom horizontal maxrows 1 maxcols auto width 0 font FONT_TINY samplen 1.5 title "" noenhanced
     plot 1 with lines lt 21 lc rgb "#303030" lw 1 notitle, \
          f using (bx(strcol(1), $2)):(($5 + 1) / 2):(bx(strcol(1), $2) - BW / 2 * 0.9):(bx(strcol(1), $2) + BW / 2 * 0.9):(1):5:(shade(strcol(1), $2)) \
              with boxxyerror fs solid 1 border lc rgb "#303030" lc rgb variable notitle, \

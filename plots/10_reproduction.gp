@@ -44,7 +44,9 @@ set xlabel "matrix size n   (n × n × n)"
 set ylabel "GFLOP/s, new run / reference run"
 eval headline(sprintf("Reproduction: the new run against the reference, best GFLOP/s per rung and size"), \
               sprintf("grey band: ±%g %% of the reference; %d of %d points outside it", 100 * tol, nout, npts))
-set key outside right center vertical width -2 font FONT_SMALL
+# one key column for up to 16 rungs, as in figure 1
+H = 4.4
+set key outside right center vertical maxcols 1 width -2 spacing 1.0 font FONT_SMALL
 eval corner("new: ".gpu.", ".date."   reference: ".r_gpu.", ".r_date)
 
 do for [fmt in formats] {

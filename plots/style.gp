@@ -1,8 +1,10 @@
 # style.gp -- the look shared by every figure; each plots/NN_name.gp loads it
 # first.  It defines:
-#   - one fixed colour, point type and dash per rung (linetypes 1..9, in ladder
+#   - one fixed colour, point type and dash per rung (linetypes 1..16, in ladder
 #     order), used by every figure, and the rung names shown in keys
-#     ("03 gpu_naive_global");
+#     ("03 gpu_naive_global", "13 tf32_mma_sync (TF32)");
+#   - the TF32 rungs (tensor cores, a different precision): is_tf32(r), and
+#     ref_cublas(r), the cuBLAS line a rung is compared with;
 #   - term(fmt): the command that opens the pdfcairo (vector) or pngcairo
 #     terminal at the figure's size W x H (inches), same geometry in both;
 #   - headline(main, sub): the caption-ready title, top left;
@@ -40,36 +42,56 @@ term(fmt) = fmt eq "pdf" ? \
 outfile(fmt) = out.".".fmt
 
 # ---- the rungs: colour, point type, dash -----------------------------------------
-# Ladder order; linetype i belongs to the i-th rung in every figure.
-RUNGS = "host_naive host_restrict gpu_naive_global gpu_naive gpu_tiled gpu_tiled_unrolled gpu_tiled_wpt gpu_regblock gpu_vectorized gpu_double_buffered cublas_fp32 cublas_tf32"
-GPU_RUNGS = "gpu_naive_global gpu_naive gpu_tiled gpu_tiled_unrolled gpu_tiled_wpt gpu_regblock gpu_vectorized gpu_double_buffered cublas_fp32 cublas_tf32"
+# Ladder order (as `bin/mmladder list` prints it); linetype i belongs to the
+# i-th rung in every figure.
+RUNGS = "host_naive host_restrict gpu_naive_global gpu_naive gpu_tiled gpu_tiled_unrolled gpu_tiled_wpt gpu_regblock gpu_vectorized gpu_double_buffered gpu_warptiled gpu_async_copy tf32_mma_sync tf32_wgmma_tma cublas_fp32 cublas_tf32"
+GPU_RUNGS = "gpu_naive_global gpu_naive gpu_tiled gpu_tiled_unrolled gpu_tiled_wpt gpu_regblock gpu_vectorized gpu_double_buffered gpu_warptiled gpu_async_copy tf32_mma_sync tf32_wgmma_tma cublas_fp32 cublas_tf32"
 rung(r) = r eq "host_naive" ? 1 : r eq "host_restrict" ? 2 : r eq "gpu_naive_global" ? 3 : \
           r eq "gpu_naive" ? 4 : r eq "gpu_tiled" ? 5 : r eq "gpu_tiled_unrolled" ? 6 : \
           r eq "gpu_tiled_wpt" ? 7 : r eq "gpu_regblock" ? 8 : r eq "gpu_vectorized" ? 9 : \
-          r eq "gpu_double_buffered" ? 10 : r eq "cublas_fp32" ? 11 : r eq "cublas_tf32" ? 12 : 0
-# "03 gpu_naive_global": the number of the rung in the ladder, then its name
-rung_title(r) = sprintf("%02d %s", rung(r), r)
+          r eq "gpu_double_buffered" ? 10 : r eq "gpu_warptiled" ? 11 : r eq "gpu_async_copy" ? 12 : \
+          r eq "tf32_mma_sync" ? 13 : r eq "tf32_wgmma_tma" ? 14 : \
+          r eq "cublas_fp32" ? 15 : r eq "cublas_tf32" ? 16 : 0
+# The rungs that compute in TF32 (tensor cores: 10-bit mantissa products, FP32
+# accumulation), a different precision from the rest.  They are labelled TF32
+# in every key and compared with cublas_tf32, never with the FP32 line.
+TF32_RUNGS = "tf32_mma_sync tf32_wgmma_tma cublas_tf32"
+is_tf32(r) = r eq "tf32_mma_sync" || r eq "tf32_wgmma_tma" || r eq "cublas_tf32"
+# the cuBLAS reference of rung r: the same precision
+ref_cublas(r) = is_tf32(r) ? "cublas_tf32" : "cublas_fp32"
+# "03 gpu_naive_global", "13 tf32_mma_sync (TF32)": the number of the rung in
+# the ladder, then its name, then "(TF32)" for the TF32 rungs
+rung_title(r) = sprintf("%02d %s%s", rung(r), r, is_tf32(r) ? " (TF32)" : "")
 
 # Colours: host rungs in earth tones, hand-written GPU rungs in distinct hues,
-# the cuBLAS references black (FP32, solid) and purple (TF32, dashed).
-set linetype 1 lc rgb "#8C510A" lw 2.0 pt 5  ps 0.8 dt solid   # host_naive          square
-set linetype 2 lc rgb "#D8A300" lw 2.0 pt 15 ps 0.9 dt solid   # host_restrict       pentagon
-set linetype 3 lc rgb "#D62728" lw 2.0 pt 9  ps 0.9 dt solid   # gpu_naive_global    triangle
-set linetype 4 lc rgb "#FF7F0E" lw 2.0 pt 11 ps 0.9 dt solid   # gpu_naive           inverted triangle
-set linetype 5 lc rgb "#2CA02C" lw 2.0 pt 7  ps 0.8 dt solid   # gpu_tiled           circle
-set linetype 6 lc rgb "#17A2B8" lw 2.0 pt 15 ps 0.9 dt solid   # gpu_tiled_unrolled  pentagon
-set linetype 7 lc rgb "#1F4FB4" lw 2.0 pt 13 ps 0.9 dt solid   # gpu_tiled_wpt       diamond
-set linetype 8 lc rgb "#E377C2" lw 2.0 pt 7  ps 0.8 dt solid   # gpu_regblock        circle
-set linetype 9 lc rgb "#8C564B" lw 2.0 pt 9  ps 0.9 dt solid   # gpu_vectorized      triangle
-set linetype 10 lc rgb "#7F7F00" lw 2.0 pt 13 ps 0.9 dt solid  # gpu_double_buffered diamond
-set linetype 11 lc rgb "#000000" lw 2.5 pt 5  ps 0.6 dt solid  # cublas_fp32 (reference)
-set linetype 12 lc rgb "#7B3294" lw 2.5 pt 5  ps 0.6 dt (6,3)  # cublas_tf32 (reference)
+# the TF32 rungs dashed (as cuBLAS TF32 is), the cuBLAS references black (FP32,
+# solid) and purple (TF32, dashed).  COLOURS: one per linetype 1..16;
+# rung_rgb(r) is rung r's colour as a number (for mixing shades).
+COLOURS = "#8C510A #D8A300 #D62728 #FF7F0E #2CA02C #17A2B8 #1F4FB4 #E377C2 #8C564B #7F7F00 #00897B #C2185B #00A3E0 #6B9E00 #000000 #7B3294"
+rung_rgb(r) = rung(r) > 0 ? int("0x".word(COLOURS, rung(r))[2:]) : 0x808080
+set linetype 1  lc rgb word(COLOURS, 1)  lw 2.0 pt 5  ps 0.8 dt solid   # host_naive          brown, square
+set linetype 2  lc rgb word(COLOURS, 2)  lw 2.0 pt 15 ps 0.9 dt solid   # host_restrict       gold, pentagon
+set linetype 3  lc rgb word(COLOURS, 3)  lw 2.0 pt 9  ps 0.9 dt solid   # gpu_naive_global    red, triangle
+set linetype 4  lc rgb word(COLOURS, 4)  lw 2.0 pt 11 ps 0.9 dt solid   # gpu_naive           orange, inverted triangle
+set linetype 5  lc rgb word(COLOURS, 5)  lw 2.0 pt 7  ps 0.8 dt solid   # gpu_tiled           green, circle
+set linetype 6  lc rgb word(COLOURS, 6)  lw 2.0 pt 15 ps 0.9 dt solid   # gpu_tiled_unrolled  teal, pentagon
+set linetype 7  lc rgb word(COLOURS, 7)  lw 2.0 pt 13 ps 0.9 dt solid   # gpu_tiled_wpt       blue, diamond
+set linetype 8  lc rgb word(COLOURS, 8)  lw 2.0 pt 7  ps 0.8 dt solid   # gpu_regblock        pink, circle
+set linetype 9  lc rgb word(COLOURS, 9)  lw 2.0 pt 9  ps 0.9 dt solid   # gpu_vectorized      brown-grey, triangle
+set linetype 10 lc rgb word(COLOURS, 10) lw 2.0 pt 13 ps 0.9 dt solid   # gpu_double_buffered olive, diamond
+set linetype 11 lc rgb word(COLOURS, 11) lw 2.0 pt 11 ps 0.9 dt solid   # gpu_warptiled       sea green, inverted triangle
+set linetype 12 lc rgb word(COLOURS, 12) lw 2.0 pt 5  ps 0.8 dt solid   # gpu_async_copy      raspberry, square
+set linetype 13 lc rgb word(COLOURS, 13) lw 2.0 pt 13 ps 0.9 dt (6,3)   # tf32_mma_sync       azure, diamond (TF32: dashed)
+set linetype 14 lc rgb word(COLOURS, 14) lw 2.0 pt 15 ps 0.9 dt (6,3)   # tf32_wgmma_tma      lime, pentagon (TF32: dashed)
+set linetype 15 lc rgb word(COLOURS, 15) lw 2.5 pt 5  ps 0.6 dt solid   # cublas_fp32 (reference) black
+set linetype 16 lc rgb word(COLOURS, 16) lw 2.5 pt 5  ps 0.6 dt (6,3)   # cublas_tf32 (reference) purple, dashed
 # each rung's point type, filled (as in its linetype) and open
-PTS = "5 15 9 11 7 15 13 7 9 13 5 5"
+PTS = "5 15 9 11 7 15 13 7 9 13 11 5 13 15 5 5"
 pt_filled(r) = rung(r) > 0 ? int(word(PTS, rung(r))) : 1
 pt_open(r) = rung(r) > 0 ? int(word(PTS, rung(r))) - 1 : 1
 # ink(r): a text colour readable on a bar filled with rung r's colour
-ink(r) = (r eq "host_restrict" || r eq "gpu_naive" || r eq "gpu_tiled" || r eq "gpu_tiled_unrolled") ? 0x000000 : 0xFFFFFF
+ink(r) = (r eq "host_restrict" || r eq "gpu_naive" || r eq "gpu_tiled" || r eq "gpu_tiled_unrolled" || \
+          r eq "tf32_mma_sync" || r eq "tf32_wgmma_tma") ? 0x000000 : 0xFFFFFF
 # Linetypes 20 and up, for guides (peak lines, y = x, bands).
 set linetype 20 lc rgb "#606060" lw 1.0 dt (2,3) pt 0            # guide, dotted grey
 # Dash patterns for a second axis of a line figure (e.g. tile width).

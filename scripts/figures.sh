@@ -110,11 +110,12 @@ fi
 # maps column names to positions (col[file number, name]); v(name) is that
 # column of the current line.  A column in `need` that a header lacks stops the
 # program with exit 2 and a message.  Rows are ordered by `order`, the rung's
-# place in the ladder (unknown rungs after the known ones).
+# place in the ladder (unknown rungs after the known ones); the list is the
+# ladder as `bin/mmladder list` prints it, and as RUNGS in plots/style.gp.
 AWK_PRELUDE='
 BEGIN {
     FS = OFS = "\t"
-    nr = split("host_naive host_restrict gpu_naive_global gpu_naive gpu_tiled gpu_tiled_unrolled gpu_tiled_wpt gpu_regblock gpu_vectorized gpu_double_buffered cublas_fp32 cublas_tf32", rn, " ")
+    nr = split("host_naive host_restrict gpu_naive_global gpu_naive gpu_tiled gpu_tiled_unrolled gpu_tiled_wpt gpu_regblock gpu_vectorized gpu_double_buffered gpu_warptiled gpu_async_copy tf32_mma_sync tf32_wgmma_tma cublas_fp32 cublas_tf32", rn, " ")
     for (i = 1; i <= nr; i++) order[rn[i]] = i
 }
 FNR == 1 {
@@ -135,7 +136,8 @@ FNR == 1 {
 function v(name) { return $(col[fno, name]) }
 function rank(r) { return (r in order) ? order[r] : 99 }
 function square() { return v("M") == v("N") && v("N") == v("K") }
-# a "square size": M = N = K and a multiple of 32, the widest tile.  This keeps
+# a "square size": M = N = K and a multiple of 32, the widest tile of the seeds (not the
+# block tiles of rungs 08-14, up to 256: that would drop n = 128).  This keeps
 # the sizes axis of the experiments (128 ... 8192) and leaves out square odd
 # shapes such as 4095, which are there to exercise the edge guards and would
 # sit next to 4096 on every size axis.

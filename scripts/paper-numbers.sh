@@ -31,12 +31,25 @@
 #   \Num<RUN><attribute>            provenance: GpuName, GpuSmCount, PeakTflops, ...
 #   \Num<RUN>Gflops<RUNG><SHAPE>[<CONFIG>]   GFLOP/s (no CONFIG: the rung's best)
 #   \Num<RUN>Best<RUNG><SHAPE>      the best configuration, as text
-#   \Num<RUN>PctCublas<RUNG><SHAPE> best GFLOP/s as % of cublas_fp32 at that shape
+#   \Num<RUN>PctCublas<RUNG><SHAPE> best GFLOP/s as % of the cuBLAS rung of the same
+#                                   precision at that shape: cublas_tf32 for the TF32
+#                                   rungs (tf32_mma_sync, tf32_wgmma_tma, and
+#                                   cublas_tf32 itself: 100), cublas_fp32 for the FP32
+#                                   rungs.  A rung's precision is the "precision"
+#                                   column of its rows in the export (fp32, tf32);
+#                                   a TF32 rung is never given as % of cublas_fp32.
 #   \Num<RUN>PctPeak<RUNG><SHAPE>   best GFLOP/s as % of the FP32 peak
 #   \Num<RUN>Ratio<RUNG>Over<RUNG><SHAPE>   best / best, and ...Cmp... the word
 #                                   "faster than", "slower than" or "as fast as"
 #   \NumSize<SHAPE>, \NumTile<ts>, \NumWpt<wpt>   the design values themselves
-# and the named families documented where they are emitted below.
+# and the named families documented where they are emitted below.  Step
+# (LargestStep/SmallestStep) compares each hand-written rung with the one before
+# it of the same precision, so no step goes from an FP32 rung to a TF32 one.
+#
+# table-ladder.tex: per GPU rung and (GPU, size) its best GFLOP/s and the %
+# column, the % of the same-precision cuBLAS rung as for PctCublas; the TF32
+# rows' % cells carry a dagger, "$^\dagger$", for the paper's table note
+# (their reference is cublas_tf32, not cublas_fp32).
 #
 # A value that the data cannot supply is written as \MissingDatum{name}; the
 # script then names every such value on stderr and exits 1 (after writing OUT,
@@ -157,8 +170,8 @@ function fint(x) { if (x == "") return ""; x = sprintf("%.0f", x); return x ~ /^
 function fg(x) { if (x == "") return ""; x += 0; return x >= 100 ? fint(x) : x >= 10 ? sprintf("%.1f", x) : sprintf("%.2f", x) }
 # ratios: two decimals below 10
 function fr(x) { if (x == "") return ""; x += 0; return x >= 100 ? fint(x) : x >= 10 ? sprintf("%.1f", x) : sprintf("%.2f", x) }
-# percentages: one decimal below 100
-function fp(x) { if (x == "") return ""; x += 0; return x >= 100 ? fint(x) : sprintf("%.1f", x) }
+# percentages: one decimal below 100 (99.95 and up, which would print as 100.0, as 100)
+function fp(x) { if (x == "") return ""; x += 0; return x >= 99.95 ? fint(x) : sprintf("%.1f", x) }
 # milliseconds: three significant figures
 function fms(x) { if (x == "") return ""; x += 0; return x >= 100 ? fint(x) : x >= 10 ? sprintf("%.1f", x) : x >= 1 ? sprintf("%.2f", x) : sprintf("%.3f", x) }
 function f1(x) { if (x == "") return ""; return sprintf("%.1f", x) }
@@ -225,6 +238,7 @@ kind == "rows" {
     if (!((run, v, s) in B) || g > B[run, v, s]) {
         B[run, v, s] = g; BK[run, v, s] = k; CLK[run, v, s] = c("sm_clock_mhz") + 0
         SEED[v] = c("seed_name"); gsub(/_\(/, " (", SEED[v])
+        if (SEED[v] ~ /^\(/) gsub(/_/, " ", SEED[v])   # "(past_the_seeds)": spaces in the export
         BS[run, v, s] = c("samples"); BST[run, v, s] = c("stop_rule")
         BRS[run, v, s] = c("time_ms_median") > 0 ? c("time_ms_stddev") / c("time_ms_median") : ""
     }
@@ -232,6 +246,8 @@ kind == "rows" {
     if (!((v, k) in CFSEEN)) { CFSEEN[v, k] = 1; NCF[v]++; CF[v, NCF[v]] = k }
     if (!(s in ALLSH)) { ALLSH[s] = 1; nsh++; SHL[nsh] = s }
     d = c("device"); p = c("precision")
+    if ((v in PREC) && PREC[v] != p) die(src ": rung " v " has rows of two precisions, " PREC[v] " and " p)
+    PREC[v] = p
     NROWS[run, d]++; NSAMP[run] += c("samples"); STOP[run, d, c("stop_rule")]++
     if (d == "gpu") {
         rs = c("time_ms_stddev") / c("time_ms_median")
@@ -239,8 +255,10 @@ kind == "rows" {
         if (c("stop_rule") == "converged") NCONV[run]++
         if (p == "tf32" && (!((run, "tf32clk") in MINCLK) || c("sm_clock_mhz") + 0 < MINCLK[run, "tf32clk"]))
             MINCLK[run, "tf32clk"] = c("sm_clock_mhz") + 0
-        if (c("tile") + 0 > 0) { TILES[c("tile") + 0] = 1 }
-        if (c("wpt") + 0 > 0) { WPTS[c("wpt") + 0] = 1 }
+        # the tutorials' tile widths and WPTs (the block tiles and WPTs of the
+        # rungs past them are named where those rungs are described)
+        if (v ~ /^gpu_tiled/ && c("tile") + 0 > 0) { TILES[c("tile") + 0] = 1 }
+        if (v == "gpu_tiled_wpt" && c("wpt") + 0 > 0) { WPTS[c("wpt") + 0] = 1 }
         if (square(s)) GSZ[shn(s)] = 1; else GSH[s] = 1
     } else {
         if (c("opt_level") + 0 > 0) OPTS[c("opt_level") + 0] = 1
@@ -290,6 +308,10 @@ function shlt(a, b) {
     return shflops(a) < shflops(b)
 }
 function gf(r, v, s, k) { return ((r, v, s, k) in G) ? G[r, v, s, k] : "" }
+# the cuBLAS rung a rung is compared with: the same precision (TF32 rungs with
+# cublas_tf32, never with the FP32 line)
+function cublasref(v) { return PREC[v] == "tf32" ? "cublas_tf32" : "cublas_fp32" }
+function istf32(v) { return PREC[v] == "tf32" }
 function best(r, v, s) { return ((r, v, s) in B) ? B[r, v, s] : "" }
 function attr(r, n) { return ((r, n) in A) ? A[r, n] : "" }
 function median(r,   i, j, t, n, L) {
@@ -395,7 +417,7 @@ function emit_paper(r, R,   i, j, s, v, k, n, ts, b, cb, pk, prev, key, w, u, t,
                 k = CF[v, n]
                 if (cftok(k) != "" && ((r, v, s, k) in G)) def(R " gflops " v " " shtok(s) " " cftok(k), fg(G[r, v, s, k]))
             }
-            if ((r, "cublas_fp32", s) in B) def(R " pct cublas " v " " shtok(s), fp(pct(b, B[r, "cublas_fp32", s])))
+            if ((r, cublasref(v), s) in B) def(R " pct cublas " v " " shtok(s), fp(pct(b, B[r, cublasref(v), s])))
             if (DEV[v] == "gpu" && pk != "") def(R " pct peak " v " " shtok(s), fp(pct(b, pk)))
             # Ratio/Cmp: this rung's best over every earlier rung's best at the shape
             for (w = 1; w < j; w++) {
@@ -473,17 +495,20 @@ function emit_paper(r, R,   i, j, s, v, k, n, ts, b, cb, pk, prev, key, w, u, t,
                 if (DEV[v] == "gpu" && ((r, v, s) in B)) def(R " over host " v " " shtok(s), fint(ratio(B[r, v, s], B[r, "host_naive", s]))) }
     }
     # Step: along the hand-written GPU rungs (not cuBLAS), each rung's best over the
-    # best of the GPU rung before it; LargestStep/SmallestStep name the rung and ratio
+    # best of the GPU rung before it of the same precision (the first TF32 rung has
+    # no step: it is not compared with an FP32 rung); LargestStep/SmallestStep name
+    # the rung and ratio
     for (i = 1; i <= nsh; i++) {
-        s = SHO[i]; prev = ""; lo = ""; hi = ""
+        s = SHO[i]; lo = ""; hi = ""; delete PREV
         for (j = 1; j <= nlad; j++) {
             v = LAD[j]; if (DEV[v] != "gpu" || v ~ /^cublas/ || !((r, v, s) in B)) continue
+            prev = (PREC[v] in PREV) ? PREV[PREC[v]] : ""
             if (prev != "") {
                 rr = B[r, v, s] / B[r, prev, s]
                 if (hi == "" || rr > hi) { hi = rr; hv = v }
                 if (lo == "" || rr < lo) { lo = rr; lv = v }
             }
-            prev = v
+            PREV[PREC[v]] = v
         }
         if (hi == "") continue
         def(R " largest step rung " shtok(s), "\\texttt{" tex(hv) "}"); def(R " largest step ratio " shtok(s), fr(hi))
@@ -557,8 +582,10 @@ function emit_paper(r, R,   i, j, s, v, k, n, ts, b, cb, pk, prev, key, w, u, t,
 
 function emit_tables(   i, j, s, v, k, n, w, line, cfg, cells, sz, rr, r, row, L, nl, o, mems, kind) {
     # table-ladder.tex: GPU rungs; per (GPU, the two largest square sizes): best GFLOP/s
-    # and % of cublas_fp32; the configuration column is the first cell's best, and a
-    # cell whose best differs carries its own in a superscript.
+    # and % of the cuBLAS rung of the same precision (cublasref: cublas_tf32 for the
+    # TF32 rows, whose % cell carries a dagger for the table note, cublas_fp32 for
+    # the others); the configuration column is the first cell's best, and a cell
+    # whose best differs carries its own in a superscript.
     nl = sortkeys(GSZ, L)
     sz[1] = L[nl - 1]; sz[2] = L[nl]
     def("table size a", sz[1]); def("table size b", sz[2])
@@ -572,7 +599,9 @@ function emit_tables(   i, j, s, v, k, n, w, line, cfg, cells, sz, rr, r, row, L
             run = r == 1 ? "h100" : "h200"; s = shkey(sz[i], sz[i], sz[i])
             if (!((run, v, s) in B)) { line = line " & \\MissingDatum{" v "} & \\MissingDatum{}"; MISS[++nmiss] = "table-ladder " run " " v " " sz[i]; continue }
             cells = fg(B[run, v, s]) (BK[run, v, s] != cfg ? "\\textsuperscript{" cftext(BK[run, v, s]) "}" : "")
-            line = line " & " cells " & " fp(pct(B[run, v, s], B[run, "cublas_fp32", s]))
+            rr = pct(B[run, v, s], best(run, cublasref(v), s))
+            if (rr == "") { MISS[++nmiss] = "table-ladder " run " " v " " sz[i] " % of " cublasref(v); rr = "\\MissingDatum{}" } else rr = fp(rr)
+            line = line " & " cells " & " rr (istf32(v) ? "$^\\dagger$" : "")
         }
         print line " \\\\" > f
     }
@@ -784,12 +813,12 @@ END {
     for (k in VR) { split(k, u, SUBSEP); if (!(u[2] in RANK) || RANK[u[2]] > np || PL[RANK[u[2]]] != u[2]) die("rung " u[2] " in the data is not listed by the binary") }
     for (j = 1; j <= np; j++) LAD[j] = PL[j]
     nlad = np
-    # a square "size" is a multiple of the widest tile (the sizes axis); other squares
-    # (4095) are edge-guard shapes, as in scripts/figures.sh
-    MAXTILE = 0; for (k in TILES) if (k + 0 > MAXTILE) MAXTILE = k + 0
-    if (MAXTILE == 0) die("no tiled rows")
-    for (k in GSZ) if (k % MAXTILE) { delete GSZ[k]; GSH[shkey(k, k, k)] = 1 }
-    for (k in HSZ) if (k % MAXTILE) { delete HSZ[k]; HSH[shkey(k, k, k)] = 1 }
+    # a square "size" is a multiple of 32, the seeds' widest tile (the sizes axis);
+    # other squares (4095) are edge-guard shapes, as in scripts/figures.sh (sized()).
+    # Not the widest tile of all rungs: the block tiles of rungs 08-14 (up to 256)
+    # would put n = 128 among the odd shapes.
+    for (k in GSZ) if (k % 32) { delete GSZ[k]; GSH[shkey(k, k, k)] = 1 }
+    for (k in HSZ) if (k % 32) { delete HSZ[k]; HSH[shkey(k, k, k)] = 1 }
     for (k in GSZ) SQ[k] = 1
     for (k in HSZ) SQ[k] = 1
     printf "%% generated by scripts/paper-numbers.sh from the results files -- do not edit\n"
