@@ -68,12 +68,13 @@ enum {
     S_HOST_TIMEOUT_MS,
     S_HOST_LONG_POINT_MS,
     S_TARGET_REL_STDDEV,
+    S_HOST_POINT_BUDGET_S,
     N_SAMPLING_KEYS
 };
 static const char *const sampling_keys[N_SAMPLING_KEYS] = {
     "gpu_min_samples",  "gpu_max_samples",  "gpu_min_time_ms",  "gpu_timeout_ms",
     "host_min_samples", "host_max_samples", "host_min_time_ms", "host_timeout_ms",
-    "host_long_point_ms", "target_rel_stddev"};
+    "host_long_point_ms", "target_rel_stddev", "host_point_budget_s"};
 
 enum { W_VARIANTS, W_SIZES, W_SHAPES, W_TILES, W_WPTS, W_OPT_LEVELS, W_HOST_MEMORY,
        N_SWEEP_KEYS };
@@ -348,8 +349,47 @@ static void classify(struct parse_ctx *c, const char *line)
     }
 }
 
+/* Length of the UTF-8 sequence at s (at most n bytes), or 0 if it is not one:
+ * no overlong forms, no surrogates, nothing past U+10FFFF. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+    size_t len = s[0] < 0x80 ? 1 : s[0] >= 0xC2 && s[0] <= 0xDF ? 2
+                 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3 : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
+    if (len == 0 || len > n) return 0;
+    for (size_t i = 1; i < len; i++)
+        if ((s[i] & 0xC0) != 0x80) return 0;
+    if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] > 0x9F) ||
+        (s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] > 0x8F))
+        return 0;
+    return len;
+}
+
+/* A line (without its '\n') must be UTF-8 text; of the control characters,
+ * tab anywhere and CR at the end (CRLF) only. */
+static int check_text(struct parse_ctx *c, const char *line, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)line;
+    for (size_t i = 0; i < n;) {
+        int cr_at_end = s[i] == '\r' && i + 1 == n;
+        if (s[i] < 0x20 ? s[i] != '\t' && !cr_at_end : s[i] == 0x7F) {
+            fail(c, c->line, "control character 0x%02x at column %zu (expected text: tab is "
+                             "the only control character, and CR only before the newline)",
+                 s[i], i + 1);
+            return 0;
+        }
+        size_t len = utf8_len(s + i, n - i);
+        if (len == 0) {
+            fail(c, c->line, "byte 0x%02x at column %zu is not UTF-8 (expected UTF-8 text)",
+                 s[i], i + 1);
+            return 0;
+        }
+        i += len;
+    }
+    return 1;
+}
+
 /* inih's reader: one line of the text per call, refusing lines that do not fit
- * its buffer, and stopping at the first error. */
+ * its buffer or are not text, and stopping at the first error. */
 static char *read_line(char *buf, int num, void *stream)
 {
     struct parse_ctx *c = stream;
@@ -360,12 +400,15 @@ static char *read_line(char *buf, int num, void *stream)
     size_t content = nl ? (size_t)(nl - p) : rem;
     size_t take = nl ? content + 1 : content;
     c->line++;
+    if (!check_text(c, p, content)) return NULL;
     /* Room for the line, its '\n' and the NUL. */
     if (num < 3 || content > (size_t)num - 2) {
+        size_t shown = content < 40 ? content : 40;   /* its start, cut between characters */
+        while (shown > 0 && shown < content && (p[shown] & 0xC0) == 0x80) shown--;
         fail(c, c->line,
-             "line longer than %d characters (split a long list over indented "
-             "continuation lines)",
-             num < 3 ? 0 : num - 2);
+             "line longer than %d characters (%zu; split a long list over indented "
+             "continuation lines): '%.*s...'",
+             num < 3 ? 0 : num - 2, content, (int)shown, p);
         return NULL;
     }
     memcpy(buf, p, take);
@@ -463,6 +506,9 @@ static void sampling_value(struct parse_ctx *c, int key, const char *v, int cont
             if (key == S_TARGET_REL_STDDEV)
                 fail(c, line, "[sampling] %s: '%s' (expected a positive fraction, e.g. 0.005)",
                      kname, v);
+            else if (key == S_HOST_POINT_BUDGET_S)
+                fail(c, line, "[sampling] %s: '%s' (expected a positive number of seconds, "
+                              "e.g. 60)", kname, v);
             else
                 fail(c, line,
                      "[sampling] %s: '%s' (expected a positive number of milliseconds, "
@@ -479,16 +525,38 @@ static void sampling_value(struct parse_ctx *c, int key, const char *v, int cont
             e->gpu_rule.target_rel_stddev = x;
             e->host_rule.target_rel_stddev = x;
             break;
+        case S_HOST_POINT_BUDGET_S: e->host_point_budget_s = x; break;
         }
         break;
     }
     }
 }
 
+/* A (MxK), B (KxN) and C (MxN) must each be indexable by int, as the rungs index. */
+static int shape_fits_int(struct parse_ctx *c, const char *kname, const char *tok, size_t n,
+                          int M, int N, int K)
+{
+    const struct {
+        const char *what;
+        long long elems;
+    } m[] = {{"A (M x K)", (long long)M * K}, {"B (K x N)", (long long)K * N},
+             {"C (M x N)", (long long)M * N}};
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
+        if (m[i].elems > INT_MAX) {
+            fail(c, c->line, "%s: '%.*s' is too large: %s would have %lld elements (expected "
+                             "at most %d in each of A, B and C)",
+                 kname, (int)n, tok, m[i].what, m[i].elems, INT_MAX);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static void add_shape(struct parse_ctx *c, struct sweep *s, const char *kname, const char *tok,
                       size_t n, int M, int N, int K)
 {
     int line = c->line;
+    if (!shape_fits_int(c, kname, tok, n, M, N, K)) return;
     for (int i = 0; i < s->n_shapes; i++) {
         const struct shape_entry *h = &s->shapes[i];
         if (h->M == M && h->N == N && h->K == K) {
@@ -498,8 +566,9 @@ static void add_shape(struct parse_ctx *c, struct sweep *s, const char *kname, c
         }
     }
     if (s->n_shapes == EXP_MAX_LIST) {
-        fail(c, line, "%s: more than %d shapes in sweep [%s] (sizes and shapes together)",
-             kname, EXP_MAX_LIST, s->name);
+        fail(c, line, "%s: more than %d shapes in sweep [%s] (sizes and shapes together): "
+                      "'%.*s' would be shape %d", kname, EXP_MAX_LIST, s->name, (int)n, tok,
+             EXP_MAX_LIST + 1);
         return;
     }
     s->shapes[s->n_shapes++] = (struct shape_entry){.M = M, .N = N, .K = K, .line = line};
@@ -522,7 +591,8 @@ static void add_int(struct parse_ctx *c, struct int_axis *ax, const char *kname,
         }
     }
     if (ax->n == EXP_MAX_LIST) {
-        fail(c, line, "%s: more than %d values", kname, EXP_MAX_LIST);
+        fail(c, line, "%s: more than %d values: '%.*s' would be value %d", kname, EXP_MAX_LIST,
+             (int)n, tok, EXP_MAX_LIST + 1);
         return;
     }
     ax->v[ax->n++] = (int)x;
@@ -548,7 +618,8 @@ static void add_variant(struct parse_ctx *c, struct sweep *s, const char *tok, s
         }
     }
     if (s->n_variants == EXP_MAX_LIST) {
-        fail(c, line, "variants: more than %d values", EXP_MAX_LIST);
+        fail(c, line, "variants: more than %d values: '%.*s' would be value %d", EXP_MAX_LIST,
+             (int)n, tok, EXP_MAX_LIST + 1);
         return;
     }
     memcpy(s->variants[s->n_variants], tok, n);
@@ -824,6 +895,7 @@ static int parse_owned(const char *path, char *text, size_t len, struct experime
     e->text_len = len;
     e->gpu_rule = sampling_default_gpu();
     e->host_rule = sampling_default_host();
+    e->host_point_budget_s = EXP_DEFAULT_HOST_POINT_BUDGET_S;
 
     c->e = e;
     c->text = text;

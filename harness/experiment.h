@@ -9,17 +9,24 @@
  *   gpu_min_samples, gpu_max_samples, gpu_min_time_ms, gpu_timeout_ms,
  *   host_min_samples, host_max_samples, host_min_time_ms, host_timeout_ms,
  *   host_long_point_ms, target_rel_stddev
+ *   host_point_budget_s = 60  a host point whose estimated time (plan.h) exceeds
+ *                             it is recorded as skipped with that reason, unless
+ *                             `mmladder run --host-budget S` or `--no-budget`
  *
  *   [any-other-name]          a sweep: the product of its axes
  *   variants   = gpu_tiled cublas_fp32     names from the registry (required)
  *   sizes      = 128 256                   square shapes n x n x n
- *   shapes     = 1000x1500x700             explicit MxNxK (sizes and/or shapes required)
+ *   shapes     = 1000x1500x700             explicit MxNxK (sizes and/or shapes required);
+ *                                          A (MxK), B (KxN) and C (MxN) of at most
+ *                                          INT_MAX elements each
  *   tiles      = 8 16 32                   used by rungs with a tile width
  *   wpts       = 1 2 4                     used by rungs with work per thread
  *   opt_levels = 1 2 3                     used by host rungs
  *   host_memory = pinned pageable          GPU rungs: also copy A, B in and C out
  *                                          through such host memory in every sample
  *
+ * The file is UTF-8 text: no NUL, no control characters but tab (and CR before
+ * the newline: CRLF line ends are fine).
  * Values are whitespace-separated lists; ';' starts a comment.  This stage checks
  * syntax only (integers, shapes, known keys, required keys, no repeats); whether
  * a variant exists or a tile fits is the plan's business, which reports it with
@@ -35,6 +42,7 @@
 #define EXP_MAX_LIST 64
 #define EXP_MAX_SWEEPS 32
 #define EXP_NAME_LEN 64
+#define EXP_DEFAULT_HOST_POINT_BUDGET_S 60.0
 
 struct int_axis {
     int n;                      /* 0: key absent */
@@ -71,6 +79,7 @@ struct experiment {
     char *text;                 /* the file verbatim (recorded with the results) */
     size_t text_len;
     struct sampling_rule gpu_rule, host_rule;
+    double host_point_budget_s;  /* [sampling] host_point_budget_s, or the default */
     int n_sweeps;
     struct sweep sweeps[EXP_MAX_SWEEPS];
 };

@@ -1,10 +1,13 @@
 /* mmladder: the command line.  See `mmladder --help`. */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
+#include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "experiment.h"
@@ -30,12 +33,16 @@ static const char USAGE[] =
     "against float64, into a new self-describing HDF5 file.\n"
     "\n"
     "commands:\n"
-    "  run EXPERIMENT.ini [-o FILE.h5 | -d DIR]\n"
+    "  run EXPERIMENT.ini [-o FILE.h5 | -d DIR] [--host-budget S | --no-budget]\n"
     "        run every point; write FILE.h5 (default DIR/NAME-GPU-UTCSTAMP.h5, DIR = data)\n"
-    "        never overwrites; each point is flushed to disk as soon as it is recorded\n"
-    "  list [EXPERIMENT.ini]\n"
+    "        never overwrites; each point is flushed to disk as soon as it is recorded.\n"
+    "        A host point whose estimated time (see plan) exceeds the host budget is\n"
+    "        recorded as skipped with that reason: the budget is the file's [sampling]\n"
+    "        host_point_budget_s (default 60 s); --host-budget S sets it to S seconds,\n"
+    "        --no-budget runs every host point\n"
+    "  list [EXPERIMENT.ini [--host-budget S | --no-budget]]\n"
     "        the variants (rungs) in ladder order, or the points a file expands to\n"
-    "  plan EXPERIMENT.ini\n"
+    "  plan EXPERIMENT.ini [--host-budget S | --no-budget]\n"
     "        dry run: the points, skip reasons and an estimated time; runs nothing\n"
     "  info FILE.h5\n"
     "        provenance attributes, counts and the summary table of a results file\n"
@@ -123,11 +130,126 @@ static struct gpu *open_gpu(struct gpu_info *gi, char *why, size_t whylen)
     return g;
 }
 
-static int plan_or_die(const struct experiment *e, int gpu_ok, const char *why, struct plan *p)
+/* The host time budget the command line asks for. */
+struct budget_opt {
+    int given;          /* 0: the file's; 1: --host-budget S; 2: --no-budget */
+    double s;
+    const char *arg;    /* the first budget option given, for messages */
+};
+
+/* Is argv[*i] a budget option?  1: taken (with its value, *i advanced), 0: not
+ * one, -1: refused (message printed). */
+static int budget_arg(const char *cmd, int argc, char **argv, int *i, struct budget_opt *b)
+{
+    const char *a = argv[*i];
+    int no = !strcmp(a, "--no-budget");
+    if (!no && strcmp(a, "--host-budget") != 0) return 0;
+    if (b->given) {
+        fprintf(stderr, "mmladder %s: '%s' after '%s' (expected one of --host-budget S and "
+                        "--no-budget, once)\n", cmd, a, b->arg);
+        return -1;
+    }
+    b->arg = a;
+    if (no) {
+        b->given = 2;
+        return 1;
+    }
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "mmladder %s: '--host-budget' needs a value (expected --host-budget "
+                        "SECONDS, e.g. --host-budget 600)\n", cmd);
+        return -1;
+    }
+    const char *v = argv[++*i];
+    char *end;
+    errno = 0;
+    b->s = strtod(v, &end);
+    if (end == v || *end || errno == ERANGE || !isfinite(b->s) || !(b->s > 0)) {
+        fprintf(stderr, "mmladder %s: --host-budget '%s' (expected a positive number of "
+                        "seconds, e.g. 600)\n", cmd, v);
+        return -1;
+    }
+    b->given = 1;
+    return 1;
+}
+
+static double budget_of(const struct budget_opt *b, const struct experiment *e)
+{
+    return b->given == 2 ? 0.0 : b->given == 1 ? b->s : e->host_point_budget_s;
+}
+
+/* Expand the plan and apply the host budget; *over gets the points it skipped. */
+static int plan_or_die(const struct experiment *e, int gpu_ok, const char *why, double budget_s,
+                       struct plan *p, size_t *over)
 {
     char err[1024];
     if (plan_from_experiment(e, gpu_ok, why, p, err, sizeof err) != 0) {
         fprintf(stderr, "mmladder: %s\n", err);
+        return -1;
+    }
+    *over = plan_apply_host_budget(p, e, budget_s);
+    return 0;
+}
+
+static void say_over_budget(size_t over, double budget_s)
+{
+    if (over)
+        fprintf(stderr, "mmladder: %zu host point%s estimated over the host budget of %g s: "
+                        "recorded as skipped (--host-budget S to raise it, --no-budget to run "
+                        "them)\n", over, over == 1 ? "" : "s", budget_s);
+}
+
+/* An option's value: argv[*i + 1], or NULL with a message. */
+static const char *option_value(const char *cmd, int argc, char **argv, int *i,
+                                const char *expect)
+{
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "mmladder %s: '%s' needs a value (expected %s %s)\n", cmd, argv[*i],
+                argv[*i], expect);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+/* NULL if path is an existing folder, else what it is instead. */
+static const char *not_a_folder(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) return errno == ENOENT ? "does not exist" : strerror(errno);
+    return S_ISDIR(st.st_mode) ? NULL : "is not a folder";
+}
+
+/* Refuse an output that cannot be created before anything runs: the file must
+ * not exist (never overwritten) and its folder must. */
+static int check_output(const char *out, const char *dir, int dir_given)
+{
+    const char *why;
+    if (!out) {
+        if ((why = not_a_folder(dir))) {
+            fprintf(stderr, "mmladder run: %s '%s': %s (expected an existing folder%s)\n",
+                    dir_given ? "-d" : "output folder", dir, why,
+                    dir_given ? "" : "; the default, relative to here: -d DIR or -o FILE.h5 "
+                                     "to choose another");
+            return -1;
+        }
+        return 0;
+    }
+    struct stat st;
+    if (lstat(out, &st) == 0) {
+        fprintf(stderr, "mmladder run: -o '%s': already exists (results files are never "
+                        "overwritten; name a new file)\n", out);
+        return -1;
+    }
+    char parent[1024];
+    const char *slash = strrchr(out, '/');
+    if (!slash)
+        snprintf(parent, sizeof parent, ".");
+    else if (slash == out)
+        snprintf(parent, sizeof parent, "/");
+    else
+        snprintf(parent, sizeof parent, "%.*s", (int)(slash - out), out);
+    if ((why = not_a_folder(parent))) {
+        fprintf(stderr, "mmladder run: -o '%s': folder '%s' %s (expected an existing folder)\n",
+                out, parent, why);
         return -1;
     }
     return 0;
@@ -148,22 +270,62 @@ static void slug(char *out, size_t len, const char *name)
     out[j] = '\0';
 }
 
-static int cmd_run(int argc, char **argv)
+struct run_args {
+    const char *exp_path, *out, *dir;
+    struct budget_opt budget;
+};
+
+static int parse_run_args(int argc, char **argv, struct run_args *a)
 {
-    const char *exp_path = NULL, *out = NULL, *dir = "data";
+    memset(a, 0, sizeof *a);
     for (int i = 2; i < argc; i++) {
-        if (!strcmp(argv[i], "-o") && i + 1 < argc) out = argv[++i];
-        else if (!strcmp(argv[i], "-d") && i + 1 < argc) dir = argv[++i];
-        else if (argv[i][0] != '-' && !exp_path) exp_path = argv[i];
-        else {
-            fprintf(stderr, "mmladder run: unexpected argument '%s'\n%s", argv[i], USAGE);
-            return EXIT_INPUT;
+        const char *arg = argv[i];
+        int b = budget_arg("run", argc, argv, &i, &a->budget);
+        if (b < 0) return -1;
+        if (b > 0) continue;
+        if (!strcmp(arg, "-o") || !strcmp(arg, "-d")) {
+            const char **dst = arg[1] == 'o' ? &a->out : &a->dir;
+            const char *v = option_value("run", argc, argv, &i, arg[1] == 'o' ? "FILE.h5" : "DIR");
+            if (!v) return -1;
+            if (*dst) {
+                fprintf(stderr, "mmladder run: %s given twice ('%s', then '%s')\n", arg, *dst, v);
+                return -1;
+            }
+            if (!*v) {
+                fprintf(stderr, "mmladder run: %s '' (expected a %s)\n", arg,
+                        arg[1] == 'o' ? "file name" : "folder");
+                return -1;
+            }
+            *dst = v;
+        } else if (arg[0] == '-' && arg[1]) {
+            fprintf(stderr, "mmladder run: unknown option '%s'\n%s", arg, USAGE);
+            return -1;
+        } else if (a->exp_path) {
+            fprintf(stderr, "mmladder run: unexpected argument '%s' (one experiment file: '%s' "
+                            "came first)\n", arg, a->exp_path);
+            return -1;
+        } else {
+            a->exp_path = arg;
         }
     }
-    if (!exp_path) {
-        fprintf(stderr, "mmladder run: no experiment file given\n%s", USAGE);
-        return EXIT_INPUT;
+    if (a->out && a->dir) {
+        fprintf(stderr, "mmladder run: -o '%s' and -d '%s' exclude each other (-o names the "
+                        "file, -d the folder of a generated name)\n", a->out, a->dir);
+        return -1;
     }
+    if (!a->exp_path) {
+        fprintf(stderr, "mmladder run: no experiment file given\n%s", USAGE);
+        return -1;
+    }
+    return 0;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    struct run_args a;
+    if (parse_run_args(argc, argv, &a) != 0) return EXIT_INPUT;
+    const char *exp_path = a.exp_path, *out = a.out, *dir = a.dir ? a.dir : "data";
+    if (check_output(out, dir, a.dir != NULL) != 0) return EXIT_INPUT;
     struct experiment *e = calloc(1, sizeof *e);
     if (!e) abort();
     if (load(exp_path, e) != 0) {
@@ -175,7 +337,9 @@ static int cmd_run(int argc, char **argv)
     struct gpu *g = open_gpu(&gi, why, sizeof why);
     struct plan p;
     int rc = EXIT_INPUT;
-    if (plan_or_die(e, g != NULL, why, &p) != 0) goto out_exp;
+    const double budget_s = budget_of(&a.budget, e);
+    size_t over;
+    if (plan_or_die(e, g != NULL, why, budget_s, &p, &over) != 0) goto out_exp;
 
     char path[1024], err[1024];
     if (out) {
@@ -193,8 +357,9 @@ static int cmd_run(int argc, char **argv)
         fprintf(stderr, "mmladder: %s\n", err);
         goto out_plan;
     }
-    if (!g && plan_count_runnable(&p) < p.n)
+    if (!g && plan_count_runnable(&p) + over < p.n)
         fprintf(stderr, "mmladder: %s; GPU points are recorded as skipped\n", why);
+    say_over_budget(over, budget_s);
 
     struct sigaction sa = {.sa_handler = on_signal};
     sigemptyset(&sa.sa_mask);
@@ -248,9 +413,15 @@ static int cmd_list_or_plan(int argc, char **argv, int dry_run)
         print_variants();
         return EXIT_OK;
     }
-    if (argc > 3) {
-        fprintf(stderr, "mmladder %s: unexpected argument '%s'\n", argv[1], argv[3]);
-        return EXIT_INPUT;
+    struct budget_opt budget = {0};
+    for (int i = 3; i < argc; i++) {
+        int b = budget_arg(argv[1], argc, argv, &i, &budget);
+        if (b < 0) return EXIT_INPUT;
+        if (b == 0) {
+            fprintf(stderr, "mmladder %s: unexpected argument '%s' (expected EXPERIMENT.ini "
+                            "[--host-budget S | --no-budget])\n", argv[1], argv[i]);
+            return EXIT_INPUT;
+        }
     }
     struct experiment *e = calloc(1, sizeof *e);
     if (!e) abort();
@@ -261,8 +432,11 @@ static int cmd_list_or_plan(int argc, char **argv, int dry_run)
         char why[512] = "";
         struct gpu *g = dry_run ? open_gpu(&gi, why, sizeof why) : NULL;
         struct plan p;
-        if (plan_or_die(e, dry_run ? g != NULL : 1, why, &p) == 0) {
+        const double budget_s = budget_of(&budget, e);
+        size_t over;
+        if (plan_or_die(e, dry_run ? g != NULL : 1, why, budget_s, &p, &over) == 0) {
             print_points(e, &p, dry_run);
+            say_over_budget(over, budget_s);
             rc = EXIT_OK;
             if (dry_run && g) {
                 char err[1024];
@@ -293,7 +467,11 @@ static void print_attr(const char *name, const char *value, void *ctx)
 static int cmd_info(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "mmladder info: expected one results file\n%s", USAGE);
+        if (argc < 3)
+            fprintf(stderr, "mmladder info: no results file given\n%s", USAGE);
+        else
+            fprintf(stderr, "mmladder info: unexpected argument '%s' (expected one results "
+                            "file)\n", argv[3]);
         return EXIT_INPUT;
     }
     char err[1024];
@@ -328,7 +506,8 @@ static int cmd_export(int argc, char **argv)
         else if (!strcmp(argv[i], "--attrs")) attrs = 1;
         else if (argv[i][0] != '-' && !path) path = argv[i];
         else {
-            fprintf(stderr, "mmladder export: unexpected argument '%s'\n%s", argv[i], USAGE);
+            fprintf(stderr, "mmladder export: %s '%s'\n%s",
+                    argv[i][0] == '-' ? "unknown option" : "unexpected argument", argv[i], USAGE);
             return EXIT_INPUT;
         }
     }
@@ -370,8 +549,9 @@ static int cmd_compare(int argc, char **argv)
         char *end = NULL;
         if (!strcmp(argv[i], "--tsv")) {
             tsv = 1;
-        } else if (!strcmp(argv[i], "--tolerance") && i + 1 < argc) {
-            tol = strtod(argv[++i], &end);
+        } else if (!strcmp(argv[i], "--tolerance")) {
+            if (!option_value("compare", argc, argv, &i, "FRACTION, e.g. 0.10")) return EXIT_INPUT;
+            tol = strtod(argv[i], &end);
             if (*end || !(tol > 0 && tol < 10)) {
                 fprintf(stderr, "mmladder compare: --tolerance '%s' (expected a fraction, e.g. "
                                 "0.10 for 10%%)\n", argv[i]);
@@ -385,7 +565,12 @@ static int cmd_compare(int argc, char **argv)
         }
     }
     if (np != 2) {
-        fprintf(stderr, "mmladder compare: expected NEW.h5 and REFERENCE.h5\n%s", USAGE);
+        if (np == 1)
+            fprintf(stderr, "mmladder compare: only one results file, '%s' (expected NEW.h5 and "
+                            "REFERENCE.h5)\n", paths[0]);
+        else
+            fprintf(stderr, "mmladder compare: no results files given (expected NEW.h5 and "
+                            "REFERENCE.h5)\n%s", USAGE);
         return EXIT_INPUT;
     }
     char err[1024];
@@ -442,7 +627,11 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "info")) return cmd_info(argc, argv);
     if (!strcmp(argv[1], "export")) return cmd_export(argc, argv);
     if (!strcmp(argv[1], "compare")) return cmd_compare(argc, argv);
-    if (!strcmp(argv[1], "device") && argc == 2) return cmd_device();
+    if (!strcmp(argv[1], "device")) {
+        if (argc == 2) return cmd_device();
+        fprintf(stderr, "mmladder device: unexpected argument '%s' (it takes none)\n", argv[2]);
+        return EXIT_INPUT;
+    }
     fprintf(stderr, "mmladder: unknown command '%s'\n%s", argv[1], USAGE);
     return EXIT_INPUT;
 }

@@ -65,13 +65,41 @@ static int check_sweep(const struct experiment *e, const struct sweep *s, char *
     return 0;
 }
 
+/* How many points a checked sweep expands to (lists of 64 multiply up fast). */
+static size_t sweep_points(const struct sweep *s)
+{
+    size_t n = 0;
+    for (int vi = 0; vi < s->n_variants; vi++) {
+        const struct variant *v = registry_find(s->variants[vi]);
+        size_t k = (size_t)s->n_shapes;
+        if (v->axes & AXIS_TILE) k *= (size_t)s->tiles.n;
+        if (v->axes & AXIS_WPT) k *= (size_t)s->wpts.n;
+        if (v->axes & AXIS_OPT) k *= (size_t)s->opt_levels.n;
+        if (v->device == DEV_GPU && s->host_memory.n > 0) k *= (size_t)s->host_memory.n;
+        n += k;
+    }
+    return n;
+}
+
 int plan_from_experiment(const struct experiment *e, int gpu_ok, const char *gpu_why,
                          struct plan *p, char *err, size_t errlen)
 {
     memset(p, 0, sizeof *p);
+    size_t total = 0;
     for (int si = 0; si < e->n_sweeps; si++) {
         const struct sweep *s = &e->sweeps[si];
         if (check_sweep(e, s, err, errlen) != 0) goto fail;
+        size_t n = sweep_points(s);
+        total += n;
+        if (total > PLAN_MAX_POINTS) {
+            char with[64] = "";
+            if (total > n) snprintf(with, sizeof with, ", %zu with the sweeps before it", total);
+            snprintf(err, errlen,
+                     "%s:%d: sweep [%s] expands to %zu points%s: more than %d in one plan "
+                     "(expected shorter lists, or the sweep split over files)",
+                     e->path, s->line, s->name, n, with, PLAN_MAX_POINTS);
+            goto fail;
+        }
         for (int hi = 0; hi < s->n_shapes; hi++) {
             for (int vi = 0; vi < s->n_variants; vi++) {
                 const struct variant *v = registry_find(s->variants[vi]);
@@ -141,5 +169,32 @@ size_t plan_count_runnable(const struct plan *p)
 {
     size_t n = 0;
     for (size_t i = 0; i < p->n; i++) n += !p->points[i].skip;
+    return n;
+}
+
+/* Seconds as people write them: "812", "60", "12.9", "0.001". */
+static void seconds_str(char *buf, size_t len, double s)
+{
+    snprintf(buf, len, s >= 100 && s < 1e9 ? "%.0f" : "%.3g", s);
+}
+
+size_t plan_apply_host_budget(struct plan *p, const struct experiment *e, double budget_s)
+{
+    size_t n = 0;
+    if (!(budget_s > 0)) return 0;
+    for (size_t i = 0; i < p->n; i++) {
+        struct point *pt = &p->points[i];
+        if (pt->skip || pt->v->device != DEV_HOST) continue;
+        double est = point_estimate_s(pt, e);
+        if (est <= budget_s) continue;
+        char es[24], bs[24];
+        seconds_str(es, sizeof es, est);
+        seconds_str(bs, sizeof bs, budget_s);
+        snprintf(pt->skip_reason, sizeof pt->skip_reason,
+                 "estimated %s s > host budget %s s (--host-budget S or --no-budget to run "
+                 "it)", es, bs);
+        pt->skip = 1;
+        n++;
+    }
     return n;
 }

@@ -26,14 +26,17 @@ struct point {
     const char *sweep;           /* name of the sweep it came from */
 };
 
+#define PLAN_MAX_POINTS 100000   /* a plan beyond it is an error in the file */
+
 struct plan {
     size_t n, cap;
     struct point *points;
 };
 
-/* Expand; on an error in the file (unknown variant, ...) returns -1 with
- * "FILE:LINE: ..." in err.  `gpu_ok` is 0 when no GPU can be used, with
- * `gpu_why` saying why: GPU points are then planned as skipped. */
+/* Expand; on an error in the file (unknown variant, more than PLAN_MAX_POINTS
+ * points, ...) returns -1 with "FILE:LINE: ..." in err.  `gpu_ok` is 0 when no
+ * GPU can be used, with `gpu_why` saying why: GPU points are then planned as
+ * skipped. */
 int plan_from_experiment(const struct experiment *e, int gpu_ok, const char *gpu_why,
                          struct plan *p, char *err, size_t errlen);
 void plan_free(struct plan *p);
@@ -45,5 +48,11 @@ double point_flops(const struct point *pt);   /* 2 M N K */
 double point_estimate_s(const struct point *pt, const struct experiment *e);
 
 size_t plan_count_runnable(const struct plan *p);
+
+/* The host time budget: each runnable host point whose estimate (above) exceeds
+ * budget_s seconds becomes skipped by design, with the reason "estimated 812 s >
+ * host budget 60 s (--host-budget S or --no-budget to run it)".  budget_s <= 0:
+ * no budget.  Returns how many points it skipped. */
+size_t plan_apply_host_budget(struct plan *p, const struct experiment *e, double budget_s);
 
 #endif

@@ -272,6 +272,25 @@ static void row_identity(struct result_row *row, const struct point *pt)
     row->rel_err = row->max_rel_err = NAN;
 }
 
+int runner_check_memory(const struct plan *p, size_t free_b, size_t total_b, long long l2_bytes,
+                        char *err, size_t errlen)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        const struct point *pt = &p->points[i];
+        if (pt->skip || pt->v->device != DEV_GPU) continue;
+        size_t need = gpu_bytes_needed(pt->M, pt->N, pt->K, l2_bytes);
+        if (need > free_b) {
+            snprintf(err, errlen,
+                     "shape %dx%dx%d needs %.2f GiB (%zu bytes) of device memory, %.2f GiB "
+                     "(%zu bytes) free of %.2f GiB (nothing was run)",
+                     pt->M, pt->N, pt->K, need / 1073741824.0, need, free_b / 1073741824.0,
+                     free_b, total_b / 1073741824.0);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int runner_preflight(const struct plan *p, struct gpu *g, const struct gpu_info *gi, char *err,
                      size_t errlen)
 {
@@ -282,20 +301,7 @@ int runner_preflight(const struct plan *p, struct gpu *g, const struct gpu_info 
         snprintf(err, errlen, "reading free device memory: %s", e);
         return -1;
     }
-    for (size_t i = 0; i < p->n; i++) {
-        const struct point *pt = &p->points[i];
-        if (pt->skip || pt->v->device != DEV_GPU) continue;
-        size_t need = gpu_bytes_needed(pt->M, pt->N, pt->K, gi->l2_bytes);
-        if (need > free_b) {
-            snprintf(err, errlen,
-                     "shape %dx%dx%d needs %.2f GiB of device memory, %.2f GiB free of %.2f GiB "
-                     "(nothing was run)",
-                     pt->M, pt->N, pt->K, need / 1073741824.0, free_b / 1073741824.0,
-                     total_b / 1073741824.0);
-            return -1;
-        }
-    }
-    return 0;
+    return runner_check_memory(p, free_b, total_b, gi->l2_bytes, err, errlen);
 }
 
 int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,

@@ -32,6 +32,13 @@ struct run_summary {
 int runner_preflight(const struct plan *p, struct gpu *g, const struct gpu_info *gi, char *err,
                      size_t errlen);
 
+/* The check itself, given the free and total device memory and the L2 size (no
+ * device needed): -1 for the first runnable GPU shape that does not fit, with
+ * "shape MxNxK needs X GiB (B bytes) of device memory, Y GiB (F bytes) free of
+ * Z GiB (nothing was run)". */
+int runner_check_memory(const struct plan *p, size_t free_b, size_t total_b, long long l2_bytes,
+                        char *err, size_t errlen);
+
 /* Run the plan into a new results file.  Returns -1 only when the run could not
  * proceed (file not creatable, write failure); point outcomes are in *s. */
 int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,

@@ -25,6 +25,37 @@ if [ "${1:-}" = --paper ]; then
     echo "  sudo apt-get install $TEX" >&2
     exit 1
 fi
+# `deps.sh --fuzz`: clang with libFuzzer and the sanitizers (`make fuzz`), and
+# inih to link the parser against; FUZZ_CC comes from the Makefile.
+if [ "${1:-}" = --fuzz ]; then
+    FUZZ_PKGS="clang libclang-rt-dev libinih-dev"
+    fuzz_probe() {
+        dir=$(mktemp -d) || return 1
+        cat > "$dir/f.c" <<'C'
+#include <stddef.h>
+#include <stdint.h>
+#include <ini.h>
+int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; (void)ini_parse_string; return 0; }
+C
+        ${FUZZ_CC:-clang} -fsanitize=fuzzer,address,undefined "$dir/f.c" -o "$dir/f" -linih \
+            >/dev/null 2>&1
+        rc=$?
+        rm -rf "$dir"
+        return $rc
+    }
+    fuzz_probe && exit 0
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        echo "deps: installing $FUZZ_PKGS"
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq && apt-get install -y -qq $FUZZ_PKGS >/dev/null || exit 1
+        fuzz_probe && exit 0
+        echo "deps: installed, but ${FUZZ_CC:-clang} -fsanitize=fuzzer still does not build" >&2
+        exit 1
+    fi
+    echo "deps: clang with libFuzzer (or inih) is missing. Install them with:" >&2
+    echo "  sudo apt-get install $FUZZ_PKGS" >&2
+    exit 1
+fi
 PKGS="libhdf5-dev hdf5-tools libinih-dev libcmocka-dev pkg-config gnuplot-nox"
 probe() {
     dir=$(mktemp -d) || return 1

@@ -244,6 +244,21 @@ static void test_crlf_bom_and_line_limit(void **state)
     free(e);
 }
 
+static void test_utf8_text(void **state)
+{
+    (void)state;
+    struct experiment *e = new_experiment();
+    parse_ok("; r\xc3\xa9sum\xc3\xa9: n \xe2\x89\xa5 1024, \xf0\x9f\x9a\x80\n"
+             "[experiment]\nname = u\nseed = 1\n"
+             "description = n \xe2\x89\xa5 1024 \xe2\x80\x93 \xce\xbb\t\xf4\x8f\xbf\xbf\n"
+             "[a]\nvariants = v\nsizes = 4\n",
+             e);
+    assert_string_equal(e->description,
+                        "n \xe2\x89\xa5 1024 \xe2\x80\x93 \xce\xbb\t\xf4\x8f\xbf\xbf");
+    experiment_free(e);
+    free(e);
+}
+
 static void test_reuse_and_failure_state(void **state)
 {
     (void)state;
@@ -412,12 +427,38 @@ static const struct bad_case {
      "tiles = 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 "
      "30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 "
      "59 60 61 62 63 64 65 66 67 68 69 70\n",
-     7, "longer than 198 characters"},
+     7, "longer than 198 characters (208; split a long list over indented continuation lines): "
+        "'tiles = 1 2 3 4 5 6 7 8 9 10 11 12 13 14...'"},
     {HEAD SWEEP
      "tiles = 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29\n"
      "  30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57\n"
      "  58 59 60 61 62 63 64 65\n",
-     9, "tiles: more than 64 values"},
+     9, "tiles: more than 64 values: '65' would be value 65"},
+    /* Text: UTF-8, and of the control characters only tab and CR. */
+    {HEAD SWEEP "tiles = 8 \xff\n", 7, "byte 0xff at column 11 is not UTF-8"},
+    {HEAD SWEEP "; caf\xe9\n", 7, "byte 0xe9 at column 6 is not UTF-8"},
+    {HEAD SWEEP "; \xc0\xaf overlong\n", 7, "byte 0xc0 at column 3"},
+    {HEAD SWEEP "; \xed\xa0\x80 surrogate\n", 7, "byte 0xed at column 3"},
+    {HEAD SWEEP "; \xf4\x90\x80\x80 past U+10FFFF\n", 7, "byte 0xf4 at column 3"},
+    {HEAD SWEEP "; \xe2\x89\n", 7, "byte 0xe2 at column 3"},
+    {HEAD "[gpu]\nvariants = a\x01\nsizes = 8\n", 5, "control character 0x01 at column 13"},
+    {HEAD "[gpu]\x7f\n", 4, "control character 0x7f at column 6"},
+    {HEAD "[gpu]\nvariants = a\fb\n", 5, "control character 0x0c"},
+    {HEAD "[gpu]\nvariants = a\rb\r\n", 5, "control character 0x0d at column 13"},
+    /* Every matrix of a shape must be indexable by int. */
+    {HEAD "[gpu]\nvariants = a\nshapes = 100000x100000x1\n", 6,
+     "shapes: '100000x100000x1' is too large: C (M x N) would have 10000000000 elements"},
+    {HEAD "[gpu]\nvariants = a\nshapes = 1x65536x32768\n", 6,
+     "'1x65536x32768' is too large: B (K x N) would have 2147483648 elements (expected at most "
+     "2147483647"},
+    {HEAD "[gpu]\nvariants = a\nsizes = 46341\n", 6,
+     "sizes: '46341' is too large: A (M x K) would have 2147488281 elements"},
+    /* The host point budget. */
+    {HEAD "[sampling]\nhost_point_budget_s = 0\n" SWEEP, 5,
+     "[sampling] host_point_budget_s: '0' (expected a positive number of seconds, e.g. 60)"},
+    {HEAD "[sampling]\nhost_point_budget_s = -1\n" SWEEP, 5, "host_point_budget_s: '-1'"},
+    {HEAD "[sampling]\nhost_point_budget_s = nan\n" SWEEP, 5, "host_point_budget_s: 'nan'"},
+    {HEAD "[sampling]\nhost_point_budget_s = 1m\n" SWEEP, 5, "host_point_budget_s: '1m'"},
     {HEAD "description = "
           "0123456789012345678901234567890123456789012345678901234567890123456789012345678901234"
           "5678901234567890123456789\n  "
@@ -485,6 +526,7 @@ static void test_too_many_shapes(void **state)
     char err[512];
     assert_int_equal(experiment_parse("t.ini", text, e, err, sizeof err), -1);
     assert_true(strncmp(err, "t.ini:70: sizes: more than 64 shapes", 36) == 0);
+    assert_non_null(strstr(err, "'65' would be shape 65"));
     free(e);
 }
 
@@ -495,6 +537,7 @@ const struct CMUnitTest experiment_tests[] = {
     cmocka_unit_test(test_defaults_without_sampling),
     cmocka_unit_test(test_continuation_lines),
     cmocka_unit_test(test_crlf_bom_and_line_limit),
+    cmocka_unit_test(test_utf8_text),
     cmocka_unit_test(test_reuse_and_failure_state),
     cmocka_unit_test(test_load_file_verbatim),
     cmocka_unit_test(test_load_missing_file),

@@ -16,6 +16,8 @@ GROUP(experiment)
 GROUP(plan)
 GROUP(results)
 GROUP(cli)
+GROUP(badinput)
+GROUP(limits)
 GROUP(gpu)
 GROUP(figures)
 GROUP(paper)
@@ -23,10 +25,12 @@ GROUP(paper)
 int main(void)
 {
     const struct CMUnitTest *groups[] = {host_tests, measure_tests, experiment_tests, plan_tests,
-                                         results_tests, cli_tests, gpu_tests,
+                                         results_tests, cli_tests, badinput_tests, limits_tests,
+                                         gpu_tests,
                                          figures_tests, paper_tests};
     const size_t counts[] = {host_tests_count, measure_tests_count, experiment_tests_count,
                              plan_tests_count, results_tests_count, cli_tests_count,
+                             badinput_tests_count, limits_tests_count,
                              gpu_tests_count, figures_tests_count,
                              paper_tests_count};
     size_t n = 0;

@@ -1,0 +1,66 @@
+#!/bin/sh
+# `make fuzz`: run a libFuzzer target for a bounded time and say what it found.
+#
+#   scripts/fuzz.sh BINARY SRC WORK SECONDS
+#
+# SRC holds the committed seed corpus (SRC/corpus/) and the dictionary
+# (SRC/experiment.dict); both are only read.  New inputs go to the scratch
+# corpus WORK/corpus/ (kept between runs, so later runs start further on),
+# crash and leak reproducers to WORK/artifacts/, libFuzzer's log to
+# WORK/fuzz.log.  Prints executions, exec/s, crashes, leaks and the corpus
+# size; exits non-zero on any crash, leak, timeout or out-of-memory, or if the
+# committed corpus changed.
+set -u
+if [ $# -ne 4 ]; then
+    echo "usage: scripts/fuzz.sh BINARY SRC WORK SECONDS" >&2
+    exit 1
+fi
+bin=$1 src=$2 work=$3 secs=$4
+case $secs in
+    '' | *[!0-9]*) echo "fuzz: FUZZ_SECONDS '$secs' (expected a whole number of seconds)" >&2; exit 1 ;;
+esac
+[ "$secs" -gt 0 ] || { echo "fuzz: FUZZ_SECONDS '$secs' (expected at least 1)" >&2; exit 1; }
+[ -x "$bin" ] || { echo "fuzz: $bin: no such program (make build/fuzz/fuzz_experiment)" >&2; exit 1; }
+[ -d "$src/corpus" ] || { echo "fuzz: $src/corpus: no seed corpus" >&2; exit 1; }
+
+seeds_sum() { find "$src/corpus" -type f | LC_ALL=C sort | xargs cat | cksum; }
+mkdir -p "$work/corpus" "$work/artifacts" || exit 1
+rm -f "$work/artifacts"/crash-* "$work/artifacts"/leak-* "$work/artifacts"/timeout-* \
+      "$work/artifacts"/oom-* "$work/artifacts"/slow-unit-*
+log=$work/fuzz.log
+before=$(seeds_sum)
+echo "fuzz: $bin for $secs s from $(ls "$src/corpus" | wc -l) seeds" \
+     "and $(ls "$work/corpus" | wc -l) inputs of earlier runs; log in $log"
+
+# Leaks fail the run (LeakSanitizer, part of ASan); so does any UBSan report.
+ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
+UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1} \
+"$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
+    -detect_leaks=1 -print_final_stats=1 -dict="$src/experiment.dict" \
+    -artifact_prefix="$work/artifacts/" "$work/corpus" "$src/corpus" > "$log" 2>&1
+rc=$?
+
+stat() { sed -n "s/^stat::$1: *//p" "$log" | tail -n 1; }
+count() { ls "$work/artifacts" | grep -c "^$1-"; }
+execs=$(stat number_of_executed_units)
+rate=$(stat average_exec_per_sec)
+units=$(sed -n 's/.*DONE .*corp: \([0-9]*\)\/.*/\1/p' "$log" | tail -n 1)
+crashes=$(count crash) leaks=$(count leak) timeouts=$(count timeout) ooms=$(count oom)
+echo "fuzz: ${execs:-?} executions in $secs s (${rate:-?} exec/s): $crashes crashes," \
+     "$leaks leaks, $timeouts timeouts, $ooms out-of-memory; corpus ${units:-?} inputs" \
+     "($(ls "$work/corpus" | wc -l) files in $work/corpus)"
+
+fail=0
+if [ "$(seeds_sum)" != "$before" ]; then
+    echo "fuzz: the committed corpus $src/corpus changed during the run" >&2
+    fail=1
+fi
+if [ "$rc" -ne 0 ] || [ $((crashes + leaks + timeouts + ooms)) -gt 0 ] || [ -z "$execs" ]; then
+    echo "fuzz: FAILED (libFuzzer exit $rc); the end of $log:" >&2
+    tail -n 60 "$log" >&2
+    for f in "$work/artifacts"/*; do
+        [ -f "$f" ] && echo "fuzz: reproducer: $f (run: $bin $f)" >&2
+    done
+    fail=1
+fi
+exit $fail
