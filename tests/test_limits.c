@@ -93,10 +93,8 @@ static void host_points_over_the_budget_are_skipped_with_the_reason(void **state
 static void shipped_experiments_fit_the_default_budget(void **state)
 {
     (void)state;
-    const char *files[] = {"experiments/paper.ini", "experiments/quick.ini",
-                           "experiments/host.ini", "experiments/transfers.ini",
-                           "experiments/autotune.ini"};
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    const char *const *files = TEST_SHIPPED_EXPERIMENTS;
+    for (size_t i = 0; files[i]; i++) {
         struct experiment *e = calloc(1, sizeof *e);
         char err[512];
         assert_non_null(e);

@@ -9,6 +9,7 @@
 
 #include "experiment.h"
 #include "plan.h"
+#include "util.h"
 #include "registry.h"
 
 static struct experiment *parse(const char *text)
@@ -160,10 +161,8 @@ static void variant_missing_its_axis_is_an_error(void **state)
 static void shipped_experiments_plan_cleanly(void **state)
 {
     (void)state;
-    const char *files[] = {"experiments/paper.ini", "experiments/quick.ini",
-                           "experiments/host.ini", "experiments/transfers.ini",
-                           "experiments/autotune.ini"};
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    const char *const *files = TEST_SHIPPED_EXPERIMENTS;
+    for (size_t i = 0; files[i]; i++) {
         struct experiment *e = calloc(1, sizeof *e);
         char err[512];
         if (experiment_load(files[i], e, err, sizeof err) != 0) fail_msg("%s", err);

@@ -77,6 +77,10 @@ void test_reference(const char *key, char *buf, size_t len)
     }
 }
 
+const char *const TEST_SHIPPED_EXPERIMENTS[] = {
+    "experiments/paper.ini", "experiments/quick.ini", "experiments/host.ini",
+    "experiments/transfers.ini", "experiments/autotune.ini", NULL};
+
 const char *test_binary(void)
 {
     const char *b = getenv("MMLADDER");

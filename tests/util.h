@@ -13,6 +13,9 @@ void test_write_file(const char *path, const char *text);
 /* Whole file, NUL-terminated, malloc'd; NULL if unreadable. */
 char *test_read_file(const char *path, size_t *len);
 const char *test_binary(void);
+
+/* The experiment files the repository ships (every .ini in experiments/), NULL-terminated. */
+extern const char *const TEST_SHIPPED_EXPERIMENTS[];
 /* The path data/references.mk gives for KEY (e.g. "REF_H100"), into buf. */
 void test_reference(const char *key, char *buf, size_t len);
 /* Run argv (argv[0] is the program) with stdout and stderr captured into
