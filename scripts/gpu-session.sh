@@ -14,6 +14,11 @@ MMLADDER=bin/mmladder build/tests/run_tests 2>&1 | tee "$out/test.log" | tail -2
 test_rc=${PIPESTATUS[0]}
 echo "tests exit: $test_rc"
 rc=$test_rc
+# The SM clock, power and the active clock-event reasons (0x4: software power
+# cap) every 100 ms while the experiments run, beside their results.
+nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu,clocks_event_reasons.active \
+    --format=csv -lms 100 > "$out/clocks.csv" 2>&1 &
+logger=$!
 for exp in "$@"; do
     start=$(date +%s)
     bin/mmladder run "$exp" -d "$out" > "$out/$(basename "$exp" .ini).log" 2>&1
@@ -22,4 +27,5 @@ for exp in "$@"; do
     tail -60 "$out/$(basename "$exp" .ini).log"
     [ $run_rc -ne 0 ] && rc=$run_rc
 done
+kill "$logger" 2>/dev/null
 exit $rc

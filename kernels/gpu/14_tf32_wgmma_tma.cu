@@ -64,13 +64,13 @@
 #include <cudaTypedefs.h>
 #include <stdint.h>
 
+#include "block_order.cuh"
 #include "launch.cuh"
 #include "matmul.h"
 
 #define BK 32                      /* floats per slice: one 128-byte swizzle row */
 #define BN 128                     /* C columns per block: 2 consumers x 64 */
 #define CL 2                       /* blocks per cluster, along N: they share the A slice */
-#define GROUP_ROWS 2048            /* rows of C per group of blocks in launch order */
 
 template <int TILE> struct cfg {
     static constexpr int STAGES = TILE == 256 ? 4 : 6;
@@ -160,10 +160,10 @@ tf32_wgmma_tma(const __grid_constant__ CUtensorMap tmA, const __grid_constant__ 
     /* Clusters in launch order walk down groups of G block rows, column by column, so that
      * a wave (66 clusters) covers 2048 rows x 1-2 thousand columns of C and shares its A
      * and B panels in L2. */
-    constexpr int G = GROUP_ROWS / TILE;
-    const int ncl = gridDim.x / CL, cid = blockIdx.x / CL + ncl * blockIdx.y;
-    const int first = cid / (G * ncl) * G, gsz = min((int)gridDim.y - first, G), in = cid % (G * ncl);
-    const int row0 = (first + in % gsz) * TILE, col0 = ((in / gsz) * CL + rank) * BN;
+    const int ncl = gridDim.x / CL;
+    int cx, cy;
+    grouped_block(blockIdx.x / CL + ncl * blockIdx.y, ncl, gridDim.y, GROUP_ROWS / TILE, cx, cy);
+    const int row0 = cy * TILE, col0 = (cx * CL + rank) * BN;
 
     if (threadIdx.x == 0) {
         for (int s = 0; s < P::STAGES; s++) {
