@@ -13,7 +13,8 @@
 #   gpu_tiled, gpu_tiled_unrolled, gpu_tiled_wpt, and the block-tiled rungs 08-12
 #   (gpu_regblock, gpu_vectorized, gpu_double_buffered, gpu_warptiled,
 #   gpu_async_copy: a BT x BT tile of C loads BT rows of A and BT columns of B,
-#   BT/4 FLOP/B, BT their tile)
+#   BT/4 FLOP/B, BT their tile; gpu_async_copy's tile 256 is 128 rows x 256
+#   columns: 128*256 / (2 * (128 + 256)) = 42.7 FLOP/B)
 #                      per TS x TS tile of C: TS*K + K*TS loads for 2*TS*TS*K
 #                      FLOP, TS times fewer loads: 0.25 * TS.  WPT changes the
 #                      reuse in registers and shared memory, not global traffic.
@@ -47,7 +48,8 @@ if (msg ne "") exit error fail(msg." (attribute gpu_copy_bandwidth_gbs)")
 ai(r, ts) = r eq "gpu_naive_global" ? 1.0 / 6 : r eq "gpu_naive" ? 0.25 : \
             (r eq "gpu_tiled" || r eq "gpu_tiled_unrolled" || r eq "gpu_tiled_wpt" || \
              r eq "gpu_regblock" || r eq "gpu_vectorized" || r eq "gpu_double_buffered" || \
-             r eq "gpu_warptiled" || r eq "gpu_async_copy") && ts > 0 ? 0.25 * ts : NaN
+             r eq "gpu_warptiled" || r eq "gpu_async_copy") && ts > 0 ? \
+            (r eq "gpu_async_copy" && ts == 256 ? 128.0 * 256 / (2 * (128 + 256)) : 0.25 * ts) : NaN
 roof(x) = bw * x < peak ? bw * x : peak
 ridge = peak / bw
 # cuBLAS FP32's achieved GFLOP/s (0 when absent)

@@ -9,7 +9,7 @@
  * cp.async cannot transpose 16-byte chunks, so the A slice is copied element
  * by element (4-byte copies) into its transposed place; eight consecutive k of
  * four rows per warp instruction keep both the global reads (full 32-byte
- * sectors) and the shared stores (pitch BT + 4: bank 4k + r) free of waste.
+ * sectors) and the shared stores (pitch BM + 4: bank 4k + r) free of waste.
  * Blocks inside the matrix skip all bounds tests; at the edges out-of-range
  * elements are zero-filled by the copy itself (source size 0).
  *
@@ -46,36 +46,37 @@ __device__ __forceinline__ void copy_async(float *dst, const float *src, bool va
 
 constexpr int SLICE = 32, STAGES = 3;
 
-/* Block tile BT x BT and TM x 8 outputs per thread, as rung 11. */
-template <int BT, int TM, bool VEC>
-__global__ void __launch_bounds__(BT * BT / (8 * TM), 2)
+/* Block tile BM x BN (rows x columns) and TM x 8 outputs per thread, as rung
+ * 11; square tiles run two blocks per SM, the 128 x 256 tile one. */
+template <int BM, int BN, int TM, bool VEC>
+__global__ void __launch_bounds__(BM * BN / (8 * TM), BM == BN ? 2 : 1)
 gpu_async_copy(float *__restrict__ C, const float *__restrict__ A, const float *__restrict__ B,
                int M, int N, int K)
 {
-    constexpr int BK = SLICE, NT = BT * BT / (8 * TM), PA = BT + 4;
+    constexpr int BK = SLICE, NT = BM * BN / (8 * TM), PA = BM + 4;
     extern __shared__ __align__(16) float smem[];
     float(*As)[BK][PA] = reinterpret_cast<float(*)[BK][PA]>(smem);   /* [stage][k][row] */
-    float(*Bs)[BK][BT] = reinterpret_cast<float(*)[BK][BT]>(smem + STAGES * BK * PA);
+    float(*Bs)[BK][BN] = reinterpret_cast<float(*)[BK][BN]>(smem + STAGES * BK * PA);
     const int tid = threadIdx.x;
     int tr, tc;   /* the thread's first quarter inside the block tile */
-    quarter_origin<BT, TM>(tid, tr, tc);
+    quarter_origin<BN, TM>(tid, tr, tc);
     int bx, by;   /* launch order: down groups of GROUP_ROWS rows of C */
-    grouped_block(blockIdx.x + gridDim.x * blockIdx.y, gridDim.x, gridDim.y, GROUP_ROWS / BT, bx, by);
-    const int row0 = by * BT, col0 = bx * BT;
+    grouped_block(blockIdx.x + gridDim.x * blockIdx.y, gridDim.x, gridDim.y, GROUP_ROWS / BM, bx, by);
+    const int row0 = by * BM, col0 = bx * BN;
     /* A: this thread copies columns k = tid % 8 + 8h of rows tid / 8 + NT/8 * j;
      * B: BW columns from bc of slice rows bk + BRS * j (16-byte copies: BW = 4). */
     const int ak = tid % 8, ar = tid / 8;
-    constexpr int BW = VEC ? 4 : 1, BPR = BT / BW, BRS = NT >= BPR ? NT / BPR : 1;
+    constexpr int BW = VEC ? 4 : 1, BPR = BN / BW, BRS = NT >= BPR ? NT / BPR : 1;
     const int bc = (tid % BPR) * BW, bk = tid / BPR;
     /* Away from the edges every copy is in range: no per-element tests there. */
-    const bool inner = VEC && row0 + BT <= M && col0 + BT <= N;
+    const bool inner = VEC && row0 + BM <= M && col0 + BN <= N;
 
     auto fetch = [&](int k0, int s) {   /* slice k0.. into stage s */
         if (inner && k0 + BK <= K) {
             const float *pa = A + (size_t)(row0 + ar) * K + k0 + ak;
             const float *pb = B + (size_t)(k0 + bk) * N + col0 + bc;
 #pragma unroll
-            for (int j = 0; j < BT / (NT / 8); j++, pa += (size_t)(NT / 8) * K)
+            for (int j = 0; j < BM / (NT / 8); j++, pa += (size_t)(NT / 8) * K)
 #pragma unroll
                 for (int h = 0; h < BK / 8; h++) copy_async<4>(&As[s][ak + 8 * h][ar + j * (NT / 8)], pa + 8 * h, true);
 #pragma unroll
@@ -86,7 +87,7 @@ gpu_async_copy(float *__restrict__ C, const float *__restrict__ A, const float *
 #pragma unroll
         for (int h = 0; h < BK / 8; h++)
 #pragma unroll
-            for (int j = 0; j < BT / (NT / 8); j++) {
+            for (int j = 0; j < BM / (NT / 8); j++) {
                 const int r = ar + j * (NT / 8), k = ak + 8 * h;
                 const bool ok = row0 + r < M && k0 + k < K;
                 copy_async<4>(&As[s][k][r], ok ? &A[(size_t)(row0 + r) * K + k0 + k] : A, ok);
@@ -132,22 +133,25 @@ gpu_async_copy(float *__restrict__ C, const float *__restrict__ A, const float *
     store_quarters<TM, VEC>(C, acc, row0 + tr, col0 + tc, M, N);
 }
 
-template <int BT, int TM>
+template <int BM, int BN, int TM>
 static const char *launch(const struct gpu_launch *L)
 {
-    const dim3 grid((L->N + BT - 1) / BT, (L->M + BT - 1) / BT), block(BT * BT / (8 * TM));
-    const size_t smem = (size_t)STAGES * SLICE * (2 * BT + 4) * sizeof(float);
+    const dim3 grid((L->N + BN - 1) / BN, (L->M + BM - 1) / BM), block(BM * BN / (8 * TM));
+    const size_t smem = (size_t)STAGES * SLICE * (BM + 4 + BN) * sizeof(float);
     if (rows_16_byte_aligned(L->A, L->B, L->N, L->K) && (size_t)L->C % 16 == 0)
-        return launch_or_describe(L, gpu_async_copy<BT, TM, true>, grid, block, smem);
-    return launch_or_describe(L, gpu_async_copy<BT, TM, false>, grid, block, smem);
+        return launch_or_describe(L, gpu_async_copy<BM, BN, TM, true>, grid, block, smem);
+    return launch_or_describe(L, gpu_async_copy<BM, BN, TM, false>, grid, block, smem);
 }
 
-/* tile = block tile BT (64 or 128); WPT 64 or 128 = 8 x 8 or 16 x 8 outputs per thread. */
+/* tile = block tile 64 x 64, 128 x 128, or 256: 128 rows x 256 columns;
+ * WPT 64 or 128 = 8 x 8 or 16 x 8 outputs per thread. */
 extern "C" const char *gpu_async_copy_launch(const struct gpu_launch *L)
 {
-    if (L->tile == 128 && L->wpt == 64) return launch<128, 8>(L);
-    if (L->tile == 128 && L->wpt == 128) return launch<128, 16>(L);
-    if (L->tile == 64 && L->wpt == 64) return launch<64, 8>(L);
-    if (L->tile == 64 && L->wpt == 128) return launch<64, 16>(L);
-    return "unsupported block tile / WPT (gpu_async_copy has tile 64 or 128, WPT 64 or 128)";
+    if (L->tile == 128 && L->wpt == 64) return launch<128, 128, 8>(L);
+    if (L->tile == 128 && L->wpt == 128) return launch<128, 128, 16>(L);
+    if (L->tile == 64 && L->wpt == 64) return launch<64, 64, 8>(L);
+    if (L->tile == 64 && L->wpt == 128) return launch<64, 64, 16>(L);
+    if (L->tile == 256 && L->wpt == 64) return launch<128, 256, 8>(L);
+    if (L->tile == 256 && L->wpt == 128) return launch<128, 256, 16>(L);
+    return "unsupported block tile / WPT (gpu_async_copy has tile 64, 128 or 256, WPT 64 or 128)";
 }
