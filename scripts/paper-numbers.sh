@@ -211,6 +211,11 @@ function cftext(k,   p) {
     if (p[3] > 0) return "\\mbox{\\texttt{-O" p[3] "}}"
     return "--"
 }
+function cfshort(k,   p) {   # the same, compact: TS/WPT, for a cell's superscript
+    split(k, p, ",")
+    if (p[1] > 0) return p[1] (p[2] > 0 ? "/" p[2] : "")
+    return cftext(k)
+}
 function cfts(k, p) { split(k, p, ","); return p[1] + 0 }
 function cfwpt(k, p) { split(k, p, ","); return p[2] + 0 }
 function cfopt(k, p) { split(k, p, ","); return p[3] + 0 }
@@ -598,7 +603,7 @@ function emit_tables(   i, j, s, v, k, n, w, line, cfg, cells, sz, rr, r, row, L
         for (r = 1; r <= 2; r++) for (i = 1; i <= 2; i++) {
             run = r == 1 ? "h100" : "h200"; s = shkey(sz[i], sz[i], sz[i])
             if (!((run, v, s) in B)) { line = line " & \\MissingDatum{" v "} & \\MissingDatum{}"; MISS[++nmiss] = "table-ladder " run " " v " " sz[i]; continue }
-            cells = fg(B[run, v, s]) (BK[run, v, s] != cfg ? "\\textsuperscript{" cftext(BK[run, v, s]) "}" : "")
+            cells = fg(B[run, v, s]) (BK[run, v, s] != cfg ? "\\textsuperscript{" cfshort(BK[run, v, s]) "}" : "")
             rr = pct(B[run, v, s], best(run, cublasref(v), s))
             if (rr == "") { MISS[++nmiss] = "table-ladder " run " " v " " sz[i] " % of " cublasref(v); rr = "\\MissingDatum{}" } else rr = fp(rr)
             line = line " & " cells " & " rr (istf32(v) ? "$^\\dagger$" : "")
