@@ -21,8 +21,8 @@
  * picks the accumulators' registers, hence their banks, from it).  Column by
  * column with the rows alternating direction gave the fewest: 1.11x rung 11,
  * the same 2 blocks and 128 registers.  Blocks are launched down groups of
- * 2048 rows of C (block_order.cuh), as in rung 14: at 8192^3 a wave then reads
- * about 40% less from DRAM; +0.7-0.9% at 4096^3 and 8192^3 (H100). */
+ * 2048 rows of C (block_order.cuh), as in rung 14: by count, a wave at 8192^3
+ * then needs about 40% less of A and B at once; +0.7-0.9% (H100, n = 4096, 8192). */
 #include <cuda_runtime.h>
 
 #include "block_order.cuh"
