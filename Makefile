@@ -49,7 +49,7 @@ ifneq ($(strip $(NVCC)),)
   TEST_BINS  := build/tests/mmladder-faulty build/tests/sanitize-one
   CPPFLAGS   += -DMM_HAVE_CUDA=1
   LINK       := $(NVCC)
-  LINK_LIBS  := -lcublas -Xlinker -rpath=$(CUDA_HOME)/lib64
+  LINK_LIBS  := -lcublas -ldl -Xlinker -rpath=$(CUDA_HOME)/lib64
 else
   GPU_OBJ    := build/harness/gpu_none.o
   CPPFLAGS   += -DMM_HAVE_CUDA=0
@@ -57,21 +57,29 @@ else
   LINK_LIBS  :=
 endif
 LIB_OBJ := $(HARNESS_OBJ) $(HOST_KERNEL_OBJ) $(GPU_OBJ)
-LIBS    := $(HDF5_LIBS) $(INIH_LIBS) $(LINK_LIBS) -lm
+# Recursive (=), not simple (:=): HDF5_LIBS asks pkg-config, which `make deps`
+# may only just have installed.
+LIBS     = $(HDF5_LIBS) $(INIH_LIBS) $(LINK_LIBS) -lm
 
 # ---- user-facing targets -------------------------------------------------------
-.PHONY: all help test deps deps-paper figures paper reproduce quick run-paper host transfers \
-        autotune sanitize fuzz deps-fuzz clean FORCE
+.PHONY: all help test test-built deps deps-paper figures figures-built paper reproduce \
+        reproduce-built quick run-paper host transfers autotune sanitize fuzz deps-fuzz clean FORCE
 all: bin/mmladder                        ## build the harness (GPU build when nvcc is found)
 
 help:                                    ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' Makefile | sed -E 's/:.*## /\t/' | expand -t 14
 
 deps:                                    ## install missing Debian packages (as root) or say how
-	@CC="$(CC)" CFLAGS="$(HDF5_CFLAGS) $(CMOCKA_CFLAGS)" LIBS="$(HDF5_LIBS) $(INIH_LIBS) $(CMOCKA_LIBS)" \
-	  scripts/deps.sh
+	@CC="$(CC)" NVCC="$(NVCC)" CFLAGS="$(HDF5_CFLAGS) $(CMOCKA_CFLAGS)" \
+	  LIBS="$(HDF5_LIBS) $(INIH_LIBS) $(CMOCKA_LIBS)" scripts/deps.sh
 
-test: deps bin/mmladder build/tests/run_tests $(TEST_BINS)  ## unit and end-to-end tests (GPU tests skip without a GPU)
+# Targets that need the Debian packages run `deps` first and then a fresh make
+# for the rest, which reads the compiler and linker flags that pkg-config (maybe
+# installed by deps a moment ago) gives; `make X-built` skips the deps step.
+test: deps                               ## unit and end-to-end tests (GPU tests skip without a GPU)
+	@$(MAKE) --no-print-directory test-built
+
+test-built: bin/mmladder build/tests/run_tests $(TEST_BINS)
 	MMLADDER=bin/mmladder build/tests/run_tests
 
 sanitize: bin/mmladder build/tests/sanitize-one  ## compute-sanitizer over every GPU kernel -> data/sanitizer-<gpu>.tsv
@@ -84,7 +92,10 @@ fuzz: deps-fuzz                          ## fuzz the experiment parser for FUZZ_
 deps-fuzz:                               ## install clang with libFuzzer (Debian's) when root, or say how
 	@FUZZ_CC="$(FUZZ_CC)" scripts/deps.sh --fuzz
 
-figures: deps bin/mmladder               ## every figure from the shipped data, into build/figures/
+figures: deps                            ## every figure from the shipped data, into build/figures/
+	@$(MAKE) --no-print-directory figures-built
+
+figures-built: bin/mmladder
 	scripts/figures.sh -o build/figures -p $(REF_H100) -c $(REF_H200) \
 	  $(if $(REF_TRANSFERS),-t $(REF_TRANSFERS)) $(if $(REF_REPRO),-r $(REF_H100) -n $(REF_REPRO))
 
@@ -95,11 +106,18 @@ paper: deps-paper figures                ## the paper from data/ into build/pape
 	  build/paper/numbers.tex
 	scripts/check-paper.sh -n build/paper/numbers.tex paper/*.tex
 	latexmk -pdf -interaction=nonstopmode -halt-on-error -outdir=build/paper paper/main.tex
+	@# Only outline fonts (Type 1, TrueType): a bitmap Type 3 font prints blurred.
+	@if pdffonts build/paper/main.pdf | grep -q 'Type 3'; then \
+	  echo "paper: build/paper/main.pdf embeds bitmap (Type 3) fonts:" >&2; \
+	  pdffonts build/paper/main.pdf >&2; exit 1; fi
 
 deps-paper:                              ## install LaTeX (Debian's texlive) when root, or say how
 	@scripts/deps.sh --paper
 
-reproduce: deps bin/mmladder             ## re-run the paper matrix here, redraw, compare with data/
+reproduce: deps                          ## re-run the paper matrix here, redraw, compare with data/
+	@$(MAKE) --no-print-directory reproduce-built
+
+reproduce-built: bin/mmladder
 	scripts/reproduce.sh
 
 quick: bin/mmladder                      ## run experiments/quick.ini into data/

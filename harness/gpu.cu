@@ -11,6 +11,7 @@
 #include <cuda_runtime.h>
 
 #include <chrono>
+#include <dlfcn.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -53,6 +54,16 @@ struct gpu {
 };
 
 static thread_local char open_msg[512];
+
+/* Can the NVIDIA driver's library (libcuda) be loaded at all? */
+static bool driver_library_present(void)
+{
+    void *h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (!h)
+        return false;
+    dlclose(h);
+    return true;
+}
 
 /* ---- error reporting ----------------------------------------------------- */
 
@@ -300,13 +311,17 @@ const char *gpu_open(struct gpu **out, struct gpu_info *info)
         memset(info, 0, sizeof *info);
     int count = 0;
     const cudaError_t e = cudaGetDeviceCount(&count);
+    /* Without the driver's library the runtime says "CUDA driver version is
+     * insufficient", which misleads on a machine that has no NVIDIA driver at
+     * all; only a driver that is there and too old deserves that message. */
+    if ((e == cudaErrorInsufficientDriver && !driver_library_present()) ||
+        e == cudaErrorNoDevice || (e == cudaSuccess && count == 0))
+        return NO_GPU_MESSAGE;
     if (e != cudaSuccess) {
-        snprintf(open_msg, sizeof open_msg, "no CUDA device: %s (%s)", cudaGetErrorString(e),
-                 cudaGetErrorName(e));
+        snprintf(open_msg, sizeof open_msg, "no usable CUDA device: %s (%s)",
+                 cudaGetErrorString(e), cudaGetErrorName(e));
         return open_msg;
     }
-    if (count == 0)
-        return "no CUDA device: cudaGetDeviceCount found none";
 
     struct gpu *g = (struct gpu *)calloc(1, sizeof *g);
     if (!g)

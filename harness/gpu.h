@@ -37,7 +37,11 @@ struct gpu_info {
 
 struct gpu;  /* opaque: device, stream, events, cuBLAS handle, buffers */
 
-/* Open device 0.  On failure *g is NULL and the message says why (e.g. no device). */
+/* What gpu_open says on a machine without an NVIDIA GPU or its driver. */
+#define NO_GPU_MESSAGE "no NVIDIA GPU or driver found"
+
+/* Open device 0.  On failure *g is NULL and the message says why (NO_GPU_MESSAGE,
+ * or the runtime's error when a GPU is there but unusable). */
 const char *gpu_open(struct gpu **g, struct gpu_info *info);
 void gpu_close(struct gpu *g);
 

@@ -93,6 +93,16 @@ static void print_variants(void)
     }
 }
 
+/* Points skipped for want of this machine share one reason (no GPU): it is
+ * said once, with their count, not on every row. */
+static void say_unavailable(FILE *out, const struct plan *p)
+{
+    size_t n = plan_count_skipped_env(p);
+    if (n)
+        fprintf(out, "mmladder: %s: %zu of %zu points need a GPU and are skipped\n",
+                p->env_reason, n, p->n);
+}
+
 static void print_points(const struct experiment *e, const struct plan *p, int with_estimate)
 {
     double total = 0;
@@ -103,7 +113,9 @@ static void print_points(const struct experiment *e, const struct plan *p, int w
         printf("%4zu  %-12s %-19s %5d %5d %5d  TS=%-3d WPT=%-3d -O%d %-8s  ", i, pt->sweep,
                pt->v->name, pt->M, pt->N, pt->K, pt->tile, pt->wpt, pt->opt_level,
                host_memory_name(pt->host_memory));
-        if (pt->skip)
+        if (pt->skip_env)
+            printf("skip: needs a GPU (below)\n");
+        else if (pt->skip)
             printf("skip: %s\n", pt->skip_reason);
         else if (with_estimate)
             printf("~%.2f s\n", est);
@@ -116,6 +128,7 @@ static void print_points(const struct experiment *e, const struct plan *p, int w
         printf("; estimated %.0f s (%.1f min) from nominal rates, excluding input setup", total,
                total / 60);
     printf("\n");
+    say_unavailable(stdout, p);
 }
 
 /* Open the GPU if there is one; never fatal here (the plan records why not). */
@@ -124,7 +137,7 @@ static struct gpu *open_gpu(struct gpu_info *gi, char *why, size_t whylen)
     struct gpu *g = NULL;
     const char *e = gpu_open(&g, gi);
     if (e) {
-        snprintf(why, whylen, "no GPU: %s", e);
+        snprintf(why, whylen, "%s", e);
         return NULL;
     }
     return g;
@@ -350,15 +363,21 @@ static int cmd_run(int argc, char **argv)
         struct tm tm;
         gmtime_r(&t, &tm);
         strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
-        slug(dev, sizeof dev, g ? gi.name : "host");
+        slug(dev, sizeof dev, g ? gi.name : "cpu");
         snprintf(path, sizeof path, "%s/%s-%s-%s.h5", dir, e->name, dev, stamp);
     }
     if (runner_preflight(&p, g, &gi, err, sizeof err) != 0) {
         fprintf(stderr, "mmladder: %s\n", err);
         goto out_plan;
     }
-    if (!g && plan_count_runnable(&p) + over < p.n)
-        fprintf(stderr, "mmladder: %s; GPU points are recorded as skipped\n", why);
+    say_unavailable(stderr, &p);
+    if (plan_count_runnable(&p) == 0 && plan_count_skipped_env(&p) > 0) {
+        /* A file of nothing but "no GPU" rows would only stand in the way. */
+        fprintf(stderr, "mmladder: nothing of %s can run on this machine; no file was written\n",
+                e->path);
+        rc = EXIT_UNAVAILABLE;
+        goto out_plan;
+    }
     say_over_budget(over, budget_s);
 
     struct sigaction sa = {.sa_handler = on_signal};
@@ -582,14 +601,20 @@ static int cmd_compare(int argc, char **argv)
             return EXIT_INPUT;
         }
     }
-    size_t compared = 0;
-    size_t outside = report_compare(stdout, &f[0], &f[1], tol, tsv, &compared);
-    if (!tsv)
-        printf("\n%zu of %zu compared (rung, shape) pairs within %.0f%% of the reference\n",
-               compared - outside, compared, tol * 100);
+    size_t compared = 0, host = 0;
+    size_t outside = report_compare(stdout, &f[0], &f[1], tol, tsv, &compared, &host);
+    if (!tsv) {
+        printf("\n");
+        if (compared)
+            printf("%zu of %zu GPU (rung, shape) pairs within %.0f%% of the reference\n",
+                   compared - outside, compared, tol * 100);
+        if (host)
+            printf("%zu host (rung, shape) pairs reported, not held to a tolerance (one CPU "
+                   "core's timings differ between machines and runs)\n", host);
+    }
     results_file_free(&f[0]);
     results_file_free(&f[1]);
-    if (!compared) {
+    if (!compared && !host) {
         fprintf(stderr, "mmladder compare: no passed (rung, shape) in common\n");
         return EXIT_INPUT;
     }

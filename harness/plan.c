@@ -127,6 +127,8 @@ int plan_from_experiment(const struct experiment *e, int gpu_ok, const char *gpu
                                          !v->gpu ? "built without CUDA (nvcc was not found at "
                                                    "build time)"
                                                  : gpu_why);
+                                snprintf(p->env_reason, sizeof p->env_reason, "%s",
+                                         pt.skip_reason);
                             }
                             if (push(p, &pt) != 0) {
                                 snprintf(err, errlen, "out of memory expanding the plan");
@@ -169,6 +171,13 @@ size_t plan_count_runnable(const struct plan *p)
 {
     size_t n = 0;
     for (size_t i = 0; i < p->n; i++) n += !p->points[i].skip;
+    return n;
+}
+
+size_t plan_count_skipped_env(const struct plan *p)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->n; i++) n += p->points[i].skip_env;
     return n;
 }
 

@@ -31,6 +31,7 @@ struct point {
 struct plan {
     size_t n, cap;
     struct point *points;
+    char env_reason[128];        /* why points with skip_env cannot run here; "" if none */
 };
 
 /* Expand; on an error in the file (unknown variant, more than PLAN_MAX_POINTS
@@ -48,6 +49,7 @@ double point_flops(const struct point *pt);   /* 2 M N K */
 double point_estimate_s(const struct point *pt, const struct experiment *e);
 
 size_t plan_count_runnable(const struct plan *p);
+size_t plan_count_skipped_env(const struct plan *p);   /* points with skip_env */
 
 /* The host time budget: each runnable host point whose estimate (above) exceeds
  * budget_s seconds becomes skipped by design, with the reason "estimated 812 s >

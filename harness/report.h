@@ -18,8 +18,11 @@ struct progress {
 };
 
 void progress_start(struct progress *p, FILE *out, size_t total, double total_est_s);
-/* After point `index` (0-based) was recorded; `est_s` is that point's estimate. */
-void progress_point(struct progress *p, size_t index, const struct result_row *row, double est_s);
+/* After point `index` (0-based) was recorded; `est_s` is that point's estimate.
+ * `said` 1: the row's outcome was already said for all such rows at once (no
+ * GPU), so no line of its own is printed; the bar still moves. */
+void progress_point(struct progress *p, size_t index, const struct result_row *row, double est_s,
+                    int said);
 void progress_end(struct progress *p);
 
 /* One row per (variant, shape) at its best tile/WPT/opt level among passed rows,
@@ -34,11 +37,13 @@ void report_export_rows(FILE *out, const struct results_file *f, enum export_for
 void report_export_samples(FILE *out, const struct results_file *f, enum export_format fmt);
 
 /* Reproduction: for each (variant, shape, host memory) in `mine`, the best passed
- * GFLOP/s here and in `ref`, their ratio, and whether |ratio - 1| <= tolerance.
- * `tsv` prints machine-readable rows instead of the aligned table.  Returns the
- * number of compared pairs outside the tolerance; *compared gets the count. */
+ * GFLOP/s here and in `ref`, their ratio, and whether |ratio - 1| <= tolerance;
+ * host rows are reported ("reported"), never held to the tolerance.  `tsv`
+ * prints machine-readable rows instead of the aligned table.  Returns the number
+ * of GPU pairs outside the tolerance; *compared gets the number of GPU pairs,
+ * *host_reported that of host pairs. */
 size_t report_compare(FILE *out, const struct results_file *mine, const struct results_file *ref,
-                      double tolerance, int tsv, size_t *compared);
+                      double tolerance, int tsv, size_t *compared, size_t *host_reported);
 
 /* Root attributes as name/value lines, header first (experiment_text left out:
  * it spans lines). */

@@ -363,7 +363,7 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
         s->failed += !strcmp(row->disposition, "failed");
         s->skipped += !strcmp(row->disposition, "skipped");
         s->skipped_env += pt->skip_env;
-        progress_point(&prog, i, row, point_estimate_s(pt, e));
+        progress_point(&prog, i, row, point_estimate_s(pt, e), pt->skip_env);
     }
     progress_end(&prog);
     s->interrupted = *o->interrupted != 0;

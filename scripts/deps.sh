@@ -1,65 +1,37 @@
 #!/bin/sh
-# Checks that the C libraries the build needs can be compiled against and linked
-# (HDF5 with its high-level library, inih, cmocka) and that gnuplot is there (the
-# figures), and installs Debian's packages
-# when they cannot and we are root; otherwise prints the apt-get line.
-# CC, CFLAGS and LIBS come from the Makefile, so overridden locations count.
+# deps.sh [--paper | --fuzz] -- is what the build needs here?  If not, install
+# Debian's packages when we are root, or print the apt-get line and fail.
+#
+#   (none)    the compilers (cc; g++ as nvcc's host compiler when NVCC is set),
+#             then HDF5 with its high-level library, inih and cmocka, probed by
+#             compiling and linking one program with the Makefile's flags (CC,
+#             CFLAGS, LIBS), and gnuplot for the figures
+#   --paper   LaTeX (one file from each package the paper needs) and pdffonts
+#   --fuzz    clang with libFuzzer and the sanitizers, and inih (FUZZ_CC)
+#
+# A probe that still fails after the install shows the compiler's own messages.
 set -u
-# `deps.sh --paper`: LaTeX for the paper instead.
-if [ "${1:-}" = --paper ]; then
-    TEX="texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended latexmk"
-    have=1
-    command -v latexmk >/dev/null || have=0
-    # one style from each package the paper needs (-extra, -recommended, fonts)
-    for sty in enumitem.sty microtype.sty mathptmx.sty ptmr8t.tfm; do
-        [ "$have" = 1 ] && [ -n "$(kpsewhich "$sty" 2>/dev/null)" ] || have=0
-    done
-    [ "$have" = 1 ] && exit 0
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-        echo "deps: installing $TEX"
-        export DEBIAN_FRONTEND=noninteractive
-        apt-get update -qq && apt-get install -y -qq --no-install-recommends $TEX >/dev/null && exit 0
-        exit 1
-    fi
-    echo "deps: LaTeX is missing. Install it with:" >&2
-    echo "  sudo apt-get install $TEX" >&2
-    exit 1
-fi
-# `deps.sh --fuzz`: clang with libFuzzer and the sanitizers (`make fuzz`), and
-# inih to link the parser against; FUZZ_CC comes from the Makefile.
-if [ "${1:-}" = --fuzz ]; then
-    FUZZ_PKGS="clang libclang-rt-dev libinih-dev"
-    fuzz_probe() {
-        dir=$(mktemp -d) || return 1
-        cat > "$dir/f.c" <<'C'
-#include <stddef.h>
-#include <stdint.h>
-#include <ini.h>
-int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; (void)ini_parse_string; return 0; }
-C
-        ${FUZZ_CC:-clang} -fsanitize=fuzzer,address,undefined "$dir/f.c" -o "$dir/f" -linih \
-            >/dev/null 2>&1
-        rc=$?
-        rm -rf "$dir"
-        return $rc
-    }
-    fuzz_probe && exit 0
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-        echo "deps: installing $FUZZ_PKGS"
-        export DEBIAN_FRONTEND=noninteractive
-        apt-get update -qq && apt-get install -y -qq $FUZZ_PKGS >/dev/null || exit 1
-        fuzz_probe && exit 0
-        echo "deps: installed, but ${FUZZ_CC:-clang} -fsanitize=fuzzer still does not build" >&2
-        exit 1
-    fi
-    echo "deps: clang with libFuzzer (or inih) is missing. Install them with:" >&2
-    echo "  sudo apt-get install $FUZZ_PKGS" >&2
-    exit 1
-fi
-PKGS="libhdf5-dev hdf5-tools libinih-dev libcmocka-dev pkg-config gnuplot-nox"
-probe() {
+
+mode=${1:-}
+probe_log=$(mktemp) || exit 1
+trap 'rm -f "$probe_log"' EXIT
+
+# compile_probe COMPILER FLAGS... -- a C program on stdin: compile and link it,
+# keeping the compiler's messages in $probe_log.
+compile_probe() {
     dir=$(mktemp -d) || return 1
-    cat > "$dir/p.c" <<'C'
+    cat > "$dir/p.c"
+    cc_=$1
+    shift
+    $cc_ "$dir/p.c" -o "$dir/p" "$@" > "$probe_log" 2>&1
+    rc_=$?
+    rm -rf "$dir"
+    return $rc_
+}
+
+probe_main() {
+    # shellcheck disable=SC2086  # CFLAGS and LIBS are word lists
+    compile_probe "${CC:-cc}" ${CFLAGS:-} ${LIBS:-} -lcmocka <<'C' || return 1
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -70,24 +42,93 @@ probe() {
 #include <ini.h>
 int main(void) { (void)H5TBget_table_info; (void)ini_parse_string; (void)_cmocka_run_group_tests; return 0; }
 C
-    ${CC:-cc} ${CFLAGS:-} "$dir/p.c" -o "$dir/p" ${LIBS:-} -lcmocka >/dev/null 2>&1
-    rc=$?
-    command -v gnuplot >/dev/null || rc=1
-    rm -rf "$dir"
-    return $rc
+    command -v gnuplot >/dev/null || { echo "gnuplot: not found" > "$probe_log"; return 1; }
 }
-probe && exit 0
-if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "deps: installing $PKGS"
+
+probe_paper() {
+    : > "$probe_log"
+    for tool in latexmk pdffonts; do
+        command -v $tool >/dev/null || echo "$tool: not found" >> "$probe_log"
+    done
+    # one file from each package the paper needs (-extra, -recommended, fonts)
+    for f in enumitem.sty microtype.sty mathptmx.sty ptmr8t.tfm pcrr8t.tfm; do
+        [ -n "$(kpsewhich "$f" 2>/dev/null)" ] || echo "$f: not found by kpsewhich" >> "$probe_log"
+    done
+    [ ! -s "$probe_log" ]
+}
+
+probe_fuzz() {
+    compile_probe "${FUZZ_CC:-clang}" -fsanitize=fuzzer,address,undefined -linih <<'C'
+#include <stddef.h>
+#include <stdint.h>
+#include <ini.h>
+int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; (void)ini_parse_string; return 0; }
+C
+}
+
+# apt_install PKG... -- as root with apt-get: install, else return 1.
+apt_install() {
+    [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null || return 1
+    echo "deps: installing $*"
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq && apt-get install -y -qq $PKGS >/dev/null || exit 1
-    # pkg-config may only now exist: the caller's HDF5 flags can be stale.
-    CFLAGS="${CFLAGS:-} $(pkg-config --cflags hdf5)"
-    LIBS="$(pkg-config --libs hdf5) ${LIBS:-}"
-    probe && exit 0
-    echo "deps: installed, but a test program still does not build" >&2
+    apt-get update -qq && apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+# ensure WHAT PROBE PKG... -- run PROBE; when it fails, install PKGs (or say
+# how) and run it again.
+ensure() {
+    what=$1 probe_fn=$2
+    shift 2
+    $probe_fn && return 0
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        apt_install "$@" || { echo "deps: apt-get could not install $*" >&2; exit 1; }
+        # pkg-config may only now exist: the caller's HDF5 flags can be stale.
+        if [ "$probe_fn" = probe_main ] && command -v pkg-config >/dev/null; then
+            CFLAGS="${CFLAGS:-} $(pkg-config --cflags hdf5)"
+            LIBS="$(pkg-config --libs hdf5) ${LIBS:-}"
+        fi
+        $probe_fn && return 0
+        echo "deps: $* installed, but $what still fails; its messages:" >&2
+    else
+        echo "deps: $what is missing or does not build here; its messages:" >&2
+    fi
+    sed 's/^/  /' "$probe_log" >&2
+    echo "Install with:" >&2
+    echo "  sudo apt-get install $*" >&2
     exit 1
-fi
-echo "deps: HDF5 (with hdf5_hl), inih, cmocka or gnuplot is missing. Install them with:" >&2
-echo "  sudo apt-get install $PKGS" >&2
-exit 1
+}
+
+case $mode in
+--paper)
+    ensure "LaTeX (latexmk, pdffonts and the paper's packages)" probe_paper \
+        texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended \
+        latexmk poppler-utils
+    ;;
+--fuzz)
+    ensure "${FUZZ_CC:-clang} -fsanitize=fuzzer with inih" probe_fuzz \
+        clang libclang-rt-dev libinih-dev
+    ;;
+'')
+    # The compilers first: the C compiler for everything, and g++ as nvcc's
+    # host compiler when the CUDA toolkit is used.
+    need=
+    command -v "${CC:-cc}" >/dev/null || need=gcc
+    if [ -n "${NVCC:-}" ] && ! command -v g++ >/dev/null; then need="$need g++"; fi
+    if [ -n "$need" ]; then
+        # shellcheck disable=SC2086
+        apt_install $need || {
+            echo "deps: the C compiler '${CC:-cc}'${NVCC:+ or g++ (nvcc's host compiler)} is" \
+                 "missing. Install with:" >&2
+            echo "  sudo apt-get install$(printf ' %s' $need)" >&2
+            exit 1
+        }
+    fi
+    ensure "a program using HDF5 (with hdf5_hl), inih and cmocka, or gnuplot" probe_main \
+        libhdf5-dev hdf5-tools libinih-dev libcmocka-dev pkg-config gnuplot-nox
+    ;;
+*)
+    echo "usage: scripts/deps.sh [--paper | --fuzz]" >&2
+    exit 2
+    ;;
+esac
+exit 0

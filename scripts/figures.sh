@@ -24,6 +24,10 @@
 # an unreadable input or a failed export; 2 some figure script failed (each is
 # named on stderr, and its partial output removed).
 set -eu
+# The labels are UTF-8; under a locale that is not, gnuplot warns that iconv
+# failed. C.UTF-8 is built into glibc (Debian 12, Ubuntu 24.04).
+LC_ALL=C.UTF-8
+export LC_ALL
 
 prog=figures.sh
 die() { printf '%s: %s\n' "$prog" "$*" >&2; exit 1; }

@@ -14,12 +14,13 @@ mkdir -p "$OUT" data
 attr() { "$BIN" export "$1" --attrs | awk -F'\t' -v k="$2" '$1 == k { print $2 }'; }
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 
-# run_into NAME: run experiments/NAME.ini into data/reproduce-NAME-STAMP.h5, log in $OUT.
+# run_into NAME: run experiments/NAME.ini into data/reproduce-NAME-STAMP.h5,
+# its progress on the terminal (stderr) and in $OUT/NAME.log; prints the file.
 run_into() {
     local file=data/reproduce-$1-$stamp.h5
-    "$BIN" run "experiments/$1.ini" -o "$file" > "$OUT/$1.log" 2>&1
-    local rc=$?
-    tail -n 40 "$OUT/$1.log" >&2
+    echo "reproduce: running experiments/$1.ini into $file (log: $OUT/$1.log)" >&2
+    "$BIN" run "experiments/$1.ini" -o "$file" 2>&1 | tee "$OUT/$1.log" >&2
+    local rc=${PIPESTATUS[0]}
     if [ "$rc" -ne 0 ]; then
         echo "reproduce: the $1 run failed (exit $rc); see $OUT/$1.log" >&2
         exit 1
@@ -55,11 +56,22 @@ else
     echo "           need a CUDA GPU). Running the host rungs (experiments/host.ini) instead."
     new=$(run_into host) || exit 1
     echo
-    echo "Your host rows ($new) against the reference's host rows ($ref_h100; a different CPU,"
-    echo "so expect differences):"
+    echo "Your host rows ($new) beside the reference's host rows ($ref_h100), reported, not"
+    echo "held to a tolerance: another CPU, and one core's timings vary from run to run."
     "$BIN" compare "$new" "$ref_h100" --tolerance "$TOL" | tee "$OUT/comparison.txt"
     fig_args=(-p "$ref_h100" -c "$ref_h200")
     [ -n "$ref_transfers" ] && fig_args+=(-t "$ref_transfers")
+    ref_repro=${REF_REPRO:-}
+    echo
+    if [ -n "$ref_repro" ]; then
+        fig_args+=(-r "$ref_h100" -n "$ref_repro")
+        echo "reproduce: figure 10 compares a new GPU run of experiments/paper.ini with the"
+        echo "           reference; without a GPU it is drawn from the shipped runs ($ref_repro"
+        echo "           against $ref_h100), as make figures draws it."
+    else
+        echo "reproduce: figure 10 needs a GPU run of experiments/paper.ini to compare with the"
+        echo "           reference; none is made here, so it is not drawn."
+    fi
 fi
 
 if command -v gnuplot >/dev/null; then

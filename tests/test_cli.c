@@ -140,7 +140,11 @@ static void gpu_points_without_gpu_are_skipped_with_reason(void **state)
     if (strcmp(f.rows[0].disposition, "skipped") == 0) {
         /* No usable GPU here: recorded with the reason, and the run says so by its exit. */
         assert_int_equal(rc, 3);
-        assert_true(strstr(f.rows[0].reason, "no GPU") || strstr(f.rows[0].reason, "without CUDA"));
+        assert_true(strstr(f.rows[0].reason, "no NVIDIA GPU or driver found") ||
+                    strstr(f.rows[0].reason, "without CUDA"));
+        /* said once, with the count, not once per row */
+        assert_non_null(strstr(er, ": 1 of 2 points need a GPU and are skipped"));
+        assert_int_equal(test_count_of(out, f.rows[0].reason) + test_count_of(er, f.rows[0].reason), 1);
     } else {
         assert_int_equal(rc, 0);
         assert_string_equal(f.rows[0].disposition, "passed");
@@ -148,6 +152,36 @@ static void gpu_points_without_gpu_are_skipped_with_reason(void **state)
     results_file_free(&f);
     free(out); free(er);
     unlink(h5); unlink(exp); rmdir(dir);
+}
+
+/* A run of which nothing can run here (GPU rungs only, no GPU) writes no file,
+ * says why once, and exits 3; `plan` says it once too. */
+static void nothing_runnable_writes_no_file(void **state)
+{
+    (void)state;
+    char dir[256], exp[300], h5[300];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(exp, sizeof exp, "%s/g.ini", dir);
+    snprintf(h5, sizeof h5, "%s/g.h5", dir);
+    test_write_file(exp, "[experiment]\nname = g\nseed = 1\n"
+                         "[g]\nvariants = gpu_naive gpu_tiled\nsizes = 16 32 48\ntiles = 8 16\n");
+    char *out, *er;
+    int rc = run(&out, &er, "run", exp, "-o", h5, NULL);
+    if (rc == 3) {
+        assert_int_equal(access(h5, F_OK), -1);
+        assert_non_null(strstr(er, ": 9 of 9 points need a GPU and are skipped"));
+        assert_non_null(strstr(er, "no file was written"));
+        free(out); free(er);
+        assert_int_equal(run(&out, &er, "plan", exp, NULL, NULL, NULL), 0);
+        assert_int_equal(test_count_of(out, "need a GPU and are skipped"), 1);
+        assert_true(test_count_of(out, "NVIDIA") + test_count_of(out, "without CUDA") == 1);
+        assert_non_null(strstr(out, "9 points, 0 to run, 9 skipped"));
+    } else {
+        assert_int_equal(rc, 0);   /* a GPU here: every point ran */
+        unlink(h5);
+    }
+    free(out); free(er);
+    unlink(exp); rmdir(dir);
 }
 
 /* Transfer points: copies timed around the kernel, from pinned and pageable memory. */
@@ -163,14 +197,19 @@ static void transfer_points_time_the_copies(void **state)
                          "host_memory = pinned pageable\n");
     char *out, *er;
     int rc = run(&out, &er, "run", exp, "-o", h5, NULL);
+    if (rc == 3) {   /* no GPU here: nothing ran, no file */
+        assert_int_equal(access(h5, F_OK), -1);
+        print_message("skipped: %.*s\n", (int)strcspn(er, "\n"), er);
+        free(out); free(er);
+        unlink(exp); rmdir(dir);
+        skip();
+    }
     struct results_file f;
     assert_int_equal(results_read(h5, &f, err, sizeof err), 0);
     assert_int_equal(f.n_rows, 2);
     assert_string_equal(f.rows[0].host_memory, "pinned");
     assert_string_equal(f.rows[1].host_memory, "pageable");
-    if (rc == 3) {
-        assert_string_equal(f.rows[0].disposition, "skipped");   /* no GPU here */
-    } else {
+    {
         assert_int_equal(rc, 0);
         for (int i = 0; i < 2; i++) {
             assert_string_equal(f.rows[i].disposition, "passed");
@@ -204,6 +243,7 @@ const struct CMUnitTest cli_tests[] = {
     cmocka_unit_test(host_run_info_export),
     cmocka_unit_test(bad_input_is_refused),
     cmocka_unit_test(gpu_points_without_gpu_are_skipped_with_reason),
+    cmocka_unit_test(nothing_runnable_writes_no_file),
     cmocka_unit_test(transfer_points_time_the_copies),
     cmocka_unit_test(help_and_list),
 };

@@ -168,10 +168,15 @@ static void shipped_experiments_plan_cleanly(void **state)
         if (experiment_load(files[i], e, err, sizeof err) != 0) fail_msg("%s", err);
         struct plan p;
         if (plan_from_experiment(e, 1, "", &p, err, sizeof err) != 0) fail_msg("%s", err);
-        assert_true(plan_count_runnable(&p) > 0);
-        for (size_t k = 0; k < p.n; k++)   /* only invalid TS/WPT pairs may be skipped by design */
-            if (p.points[k].skip && !p.points[k].skip_env)
+        /* Every file has points that run, here or on a GPU: in a build without
+         * CUDA the GPU points are skipped for want of this machine, not by design. */
+        size_t would_run = 0;
+        for (size_t k = 0; k < p.n; k++) {
+            would_run += !p.points[k].skip || p.points[k].skip_env;
+            if (p.points[k].skip && !p.points[k].skip_env)   /* by design: invalid TS/WPT only */
                 assert_non_null(strstr(p.points[k].skip_reason, "does not divide"));
+        }
+        if (would_run == 0) fail_msg("%s: no point would run on any machine", files[i]);
         plan_free(&p);
         done(e);
     }

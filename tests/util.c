@@ -81,6 +81,13 @@ const char *const TEST_SHIPPED_EXPERIMENTS[] = {
     "experiments/paper.ini", "experiments/quick.ini", "experiments/host.ini",
     "experiments/transfers.ini", "experiments/autotune.ini", NULL};
 
+size_t test_count_of(const char *hay, const char *needle)
+{
+    size_t n = 0, k = strlen(needle);
+    for (const char *p = hay; p && k && (p = strstr(p, needle)); p += k) n++;
+    return n;
+}
+
 const char *test_binary(void)
 {
     const char *b = getenv("MMLADDER");

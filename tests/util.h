@@ -13,6 +13,8 @@ void test_write_file(const char *path, const char *text);
 /* Whole file, NUL-terminated, malloc'd; NULL if unreadable. */
 char *test_read_file(const char *path, size_t *len);
 const char *test_binary(void);
+/* How many times needle occurs in hay (non-overlapping); 0 for a NULL hay. */
+size_t test_count_of(const char *hay, const char *needle);
 
 /* The experiment files the repository ships (every .ini in experiments/), NULL-terminated. */
 extern const char *const TEST_SHIPPED_EXPERIMENTS[];
