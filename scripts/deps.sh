@@ -89,9 +89,10 @@ ensure() {
         fi
         $probe_fn && return 0
         echo "deps: $* installed, but $what still fails; its messages:" >&2
-    else
-        echo "deps: $what is missing or does not build here; its messages:" >&2
+        sed 's/^/  /' "$probe_log" >&2
+        exit 1
     fi
+    echo "deps: $what is missing or does not build here; its messages:" >&2
     sed 's/^/  /' "$probe_log" >&2
     echo "Install with:" >&2
     echo "  sudo apt-get install $*" >&2
@@ -112,7 +113,10 @@ case $mode in
     # The compilers first: the C compiler for everything, and g++ as nvcc's
     # host compiler when the CUDA toolkit is used.
     need=
-    command -v "${CC:-cc}" >/dev/null || need=gcc
+    if ! command -v "${CC:-cc}" >/dev/null; then
+        [ "${CC:-cc}" = cc ] || { echo "deps: the C compiler CC='$CC' is not found" >&2; exit 1; }
+        need=gcc
+    fi
     if [ -n "${NVCC:-}" ] && ! command -v g++ >/dev/null; then need="$need g++"; fi
     if [ -n "$need" ]; then
         # shellcheck disable=SC2086
