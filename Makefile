@@ -59,7 +59,7 @@ endif
 LIB_OBJ := $(HARNESS_OBJ) $(HOST_KERNEL_OBJ) $(GPU_OBJ)
 # Recursive (=), not simple (:=): HDF5_LIBS asks pkg-config, which `make deps`
 # may only just have installed.
-LIBS     = $(HDF5_LIBS) $(INIH_LIBS) $(LINK_LIBS) -lm
+LIBS     = $(HDF5_LIBS) $(INIH_LIBS) $(LINK_LIBS) -lpthread -lm
 
 # ---- user-facing targets -------------------------------------------------------
 .PHONY: all help test test-built deps deps-paper figures figures-built paper reproduce \
@@ -144,7 +144,7 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
                 -fno-omit-frame-pointer $(WARN)
-build/fuzz/fuzz_experiment: tests/fuzz/fuzz_experiment.c harness/experiment.c harness/measure.c \
+build/fuzz/fuzz_experiment: tests/fuzz/fuzz_experiment.c harness/experiment.c harness/measure.c harness/files.c \
                             $(wildcard harness/*.h)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Iharness -o $@ $(filter %.c,$^) $(INIH_LIBS) -lm

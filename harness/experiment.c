@@ -30,6 +30,8 @@
 
 #include <ini.h>
 
+#include "files.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -41,7 +43,6 @@
 
 #define EXP_MAX_DIM 1000000            /* sizes and shape dimensions */
 #define EXP_MAX_AXIS 1024              /* tiles, wpts, opt_levels */
-#define EXP_MAX_SAMPLES 1000000000     /* *_samples */
 #define EXP_MAX_FILE_BYTES (1L << 20)
 #define INIH_SECTION_LEN 49            /* inih keeps section names in 50 bytes */
 
@@ -401,6 +402,8 @@ static char *read_line(char *buf, int num, void *stream)
     size_t take = nl ? content + 1 : content;
     c->line++;
     if (!check_text(c, p, content)) return NULL;
+    /* A CRLF line end is a line end: the CR is not handed on (nor counted). */
+    if (content > 0 && p[content - 1] == '\r') content--;
     /* Room for the line, its '\n' and the NUL. */
     if (num < 3 || content > (size_t)num - 2) {
         size_t shown = content < 40 ? content : 40;   /* its start, cut between characters */
@@ -411,8 +414,9 @@ static char *read_line(char *buf, int num, void *stream)
              num < 3 ? 0 : num - 2, content, (int)shown, p);
         return NULL;
     }
-    memcpy(buf, p, take);
-    buf[take] = '\0';
+    memcpy(buf, p, content);
+    if (nl) buf[content++] = '\n';
+    buf[content] = '\0';
     c->pos += take;
     classify(c, buf);
     return c->have_err ? NULL : buf;
@@ -951,6 +955,11 @@ int experiment_load(const char *path, struct experiment *e, char *err, size_t er
 {
     memset(e, 0, sizeof *e);
     snprintf(e->path, sizeof e->path, "%s", path);
+    char why_not[128];
+    if (files_check_regular(path, why_not, sizeof why_not)) {
+        if (err && errlen) snprintf(err, errlen, "%s: cannot read: %s", path, why_not);
+        return -1;
+    }
     FILE *f = fopen(path, "rb");
     if (!f) {
         if (err && errlen) snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));

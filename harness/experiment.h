@@ -8,7 +8,7 @@
  *   [sampling]                optional; overrides the defaults of measure.h
  *   gpu_min_samples, gpu_max_samples, gpu_min_time_ms, gpu_timeout_ms,
  *   host_min_samples, host_max_samples, host_min_time_ms, host_timeout_ms,
- *   host_long_point_ms, target_rel_stddev
+ *   host_long_point_ms, target_rel_stddev        (samples: 1 to EXP_MAX_SAMPLES)
  *   host_point_budget_s = 60  a host point whose estimated time (plan.h) exceeds
  *                             it is recorded as skipped with that reason, unless
  *                             `mmladder run --host-budget S` or `--no-budget`
@@ -39,6 +39,7 @@
 
 #include "measure.h"
 
+#define EXP_MAX_SAMPLES 1000000   /* *_min_samples, *_max_samples: samples of one point */
 #define EXP_MAX_LIST 64
 #define EXP_MAX_SWEEPS 32
 #define EXP_NAME_LEN 64

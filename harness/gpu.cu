@@ -12,6 +12,8 @@
 
 #include <chrono>
 #include <dlfcn.h>
+#include <signal.h>
+#include <time.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -50,6 +52,8 @@ struct gpu {
     size_t flush_bytes;
     unsigned flush_count;
     struct scratch *scratch;
+    cudaEvent_t done;             /* recorded to wait for the stream without blocking */
+    volatile sig_atomic_t *interrupt;   /* set: waits give up ("interrupted") */
     char msg[512];
 };
 
@@ -116,6 +120,33 @@ static const char *ckb(struct gpu *g, cublasStatus_t s, const char *fmt, ...)
     vfail(g, cublasGetStatusString(s), fmt, ap);
     va_end(ap);
     return g->msg;
+}
+
+/* Wait for `ev` by polling, not in the driver, so that an interrupt (g->interrupt)
+ * is seen within a fraction of a millisecond even while a kernel runs for
+ * seconds; what the wait was for goes into the message of a failure. */
+static const char *wait_event(struct gpu *g, cudaEvent_t ev, const char *what)
+{
+    for (unsigned polls = 0;; polls++) {
+        const cudaError_t e = cudaEventQuery(ev);
+        if (e == cudaSuccess)
+            return NULL;
+        if (e != cudaErrorNotReady)
+            return ck(g, e, "%s", what);
+        if (g->interrupt && *g->interrupt)
+            return fail(g, "%s: interrupted", what);
+        if (polls > 256) {
+            const struct timespec t = {0, 100000};   /* 0.1 ms */
+            nanosleep(&t, NULL);
+        }
+    }
+}
+
+/* Everything enqueued on the stream so far has finished. */
+static const char *wait_stream(struct gpu *g, const char *what)
+{
+    const char *e = ck(g, cudaEventRecord(g->done, g->stream), "cudaEventRecord(%s)", what);
+    return e ? e : wait_event(g, g->done, what);
 }
 
 #define TRY(expr)                       \
@@ -279,6 +310,8 @@ static const char *open_device(struct gpu *g, struct gpu_info *info)
     TRY(ck(g, cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking), "cudaStreamCreate"));
     TRY(ck(g, cudaEventCreate(&g->start), "cudaEventCreate(start)"));
     TRY(ck(g, cudaEventCreate(&g->stop), "cudaEventCreate(stop)"));
+    TRY(ck(g, cudaEventCreateWithFlags(&g->done, cudaEventDisableTiming),
+           "cudaEventCreate(done)"));
 
     TRY(ckb(g, cublasCreate(&g->blas), "cublasCreate"));
     /* cublasSetStream resets the workspace to cuBLAS's own pool, so the stream
@@ -364,10 +397,17 @@ void gpu_close(struct gpu *g)
         cudaEventDestroy(g->start);
     if (g->stop)
         cudaEventDestroy(g->stop);
+    if (g->done)
+        cudaEventDestroy(g->done);
     if (g->stream)
         cudaStreamDestroy(g->stream);
     (void)cudaGetLastError();
     free(g);
+}
+
+void gpu_set_interrupt(struct gpu *g, volatile sig_atomic_t *interrupt)
+{
+    g->interrupt = interrupt;
 }
 
 const char *gpu_mem_info(struct gpu *g, size_t *free_bytes, size_t *total_bytes)
@@ -413,8 +453,9 @@ static const char *compute_reference(struct gpu *g, double *A64, double *B64)
     TRY(ckb(g, cublasDgemm(g->blas, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, B64, N, A64, K,
                            &zero, g->dR, N),
             "cublasDgemm(reference, %dx%dx%d)", M, N, K));
-    return ck(g, cudaStreamSynchronize(g->stream), "computing the float64 reference (%dx%dx%d)",
-              M, N, K);
+    char what[96];
+    snprintf(what, sizeof what, "computing the float64 reference (%dx%dx%d)", M, N, K);
+    return wait_stream(g, what);
 }
 
 const char *gpu_set_inputs(struct gpu *g, const float *A, const float *B, int M, int N, int K)
@@ -510,8 +551,10 @@ const char *gpu_run_once(struct gpu *g, gpu_launch_fn fn, int tile, int wpt)
     const char *m = fn(&L);
     if (m)
         return fail(g, "launch (%dx%dx%d, tile %d, wpt %d): %s", g->M, g->N, g->K, tile, wpt, m);
-    return ck(g, cudaStreamSynchronize(g->stream), "running (%dx%dx%d, tile %d, wpt %d)", g->M,
-              g->N, g->K, tile, wpt);
+    char what[96];
+    snprintf(what, sizeof what, "running (%dx%dx%d, tile %d, wpt %d)", g->M, g->N, g->K, tile,
+             wpt);
+    return wait_stream(g, what);
 }
 
 const char *gpu_time_once(struct gpu *g, gpu_launch_fn fn, int tile, int wpt, double *ms)
@@ -529,8 +572,10 @@ const char *gpu_time_once(struct gpu *g, gpu_launch_fn fn, int tile, int wpt, do
     if (m)
         return fail(g, "launch (%dx%dx%d, tile %d, wpt %d): %s", g->M, g->N, g->K, tile, wpt, m);
     TRY(ck(g, cudaEventRecord(g->stop, g->stream), "cudaEventRecord(stop)"));
-    TRY(ck(g, cudaEventSynchronize(g->stop), "running (%dx%dx%d, tile %d, wpt %d)", g->M, g->N,
-           g->K, tile, wpt));
+    char what[96];
+    snprintf(what, sizeof what, "running (%dx%dx%d, tile %d, wpt %d)", g->M, g->N, g->K, tile,
+             wpt);
+    TRY(wait_event(g, g->stop, what));
     float elapsed = 0.0f;
     TRY(ck(g, cudaEventElapsedTime(&elapsed, g->start, g->stop), "cudaEventElapsedTime"));
     *ms = elapsed;
@@ -570,12 +615,12 @@ const char *gpu_time_round_trip(struct gpu *g, gpu_launch_fn fn, int tile, int w
     double t0 = host_ms();
     TRY(ck(g, cudaMemcpyAsync(g->dA, hA, a, cudaMemcpyHostToDevice, g->stream), "copy A in"));
     TRY(ck(g, cudaMemcpyAsync(g->dB, hB, b, cudaMemcpyHostToDevice, g->stream), "copy B in"));
-    TRY(ck(g, cudaStreamSynchronize(g->stream), "copying A and B in"));
+    TRY(wait_stream(g, "copying A and B in"));
     *h2d_ms = host_ms() - t0;
     TRY(gpu_time_once(g, fn, tile, wpt, kernel_ms));
     t0 = host_ms();
     TRY(ck(g, cudaMemcpyAsync(hC, g->dC, c, cudaMemcpyDeviceToHost, g->stream), "copy C out"));
-    TRY(ck(g, cudaStreamSynchronize(g->stream), "copying C out"));
+    TRY(wait_stream(g, "copying C out"));
     *d2h_ms = host_ms() - t0;
     return NULL;
 }
@@ -592,7 +637,7 @@ const char *gpu_compare(struct gpu *g, struct err_stats *out)
     struct compare_sums h;
     TRY(ck(g, cudaMemcpyAsync(&h, d, sizeof h, cudaMemcpyDeviceToHost, g->stream),
            "cudaMemcpy(comparison sums, device to host)"));
-    TRY(ck(g, cudaStreamSynchronize(g->stream), "comparing C with the reference"));
+    TRY(wait_stream(g, "comparing C with the reference"));
     out->sum_sq_diff = h.sum_sq_diff;
     out->sum_sq_ref = h.sum_sq_ref;
     memcpy(&out->max_abs_diff, &h.max_abs_diff_bits, sizeof(double));

@@ -7,6 +7,7 @@
 #ifndef HARNESS_GPU_H
 #define HARNESS_GPU_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,6 +45,10 @@ struct gpu;  /* opaque: device, stream, events, cuBLAS handle, buffers */
  * or the runtime's error when a GPU is there but unusable). */
 const char *gpu_open(struct gpu **g, struct gpu_info *info);
 void gpu_close(struct gpu *g);
+
+/* Waits for the device poll *stop and give up when it is set (the message then
+ * ends in "interrupted"); NULL: never. */
+void gpu_set_interrupt(struct gpu *g, volatile sig_atomic_t *stop);
 
 /* Free and total device memory in bytes, now. */
 const char *gpu_mem_info(struct gpu *g, size_t *free_bytes, size_t *total_bytes);

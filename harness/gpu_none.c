@@ -24,6 +24,11 @@ void gpu_close(struct gpu *g)
     (void)g;
 }
 
+void gpu_set_interrupt(struct gpu *g, volatile sig_atomic_t *stop)
+{
+    (void)g, (void)stop;
+}
+
 const char *gpu_mem_info(struct gpu *g, size_t *free_bytes, size_t *total_bytes)
 {
     (void)g;

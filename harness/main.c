@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "experiment.h"
 #include "gpu.h"
@@ -69,7 +71,7 @@ static void on_signal(int sig)
 
 static int load(const char *path, struct experiment *e)
 {
-    char err[1024];
+    char err[PATH_MAX + 512];
     if (experiment_load(path, e, err, sizeof err) != 0) {
         fprintf(stderr, "mmladder: %s\n", err);
         return -1;
@@ -194,7 +196,7 @@ static double budget_of(const struct budget_opt *b, const struct experiment *e)
 static int plan_or_die(const struct experiment *e, int gpu_ok, const char *why, double budget_s,
                        struct plan *p, size_t *over)
 {
-    char err[1024];
+    char err[PATH_MAX + 512];
     if (plan_from_experiment(e, gpu_ok, why, p, err, sizeof err) != 0) {
         fprintf(stderr, "mmladder: %s\n", err);
         return -1;
@@ -236,6 +238,13 @@ static const char *not_a_folder(const char *path)
 static int check_output(const char *out, const char *dir, int dir_given)
 {
     const char *why;
+    const char *given = out ? out : dir;
+    if (strlen(given) >= PATH_MAX - 128) {
+        fprintf(stderr, "mmladder run: %s '%.60s...': %zu bytes long (expected a path of at most "
+                        "%d bytes%s)\n", out ? "-o" : "-d", given, strlen(given), PATH_MAX - 129,
+                out ? "" : ", leaving room for the file name");
+        return -1;
+    }
     if (!out) {
         if ((why = not_a_folder(dir))) {
             fprintf(stderr, "mmladder run: %s '%s': %s (expected an existing folder%s)\n",
@@ -252,7 +261,7 @@ static int check_output(const char *out, const char *dir, int dir_given)
                         "overwritten; name a new file)\n", out);
         return -1;
     }
-    char parent[1024];
+    char parent[PATH_MAX];
     const char *slash = strrchr(out, '/');
     if (!slash)
         snprintf(parent, sizeof parent, ".");
@@ -354,7 +363,7 @@ static int cmd_run(int argc, char **argv)
     size_t over;
     if (plan_or_die(e, g != NULL, why, budget_s, &p, &over) != 0) goto out_exp;
 
-    char path[1024], err[1024];
+    char path[PATH_MAX], err[PATH_MAX + 512];
     if (out) {
         snprintf(path, sizeof path, "%s", out);
     } else {
@@ -366,7 +375,7 @@ static int cmd_run(int argc, char **argv)
         slug(dev, sizeof dev, g ? gi.name : "cpu");
         snprintf(path, sizeof path, "%s/%s-%s-%s.h5", dir, e->name, dev, stamp);
     }
-    if (runner_preflight(&p, g, &gi, err, sizeof err) != 0) {
+    if (runner_preflight(&p, e->path, g, &gi, err, sizeof err) != 0) {
         fprintf(stderr, "mmladder: %s\n", err);
         goto out_plan;
     }
@@ -385,11 +394,9 @@ static int cmd_run(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
 
-    printf("mmladder: %s (%zu points) -> %s\n", e->path, p.n, path);
-    if (g) printf("device: %s, %d SMs, CUDA driver %d\n", gi.name, gi.sm_count, gi.driver_version);
-    fflush(stdout);
-    struct run_options o = {.out_path = path, .log = stdout, .interrupted = &interrupted,
-                            .argc = argc, .argv = argv};
+    /* Default names are made unique (a suffix when taken); -o names are never reused. */
+    struct run_options o = {.out_path = path, .unique_name = !out, .log = stdout,
+                            .interrupted = &interrupted, .argc = argc, .argv = argv};
     struct run_summary s;
     if (runner_run(e, &p, g, &gi, why, &o, &s, err, sizeof err) != 0) {
         fprintf(stderr, "mmladder: %s\n", err);
@@ -398,15 +405,19 @@ static int cmd_run(int argc, char **argv)
     }
     printf("\n%s: %zu of %zu points recorded in %.1f s: %zu passed, %zu incorrect, %zu failed, "
            "%zu skipped (%zu for want of this machine)%s\n",
-           path, s.recorded, s.planned, s.wall_s, s.passed, s.incorrect, s.failed, s.skipped,
-           s.skipped_env, s.recorded == s.planned ? "; complete" : "");
+           s.path, s.recorded, s.planned, s.wall_s, s.passed, s.incorrect, s.failed, s.skipped,
+           s.skipped_env, s.complete ? "; complete" : "; INCOMPLETE");
     if (s.interrupted) {
-        fprintf(stderr, "mmladder: interrupted: kept %zu of %zu points in %s (marked incomplete)\n",
-                s.recorded, s.planned, path);
+        if (s.complete)
+            fprintf(stderr, "mmladder: interrupted after the last point: %s is complete\n",
+                    s.path);
+        else
+            fprintf(stderr, "mmladder: interrupted: kept %zu of %zu points in %s (marked "
+                            "incomplete)\n", s.recorded, s.planned, s.path);
         rc = EXIT_INTERRUPTED;
     } else if (s.incorrect || s.failed) {
         fprintf(stderr, "mmladder: %zu incorrect and %zu failed points (see 'reason' in %s)\n",
-                s.incorrect, s.failed, path);
+                s.incorrect, s.failed, s.path);
         rc = EXIT_WRONG;
     } else if (s.skipped_env) {
         rc = EXIT_UNAVAILABLE;
@@ -457,9 +468,9 @@ static int cmd_list_or_plan(int argc, char **argv, int dry_run)
             print_points(e, &p, dry_run);
             say_over_budget(over, budget_s);
             rc = EXIT_OK;
-            if (dry_run && g) {
-                char err[1024];
-                if (runner_preflight(&p, g, &gi, err, sizeof err) != 0) {
+            if (dry_run) {
+                char err[PATH_MAX + 512];
+                if (runner_preflight(&p, e->path, g, &gi, err, sizeof err) != 0) {
                     fprintf(stderr, "mmladder: %s\n", err);
                     rc = EXIT_INPUT;
                 }
@@ -483,6 +494,15 @@ static void print_attr(const char *name, const char *value, void *ctx)
     printf("  %-26s %s\n", name, value);
 }
 
+/* What a reader of a results file should know before trusting what it shows. */
+static void warn_about(const char *path, const struct results_file *f)
+{
+    if (!f->complete)
+        fprintf(stderr, "mmladder: warning: %s is incomplete (its run stopped before the end of "
+                        "its plan)\n", path);
+    if (f->notes[0]) fprintf(stderr, "mmladder: warning: %s: %s\n", path, f->notes);
+}
+
 static int cmd_info(int argc, char **argv)
 {
     if (argc != 3) {
@@ -493,7 +513,7 @@ static int cmd_info(int argc, char **argv)
                             "file)\n", argv[3]);
         return EXIT_INPUT;
     }
-    char err[1024];
+    char err[PATH_MAX + 512];
     struct results_file f;
     if (results_read(argv[2], &f, err, sizeof err) != 0) {
         fprintf(stderr, "mmladder: %s\n", err);
@@ -506,9 +526,11 @@ static int cmd_info(int argc, char **argv)
         const char *d = f.rows[i].disposition;
         counts[!strcmp(d, "passed") ? 0 : !strcmp(d, "incorrect") ? 1 : !strcmp(d, "skipped") ? 2 : 3]++;
     }
-    printf("rows: %zu (%zu passed, %zu incorrect, %zu skipped, %zu failed), samples: %zu, %s\n\n",
+    printf("rows: %zu (%zu passed, %zu incorrect, %zu skipped, %zu failed), samples: %zu, %s\n",
            f.n_rows, counts[0], counts[1], counts[2], counts[3], f.n_samples,
            f.complete ? "complete" : "INCOMPLETE");
+    if (f.notes[0]) printf("recovered: %s\n", f.notes);
+    printf("\n");
     report_summary(stdout, f.rows, f.n_rows);
     results_file_free(&f);
     return EXIT_OK;
@@ -534,7 +556,7 @@ static int cmd_export(int argc, char **argv)
         fprintf(stderr, "mmladder export: no results file given\n%s", USAGE);
         return EXIT_INPUT;
     }
-    char err[1024];
+    char err[PATH_MAX + 512];
     if (samples + passed + attrs > 1) {
         fprintf(stderr, "mmladder export: --passed, --samples and --attrs exclude each other\n");
         return EXIT_INPUT;
@@ -551,6 +573,7 @@ static int cmd_export(int argc, char **argv)
         fprintf(stderr, "mmladder: %s\n", err);
         return EXIT_INPUT;
     }
+    warn_about(path, &f);
     if (samples)
         report_export_samples(stdout, &f, csv ? EXPORT_CSV : EXPORT_TSV);
     else
@@ -592,7 +615,7 @@ static int cmd_compare(int argc, char **argv)
                             "REFERENCE.h5)\n%s", USAGE);
         return EXIT_INPUT;
     }
-    char err[1024];
+    char err[PATH_MAX + 512];
     struct results_file f[2];
     for (int k = 0; k < 2; k++) {
         if (results_read(paths[k], &f[k], err, sizeof err) != 0) {
@@ -600,6 +623,7 @@ static int cmd_compare(int argc, char **argv)
             if (k) results_file_free(&f[0]);
             return EXIT_INPUT;
         }
+        warn_about(paths[k], &f[k]);
     }
     size_t compared = 0, host = 0;
     size_t outside = report_compare(stdout, &f[0], &f[1], tol, tsv, &compared, &host);
@@ -639,7 +663,7 @@ static int cmd_device(void)
     return EXIT_OK;
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
         !strcmp(argv[1], "help")) {
@@ -659,4 +683,27 @@ int main(int argc, char **argv)
     }
     fprintf(stderr, "mmladder: unknown command '%s'\n%s", argv[1], USAGE);
     return EXIT_INPUT;
+}
+
+int main(int argc, char **argv)
+{
+    /* A closed pipe or a file grown past its limit is an error to report, not a
+     * signal to die of: the writes then fail with EPIPE or EFBIG. */
+    signal(SIGPIPE, SIG_IGN);
+    signal(SIGXFSZ, SIG_IGN);
+    int rc = dispatch(argc, argv);
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "mmladder: writing to standard output failed: %s%s\n",
+                errno ? strerror(errno) : "a write error",
+                argc > 1 && !strcmp(argv[1], "run") ? " (the results file is not affected)" : "");
+        if (rc == EXIT_OK || rc == EXIT_UNAVAILABLE) rc = EXIT_INPUT;
+    }
+    /* After an interrupt, leave at once: the CUDA runtime's clean-up at exit would
+     * wait for a kernel still running on the device. */
+    if (rc == EXIT_INTERRUPTED) {
+        fflush(stderr);
+        _exit(rc);
+    }
+    return rc;
 }

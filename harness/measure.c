@@ -75,23 +75,27 @@ struct sample_stats sample_stats_of(const double *ms, int n)
     return s;
 }
 
-enum stop_rule sampling_should_stop(const struct sampling_rule *r, const double *ms, int n,
+void sample_acc_add(struct sample_acc *a, double ms)
+{
+    a->n++;
+    a->total += ms;
+    a->last = ms;
+    const double d = ms - a->mean;
+    a->mean += d / a->n;
+    a->m2 += d * (ms - a->mean);
+}
+
+enum stop_rule sampling_should_stop(const struct sampling_rule *r, const struct sample_acc *a,
                                     double elapsed_ms)
 {
+    const int n = a->n;
     if (n <= 0) return STOP_NONE;
-    if (n < r->min_samples && ms[n - 1] >= r->long_point_ms) return STOP_LONG_POINT;
+    if (n < r->min_samples && a->last >= r->long_point_ms) return STOP_LONG_POINT;
     if (n >= r->max_samples) return STOP_MAX_SAMPLES;
     if (n < r->min_samples) return STOP_NONE;
-
-    /* O(n) per call: no sort, since this runs after every sample. */
-    double total = 0;
-    for (int i = 0; i < n; i++) total += ms[i];
-    if (total >= r->min_time_ms) {
-        const double mean = total / n;
-        double ss = 0;
-        for (int i = 0; i < n; i++) ss += (ms[i] - mean) * (ms[i] - mean);
-        const double stddev = n > 1 ? sqrt(ss / (n - 1)) : 0.0;
-        if (mean > 0 && stddev / mean <= r->target_rel_stddev) return STOP_CONVERGED;
+    if (a->total >= r->min_time_ms) {
+        const double stddev = n > 1 ? sqrt(a->m2 / (n - 1)) : 0.0;
+        if (a->mean > 0 && stddev / a->mean <= r->target_rel_stddev) return STOP_CONVERGED;
     }
     if (elapsed_ms >= r->timeout_ms) return STOP_TIMEOUT;
     return STOP_NONE;

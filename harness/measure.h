@@ -36,9 +36,19 @@ struct sample_stats {
 /* Statistics of n samples (ms).  Does not reorder `ms`. */
 struct sample_stats sample_stats_of(const double *ms, int n);
 
+/* The running count, sum, mean and spread of a point's samples (Welford's
+ * update), so that the rule costs the same at the 100 000th sample as at the
+ * first. */
+struct sample_acc {
+    int n;
+    double total, mean, m2;   /* m2: sum of squared deviations from the mean */
+    double last;              /* the newest sample */
+};
+void sample_acc_add(struct sample_acc *a, double ms);
+
 /* After a new sample: should sampling stop, and by which rule?  `elapsed_ms` is
  * the wall time spent sampling this point so far. */
-enum stop_rule sampling_should_stop(const struct sampling_rule *r, const double *ms, int n,
+enum stop_rule sampling_should_stop(const struct sampling_rule *r, const struct sample_acc *a,
                                     double elapsed_ms);
 
 /* Monotonic wall clock in milliseconds. */

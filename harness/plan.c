@@ -117,7 +117,7 @@ int plan_from_experiment(const struct experiment *e, int gpu_ok, const char *gpu
                                 .v = v, .M = s->shapes[hi].M, .N = s->shapes[hi].N,
                                 .K = s->shapes[hi].K, .tile = tiles[ti], .wpt = wpts[wi],
                                 .opt_level = opts[oi], .host_memory = mems[mi],
-                                .sweep = s->name};
+                                .sweep = s->name, .line = s->shapes[hi].line};
                             if (!registry_supports(v, pt.tile, pt.wpt, pt.opt_level,
                                                    pt.skip_reason, sizeof pt.skip_reason))
                                 pt.skip = 1;

@@ -24,6 +24,7 @@ struct point {
     int skip_env;                /* 1: skipped for want of this machine (no GPU), not by design */
     char skip_reason[128];
     const char *sweep;           /* name of the sweep it came from */
+    int line;                    /* the line of the experiment file that gave its shape */
 };
 
 #define PLAN_MAX_POINTS 100000   /* a plan beyond it is an error in the file */

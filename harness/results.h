@@ -1,20 +1,46 @@
 /* Results files: the HDF5 schema (documented in data/README.md).
  *
- *   /            attributes: provenance (provenance.c), `complete` (0/1)
- *   /results     table (HDF5 high-level H5TB), one row per planned point
- *   /samples     table, one row per timed sample: (row, sample, time_ms)
+ *   /            attributes: provenance (provenance.c); `complete` (0/1),
+ *                `finished_utc` and `wall_time_s`, set when the run ends
+ *   /results     one row per planned point (a compound dataset)
+ *   /samples     one row per timed sample: (row, sample, time_ms, h2d_ms, d2h_ms)
  *
- * A file is created exclusively (an existing file is never touched), every row
- * is appended together with its samples and flushed to disk at once, so a run
- * killed at any moment leaves a readable file holding every completed row, and
- * `complete` is set to 1 only when the whole plan has been recorded. */
+ * Crash consistency, by design rather than by luck:
+ *   - The file is claimed with O_EXCL (an existing file is never touched; with
+ *     RESULTS_UNIQUE a taken name gets a suffix, -2, -3, ...) and written in
+ *     HDF5's single-writer/multiple-reader (SWMR) mode, file format 1.10: the
+ *     library orders its metadata writes so that what is on disk is always a
+ *     consistent file, whatever moment the process dies at.  Tables are chunked
+ *     and uncompressed, so an append writes in place and never reallocates a
+ *     chunk.
+ *   - A point is committed row first: its row is appended with disposition
+ *     "recording" and flushed, then its samples (flushed), then the row is
+ *     rewritten in place with its real disposition (flushed).  So samples never
+ *     exist without their row, and a crash leaves at most one row marked
+ *     "recording", which the reader drops and says so.
+ *   - A run killed outright leaves the file marked as open by its SWMR writer;
+ *     results_read opens it anyway (h5py: `swmr=True`; `h5clear -s FILE` clears
+ *     the mark for other tools).
+ *   - On an I/O error (a full disk) the run stops; the file keeps the rows
+ *     committed before it.  A file that never got its first row is removed.
+ *
+ * The reader validates what it reads (types, sizes, counts against the file's
+ * size) before allocating, reads files of schemas 1-3 (H5TB tables, compressed),
+ * and recovers what it can of a damaged file, saying what it dropped. */
 #ifndef HARNESS_RESULTS_H
 #define HARNESS_RESULTS_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#define RESULTS_SCHEMA_VERSION 3   /* 2 added host_memory, h2d/d2h times; 3 kernel resources */
+/* 2 added host_memory, h2d/d2h times; 3 kernel resources; 4 crash-consistent
+ * storage (SWMR, uncompressed chunks, rows committed before their samples). */
+#define RESULTS_SCHEMA_VERSION 4
+
+/* Limits the reader enforces before allocating (a file beyond them is refused
+ * as damaged): rows of /results and samples of /samples. */
+#define RESULTS_MAX_ROWS 10000000
+#define RESULTS_MAX_SAMPLES 1000000000
 
 struct result_row {
     char variant[32];
@@ -30,7 +56,8 @@ struct result_row {
     double gflops;           /* flops / median time */
     double rel_err, max_rel_err, tolerance;
     double sm_clock_mhz;     /* effective SM clock just after sampling; 0 on host */
-    char disposition[12];    /* passed | incorrect | skipped | failed */
+    char disposition[12];    /* passed | incorrect | skipped | failed
+                                (| recording: being committed when the run stopped) */
     char stop_rule[16];      /* converged | timeout | max_samples | long_point | "" */
     char reason[160];        /* why skipped or failed; "" otherwise */
     char host_memory[12];    /* "" (inputs resident on the device), "pinned" or "pageable":
@@ -62,29 +89,46 @@ extern const size_t RESULT_NFIELDS;
 
 struct results;
 
-/* Create `path`; fails (without touching it) if it exists. */
-int results_create(struct results **r, const char *path, char *err, size_t errlen);
+enum { RESULTS_UNIQUE = 1 };   /* results_create: a taken name gets a suffix */
+
+/* Create a results file at `path` (or, with RESULTS_UNIQUE, at the first free
+ * name of path, STEM-2.h5, STEM-3.h5, ...).  Never touches an existing file.
+ * On failure nothing is left behind and err says what and why. */
+int results_create(struct results **r, const char *path, int flags, char *err, size_t errlen);
+/* The name the file was created under. */
+const char *results_path(const struct results *r);
+/* Root attributes; before the first row only (the writer then switches to SWMR
+ * mode, in which no attribute may be created).  Return 0 or -1. */
 int results_attr_str(struct results *r, const char *name, const char *value);
 int results_attr_int(struct results *r, const char *name, long long value);
 int results_attr_u64(struct results *r, const char *name, uint64_t value);
 int results_attr_double(struct results *r, const char *name, double value);
-/* Append one row and its n samples (h2d_ms and d2h_ms may be NULL: zeros),
- * then flush the file to disk. */
+/* Commit one row and its n samples (h2d_ms and d2h_ms may be NULL: zeros) as
+ * described above.  Returns 0, or -1 with results_error() saying why; after a
+ * failure the file keeps the rows committed before and takes no more. */
 int results_append(struct results *r, const struct result_row *row, const double *samples_ms,
                    const double *h2d_ms, const double *d2h_ms, int n);
 size_t results_rows(const struct results *r);
-int results_mark_complete(struct results *r);
-int results_close(struct results *r);
+/* The end of the run: `complete` (every planned point recorded), when, how long. */
+int results_finish(struct results *r, int complete, const char *finished_utc, double wall_time_s);
+/* Close; returns -1 with err saying why if anything could not be written (then
+ * the rows committed before the error are what the file holds; if there are
+ * none, the file is removed).  err may be NULL. */
+int results_close(struct results *r, char *err, size_t errlen);
+/* What the last failed call was doing, and why (HDF5's or the system's words). */
+const char *results_error(const struct results *r);
 
-/* Reading back (info, export, tests).  Columns are matched by name, so files of
- * older schemas (without the transfer or resource columns) read with those
- * columns zero. */
+/* Reading back (info, export, compare, tests).  Columns are matched by name, so
+ * files of older schemas (without the transfer or resource columns) read with
+ * those columns zero. */
 struct results_file {
     size_t n_rows, n_samples;
     struct result_row *rows;
     struct sample_row *samples;
     int complete;
     int schema_version;
+    int writer_open;         /* 1: its writer never closed it (the run was killed) */
+    char notes[512];         /* what was recovered or dropped; "" for a sound file */
 };
 int results_read(const char *path, struct results_file *f, char *err, size_t errlen);
 void results_file_free(struct results_file *f);

@@ -1,12 +1,16 @@
 /* The run loop: see runner.h. */
+#define _POSIX_C_SOURCE 200809L
 #include "runner.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "inputs.h"
 #include "measure.h"
+#include "worker.h"
 #include "provenance.h"
 #include "report.h"
 #include "results.h"
@@ -25,6 +29,7 @@ struct ctx {
     const struct experiment *e;
     const struct run_options *o;
     struct gpu *g;
+    struct worker *w;              /* host work, so that an interrupt is not held up */
     struct shape_state sh;
     double *samples, *h2d, *d2h;   /* per sample: kernel (or host call), copies in and out */
     int samples_cap;
@@ -33,6 +38,23 @@ struct ctx {
     int t_pinned;
 };
 
+static int stopped(const struct ctx *c) { return *c->o->interrupted != 0; }
+
+/* ---- the shape's inputs, filled on the worker --------------------------------- */
+
+struct fill_job {
+    struct shape_state *s;
+    uint64_t seed;
+};
+
+static void fill_inputs(void *p)
+{
+    struct fill_job *j = p;
+    inputs_fill(j->s->A, j->s->B, j->s->M, j->s->N, j->s->K, j->seed);
+}
+
+/* Make the point's shape current.  0, -1 with why (out of memory), or 1 when
+ * interrupted. */
 static int prepare_shape(struct ctx *c, const struct point *pt, char *why, size_t whylen)
 {
     struct shape_state *s = &c->sh;
@@ -43,10 +65,13 @@ static int prepare_shape(struct ctx *c, const struct point *pt, char *why, size_
     s->B = malloc((size_t)pt->K * pt->N * sizeof(float));
     if (!s->A || !s->B) {
         snprintf(why, whylen, "out of host memory for the inputs of %dx%dx%d", pt->M, pt->N, pt->K);
+        free(s->A); free(s->B);
+        s->A = s->B = NULL;
         return -1;
     }
     s->M = pt->M; s->N = pt->N; s->K = pt->K;
-    inputs_fill(s->A, s->B, s->M, s->N, s->K, c->e->seed);
+    struct fill_job j = {s, c->e->seed};
+    if (worker_call(c->w, fill_inputs, &j, c->o->interrupted)) return 1;
     return 0;
 }
 
@@ -64,6 +89,7 @@ static int prepare_host_ref(struct shape_state *s, char *why, size_t whylen)
     return 0;
 }
 
+/* Room for `need` samples; the experiment's limits bound it. */
 static int grow_samples(struct ctx *c, int need)
 {
     if (need <= c->samples_cap) return 0;
@@ -151,7 +177,18 @@ static void verdict_reason(struct result_row *row, const struct verdict *vd, con
     set_reason(row, DISP_INCORRECT, why);
 }
 
-/* Run, verify, measure one point into row and c->samples; returns the sample count. */
+/* A step of the point failed: the point is "failed", unless the failure is the
+ * interrupt itself (a device wait gives up when it is set): then -1. */
+static int failed(struct ctx *c, struct result_row *row, const char *why)
+{
+    if (stopped(c)) return -1;
+    set_reason(row, DISP_FAILED, why);
+    return 0;
+}
+
+/* Run, verify, measure one point into row and c->samples; returns the sample
+ * count, or -1 when interrupted (the point is then not recorded).  Host points
+ * run on the worker thread (run_host_point), device points here. */
 static int run_point(struct ctx *c, const struct point *pt, struct result_row *row)
 {
     char why[160];
@@ -160,23 +197,19 @@ static int run_point(struct ctx *c, const struct point *pt, struct result_row *r
     const int gpu = pt->v->device == DEV_GPU;
     const char *err;
 
-    if (prepare_shape(c, pt, why, sizeof why) != 0 ||
-        (!gpu && prepare_host_ref(&c->sh, why, sizeof why) != 0)) {
-        set_reason(row, DISP_FAILED, why);
-        return 0;
-    }
+    if (!gpu && prepare_host_ref(&c->sh, why, sizeof why) != 0) return failed(c, row, why);
     if (gpu && !c->sh.gpu_ready) {
         if ((err = gpu_set_inputs(c->g, c->sh.A, c->sh.B, pt->M, pt->N, pt->K))) {
             snprintf(why, sizeof why, "preparing inputs and float64 reference: %s", err);
-            set_reason(row, DISP_FAILED, why);
-            return 0;
+            return failed(c, row, why);
         }
         c->sh.gpu_ready = 1;
     }
+    if (stopped(c)) return -1;
 
     /* Run once on a poisoned output and verify; on the GPU this is also the
      * warm-up that keeps module loading out of the samples. */
-    if (grow_samples(c, 1) != 0) abort();
+    if (grow_samples(c, 1) != 0) return failed(c, row, "out of host memory for samples");
     if (gpu) {
         err = gpu_poison_output(c->g);
         if (!err) err = gpu_run_once(c->g, pt->v->gpu, pt->tile, pt->wpt);
@@ -185,15 +218,9 @@ static int run_point(struct ctx *c, const struct point *pt, struct result_row *r
         verify_poison(c->sh.C, (long long)pt->M * pt->N);
         err = time_once(c, pt, 0);
     }
-    if (err) {
-        set_reason(row, DISP_FAILED, err);
-        return 0;
-    }
+    if (err) return failed(c, row, err);
     struct verdict vd;
-    if ((err = check(c, pt, &vd))) {
-        set_reason(row, DISP_FAILED, err);
-        return 0;
-    }
+    if ((err = check(c, pt, &vd))) return failed(c, row, err);
     row->rel_err = vd.rel_err;
     row->max_rel_err = vd.max_rel_err;
     row->tolerance = vd.tolerance;
@@ -203,25 +230,23 @@ static int run_point(struct ctx *c, const struct point *pt, struct result_row *r
     }
 
     /* Sample under the rule.  On the host the verified first call is sample 0. */
-    int n = gpu ? 0 : 1;
-    enum stop_rule stop = sampling_should_stop(rule, c->samples, n, 0);
+    struct sample_acc acc = {0};
+    if (!gpu) sample_acc_add(&acc, c->samples[0]);
+    enum stop_rule stop = sampling_should_stop(rule, &acc, 0);
     const double t0 = now_ms();
     while (stop == STOP_NONE) {
-        if (*c->o->interrupted) return -1;
-        if (grow_samples(c, n + 1) != 0) abort();
-        if ((err = time_once(c, pt, n))) {
-            set_reason(row, DISP_FAILED, err);
-            return 0;
-        }
-        n++;
-        stop = sampling_should_stop(rule, c->samples, n, now_ms() - t0);
+        if (stopped(c)) return -1;
+        if (grow_samples(c, acc.n + 1) != 0)
+            return failed(c, row, "out of host memory for samples");
+        if ((err = time_once(c, pt, acc.n))) return failed(c, row, err);
+        sample_acc_add(&acc, c->samples[acc.n]);
+        stop = sampling_should_stop(rule, &acc, now_ms() - t0);
     }
+    const int n = acc.n;
     struct kernel_resources kr = {0};
     if (gpu && ((err = gpu_sm_clock_mhz(c->g, &row->sm_clock_mhz)) ||
-                (err = gpu_describe(c->g, pt->v->gpu, pt->tile, pt->wpt, &kr)))) {
-        set_reason(row, DISP_FAILED, err);
-        return 0;
-    }
+                (err = gpu_describe(c->g, pt->v->gpu, pt->tile, pt->wpt, &kr))))
+        return failed(c, row, err);
     row->registers = kr.registers;
     row->shared_bytes = kr.shared_bytes;
     row->local_bytes = kr.local_bytes;
@@ -230,10 +255,7 @@ static int run_point(struct ctx *c, const struct point *pt, struct result_row *r
 
     /* The output of the last sample must still be right (a race shows here). */
     struct verdict after;
-    if ((err = check(c, pt, &after))) {
-        set_reason(row, DISP_FAILED, err);
-        return 0;
-    }
+    if ((err = check(c, pt, &after))) return failed(c, row, err);
     if (after.disposition != DISP_PASSED) {
         verdict_reason(row, &after, "after sampling");
         return 0;
@@ -254,6 +276,28 @@ static int run_point(struct ctx *c, const struct point *pt, struct result_row *r
     snprintf(row->stop_rule, sizeof row->stop_rule, "%s", stop_rule_name(stop));
     set_reason(row, DISP_PASSED, "");
     return n;
+}
+
+struct host_job {
+    struct ctx *c;
+    const struct point *pt;
+    struct result_row *row;
+    int n;
+};
+
+static void host_point(void *p)
+{
+    struct host_job *j = p;
+    j->n = run_point(j->c, j->pt, j->row);
+}
+
+/* A host point on the worker: its float64 reference and single calls can take
+ * seconds, which an interrupt does not wait for (-1: interrupted). */
+static int run_host_point(struct ctx *c, const struct point *pt, struct result_row *row)
+{
+    struct host_job j = {c, pt, row, 0};
+    if (worker_call(c->w, host_point, &j, c->o->interrupted)) return -1;
+    return j.n;
 }
 
 static void row_identity(struct result_row *row, const struct point *pt)
@@ -291,9 +335,41 @@ int runner_check_memory(const struct plan *p, size_t free_b, size_t total_b, lon
     return 0;
 }
 
-int runner_preflight(const struct plan *p, struct gpu *g, const struct gpu_info *gi, char *err,
-                     size_t errlen)
+/* Host bytes a point holds at its peak. */
+static double host_bytes(const struct point *pt)
 {
+    const double mk = (double)pt->M * pt->K, kn = (double)pt->K * pt->N, mn = (double)pt->M * pt->N;
+    if (pt->v->device == DEV_HOST) return (mk + kn + mn) * sizeof(float) + mn * sizeof(double);
+    return (mk + kn) * sizeof(float) * (pt->host_memory ? 2 : 1) +
+           (pt->host_memory ? mn * sizeof(float) : 0);
+}
+
+int runner_check_host_memory(const struct plan *p, const char *exp_path, double machine_bytes,
+                             char *err, size_t errlen)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        const struct point *pt = &p->points[i];
+        const double need = host_bytes(pt);
+        if (pt->skip || need <= machine_bytes) continue;
+        snprintf(err, errlen,
+                 "%s:%d: shape %dx%dx%d needs %.1f GiB of host memory (%s), more than this "
+                 "machine's %.1f GiB (nothing was run)", exp_path, pt->line, pt->M, pt->N, pt->K,
+                 need / 1073741824.0,
+                 pt->v->device == DEV_HOST ? "A, B, C and the float64 reference"
+                 : pt->host_memory         ? "A and B, and the transfer buffers"
+                                           : "A and B",
+                 machine_bytes / 1073741824.0);
+        return -1;
+    }
+    return 0;
+}
+
+int runner_preflight(const struct plan *p, const char *exp_path, struct gpu *g,
+                     const struct gpu_info *gi, char *err, size_t errlen)
+{
+    const double machine = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+    if (machine > 0 && runner_check_host_memory(p, exp_path, machine, err, errlen) != 0)
+        return -1;
     if (!g) return 0;
     size_t free_b = 0, total_b = 0;
     const char *e = gpu_mem_info(g, &free_b, &total_b);
@@ -314,6 +390,7 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
 
     double copy_gbs = 0;
     if (g) {
+        gpu_set_interrupt(g, o->interrupted);
         const char *ce = gpu_copy_bandwidth_gbs(g, (size_t)1 << 30, &copy_gbs);
         if (ce) {
             snprintf(err, errlen, "measuring device copy bandwidth: %s", ce);
@@ -321,25 +398,44 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
         }
     }
 
-    struct results *r;
-    if (results_create(&r, o->out_path, err, errlen) != 0) return -1;
-    if (provenance_record(r, e, g ? gi : NULL, gpu_why, copy_gbs, o->argc, o->argv) != 0) {
-        snprintf(err, errlen, "%s: cannot write provenance attributes", o->out_path);
-        results_close(r);
+    struct ctx c = {.e = e, .o = o, .g = g};
+    const char *we = worker_start(&c.w);
+    if (we) {
+        snprintf(err, errlen, "%s", we);
         return -1;
     }
+    struct results *r;
+    if (results_create(&r, o->out_path, o->unique_name ? RESULTS_UNIQUE : 0, err, errlen) != 0) {
+        worker_end(c.w);
+        return -1;
+    }
+    snprintf(s->path, sizeof s->path, "%s", results_path(r));
+    if (provenance_record(r, e, g ? gi : NULL, gpu_why, copy_gbs, o->argc, o->argv) != 0) {
+        snprintf(err, errlen, "%s", results_error(r));
+        results_close(r, NULL, 0);
+        worker_end(c.w);
+        return -1;
+    }
+    fprintf(o->log, "mmladder: %s (%zu points) -> %s\n", e->path, p->n, s->path);
+    if (g)
+        fprintf(o->log, "device: %s, %d SMs, CUDA driver %d\n", gi->name, gi->sm_count,
+                gi->driver_version);
+    fflush(o->log);
 
-    struct ctx c = {.e = e, .o = o, .g = g};
     struct result_row *rows = calloc(p->n ? p->n : 1, sizeof *rows);
-    if (!rows) abort();
+    if (!rows) {
+        snprintf(err, errlen, "out of memory for %zu rows", p->n);
+        results_close(r, NULL, 0);
+        worker_end(c.w);
+        return -1;
+    }
     double total_est = 0;
     for (size_t i = 0; i < p->n; i++) total_est += point_estimate_s(&p->points[i], e);
     struct progress prog;
     progress_start(&prog, o->log, p->n, total_est);
 
     int rc = 0;
-    for (size_t i = 0; i < p->n; i++) {
-        if (*o->interrupted) break;
+    for (size_t i = 0; i < p->n && !stopped(&c); i++) {
         const struct point *pt = &p->points[i];
         struct result_row *row = &rows[i];
         row_identity(row, pt);
@@ -347,13 +443,18 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
         if (pt->skip) {
             set_reason(row, DISP_SKIPPED, pt->skip_reason);
         } else {
-            n = run_point(&c, pt, row);
+            char why[160];
+            int prep = prepare_shape(&c, pt, why, sizeof why);
+            if (prep > 0) break;   /* interrupted */
+            if (prep < 0)
+                set_reason(row, DISP_FAILED, why);
+            else
+                n = pt->v->device == DEV_GPU ? run_point(&c, pt, row) : run_host_point(&c, pt, row);
             free_transfer_buffers(&c);
             if (n < 0) break;   /* interrupted mid-point: that point is not recorded */
         }
         if (results_append(r, row, c.samples, c.h2d, c.d2h, n) != 0) {
-            snprintf(err, errlen, "%s: cannot append row %zu (rows before it are kept)",
-                     o->out_path, i);
+            snprintf(err, errlen, "%s (the %zu rows before it are kept)", results_error(r), i);
             rc = -1;
             break;
         }
@@ -366,31 +467,34 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
         progress_point(&prog, i, row, point_estimate_s(pt, e), pt->skip_env);
     }
     progress_end(&prog);
-    s->interrupted = *o->interrupted != 0;
+    s->interrupted = stopped(&c);
     s->wall_s = (now_ms() - t_start) / 1e3;
 
-    if (rc == 0) {
-        char now[32];
-        utc_now_iso(now, sizeof now);
-        results_attr_str(r, "finished_utc", now);
-        results_attr_double(r, "wall_time_s", s->wall_s);
-        if (s->recorded == p->n && results_mark_complete(r) != 0) {
-            snprintf(err, errlen, "%s: cannot mark complete", o->out_path);
-            rc = -1;
-        }
-    }
-    if (results_close(r) != 0 && rc == 0) {
-        snprintf(err, errlen, "%s: error closing the file", o->out_path);
+    char now[32];
+    utc_now_iso(now, sizeof now);
+    if (rc == 0 && results_finish(r, s->recorded == p->n, now, s->wall_s) != 0) {
+        snprintf(err, errlen, "%s", results_error(r));
         rc = -1;
     }
+    char cerr[1024];
+    if (results_close(r, cerr, sizeof cerr) != 0 && rc == 0) {
+        snprintf(err, errlen, "%s", cerr);
+        rc = -1;
+    }
+    s->complete = rc == 0 && s->recorded == p->n;
     if (s->recorded) {
         fprintf(o->log, "\n");
         report_summary(o->log, rows, s->recorded);
     }
     free(rows);
-    free(c.samples);
-    free(c.h2d);
-    free(c.d2h);
-    free(c.sh.A); free(c.sh.B); free(c.sh.C); free(c.sh.R);
+    /* A job left on the worker may still use the shape's buffers and the
+     * samples: they stay until the process exits, moments from now. */
+    if (!worker_abandoned(c.w)) {
+        free(c.samples);
+        free(c.h2d);
+        free(c.d2h);
+        free(c.sh.A); free(c.sh.B); free(c.sh.C); free(c.sh.R);
+    }
+    worker_end(c.w);
     return rc;
 }

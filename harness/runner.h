@@ -14,6 +14,7 @@
 
 struct run_options {
     const char *out_path;                /* results file to create (must not exist) */
+    int unique_name;                     /* 1: a taken out_path gets a suffix (-2, -3, ...) */
     FILE *log;                           /* progress and summary */
     volatile sig_atomic_t *interrupted;  /* set asynchronously (SIGINT/SIGTERM) */
     int argc;                            /* recorded as provenance */
@@ -21,16 +22,19 @@ struct run_options {
 };
 
 struct run_summary {
+    char path[4096];                     /* the file the run wrote */
     size_t recorded, planned;
     size_t passed, incorrect, skipped, failed, skipped_env;
-    int interrupted;
+    int interrupted;                     /* SIGINT or SIGTERM came */
+    int complete;                        /* every planned point recorded, file marked so */
     double wall_s;
 };
 
-/* Check the plan against this machine before anything is written: every GPU
- * shape must fit in free device memory.  Returns -1 with "needed vs free". */
-int runner_preflight(const struct plan *p, struct gpu *g, const struct gpu_info *gi, char *err,
-                     size_t errlen);
+/* Check the plan against this machine before anything is written: every shape
+ * must fit in the host's memory, and every GPU shape in free device memory.
+ * Returns -1 with "needed vs there". */
+int runner_preflight(const struct plan *p, const char *exp_path, struct gpu *g,
+                     const struct gpu_info *gi, char *err, size_t errlen);
 
 /* The check itself, given the free and total device memory and the L2 size (no
  * device needed): -1 for the first runnable GPU shape that does not fit, with
@@ -39,8 +43,17 @@ int runner_preflight(const struct plan *p, struct gpu *g, const struct gpu_info 
 int runner_check_memory(const struct plan *p, size_t free_b, size_t total_b, long long l2_bytes,
                         char *err, size_t errlen);
 
+/* The host-memory check, given this machine's memory in bytes: -1 for the first
+ * runnable point that needs more (A, B, C and the float64 reference for a host
+ * point; A, B and the transfer buffers for a GPU point), with "FILE:LINE: shape
+ * MxNxK needs X GiB of host memory (...), more than this machine's Y GiB". */
+int runner_check_host_memory(const struct plan *p, const char *exp_path, double machine_bytes,
+                             char *err, size_t errlen);
+
 /* Run the plan into a new results file.  Returns -1 only when the run could not
- * proceed (file not creatable, write failure); point outcomes are in *s. */
+ * proceed (file not creatable, write failure: the rows before are kept); point
+ * outcomes are in *s.  An interrupt (*o->interrupted) is answered within
+ * milliseconds at any stage of a point: that point is not recorded. */
 int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
                const struct gpu_info *gi, const char *gpu_why, const struct run_options *o,
                struct run_summary *s, char *err, size_t errlen);

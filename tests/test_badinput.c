@@ -176,9 +176,9 @@ static const struct bad_case CASES[] = {
      "after '--host-budget'"},
     {"plan with an extra argument", NULL, PLAIN, {"plan", "@ok", "extra"}, "mmladder plan:",
      "'extra'"},
-    {"export of a text file", NULL, PLAIN, {"export", "@ok"}, "@ok", "cannot open as HDF5"},
+    {"export of a text file", NULL, PLAIN, {"export", "@ok"}, "@ok", "not an HDF5 file"},
     {"export of a missing file", NULL, PLAIN, {"export", "@dir/none.h5"}, "@dir/none.h5",
-     "cannot open as HDF5"},
+     "No such file"},
     {"export with an unknown option", NULL, PLAIN, {"export", "@h5", "--json"},
      "mmladder export:", "'--json'"},
     {"export --passed with --samples", NULL, PLAIN, {"export", "@h5", "--passed", "--samples"},
@@ -186,12 +186,12 @@ static const struct bad_case CASES[] = {
     {"compare with one file", NULL, PLAIN, {"compare", "@h5"}, "mmladder compare:",
      "'@h5'"},
     {"compare with a text file", NULL, PLAIN, {"compare", "@h5", "@ok"}, "@ok",
-     "cannot open as HDF5"},
+     "not an HDF5 file"},
     {"compare --tolerance not a number", NULL, PLAIN,
      {"compare", "@h5", "@h5", "--tolerance", "ten"}, "--tolerance", "'ten'"},
     {"compare --tolerance without its value", NULL, PLAIN,
      {"compare", "@h5", "@h5", "--tolerance"}, "'--tolerance'", "needs a value"},
-    {"info of a folder", NULL, PLAIN, {"info", "@sub"}, "@sub", "cannot open as HDF5"},
+    {"info of a folder", NULL, PLAIN, {"info", "@sub"}, "@sub", "is a directory"},
     {"info of two files", NULL, PLAIN, {"info", "@h5", "@taken"}, "mmladder info:", "'@taken'"},
     {"device with an argument", NULL, PLAIN, {"device", "now"}, "mmladder device:", "'now'"},
     {"unknown command", NULL, PLAIN, {"fly"}, "mmladder:", "unknown command 'fly'"},
@@ -240,13 +240,13 @@ static void write_results(const char *path)
 {
     char err[512];
     struct results *r;
-    if (results_create(&r, path, err, sizeof err) != 0) fail_msg("%s", err);
+    if (results_create(&r, path, 0, err, sizeof err) != 0) fail_msg("%s", err);
     struct result_row row = {.variant = "host_naive", .device = "host", .M = 16, .N = 16,
                              .K = 16, .opt_level = 1, .disposition = "passed"};
     const double s[1] = {1.0};
     assert_int_equal(results_append(r, &row, s, NULL, NULL, 1), 0);
-    assert_int_equal(results_mark_complete(r), 0);
-    assert_int_equal(results_close(r), 0);
+    assert_int_equal(results_finish(r, 1, "2026-11-24T00:00:00Z", 1.0), 0);
+    assert_int_equal(results_close(r, err, sizeof err), 0);
 }
 
 static void make_folder(struct folder *f, const struct bad_case *c)

@@ -106,7 +106,7 @@ static void bad_input_is_refused(void **state)
         {{"run", exp, "--frobnicate", NULL, NULL}, "--frobnicate"},
         {{"run", NULL, NULL, NULL, NULL}, "no experiment file"},
         {{"plan", bad, NULL, NULL, NULL}, "'x32'"},
-        {{"info", bad, NULL, NULL, NULL}, "cannot open as HDF5"},
+        {{"info", bad, NULL, NULL, NULL}, "not an HDF5 file"},
         {{"export", "/nonexistent.h5", NULL, NULL, NULL}, "/nonexistent.h5"},
         {{"fly", NULL, NULL, NULL, NULL}, "unknown command 'fly'"},
     };

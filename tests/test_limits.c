@@ -210,7 +210,29 @@ static void memory_preflight_names_needed_and_free_bytes(void **state)
     assert_non_null(strstr(err, "nothing was run"));
 }
 
+/* The host-memory preflight names the file and line of the shape, what it needs
+ * and what the machine has; skipped points are not counted. */
+static void host_memory_preflight_names_the_line(void **state)
+{
+    (void)state;
+    const struct variant *gpu = registry_find("gpu_tiled"), *host = registry_find("host_naive");
+    struct point pts[2] = {
+        {.v = gpu, .M = 40000, .N = 40000, .K = 40000, .tile = 16, .skip = 1, .line = 3},
+        {.v = host, .M = 20000, .N = 20000, .K = 20000, .opt_level = 1, .line = 7},
+    };
+    struct plan p = {.n = 2, .cap = 2, .points = pts};
+    /* A, B, C floats and R doubles: 20000^2 * (3 * 4 + 8) bytes = 8e9 */
+    const double need = 20000.0 * 20000.0 * 20;
+    char err[512];
+    assert_int_equal(runner_check_host_memory(&p, "e.ini", need, err, sizeof err), 0);
+    assert_int_equal(runner_check_host_memory(&p, "e.ini", need - 1, err, sizeof err), -1);
+    assert_non_null(strstr(err, "e.ini:7: shape 20000x20000x20000 needs 7.5 GiB of host memory"));
+    assert_non_null(strstr(err, "float64 reference"));
+    assert_non_null(strstr(err, "nothing was run"));
+}
+
 const struct CMUnitTest limits_tests[] = {
+    cmocka_unit_test(host_memory_preflight_names_the_line),
     cmocka_unit_test(budget_is_parsed_with_a_default),
     cmocka_unit_test(host_points_over_the_budget_are_skipped_with_the_reason),
     cmocka_unit_test(shipped_experiments_fit_the_default_budget),

@@ -28,25 +28,47 @@ static void rule_needs_min_samples_and_time(void **state)
     struct sampling_rule r = {.min_samples = 5, .max_samples = 100, .min_time_ms = 10,
                               .timeout_ms = 1000, .target_rel_stddev = 0.005,
                               .long_point_ms = 1e9};
-    double ms[100];
-    for (int i = 0; i < 100; i++) ms[i] = 1.0;
-    assert_int_equal(sampling_should_stop(&r, ms, 4, 0), STOP_NONE);      /* < min_samples */
-    assert_int_equal(sampling_should_stop(&r, ms, 9, 0), STOP_NONE);      /* < min_time */
-    assert_int_equal(sampling_should_stop(&r, ms, 10, 0), STOP_CONVERGED);
-    for (int i = 0; i < 100; i++) ms[i] = (i % 2) ? 1.0 : 2.0;             /* noisy */
-    assert_int_equal(sampling_should_stop(&r, ms, 20, 10), STOP_NONE);
-    assert_int_equal(sampling_should_stop(&r, ms, 20, 1000), STOP_TIMEOUT);
-    assert_int_equal(sampling_should_stop(&r, ms, 100, 10), STOP_MAX_SAMPLES);
+    struct sample_acc a = {0};
+    for (int i = 0; i < 4; i++) sample_acc_add(&a, 1.0);
+    assert_int_equal(sampling_should_stop(&r, &a, 0), STOP_NONE);      /* < min_samples */
+    for (int i = 4; i < 9; i++) sample_acc_add(&a, 1.0);
+    assert_int_equal(sampling_should_stop(&r, &a, 0), STOP_NONE);      /* < min_time */
+    sample_acc_add(&a, 1.0);
+    assert_int_equal(sampling_should_stop(&r, &a, 0), STOP_CONVERGED);
+    struct sample_acc noisy = {0};
+    for (int i = 0; i < 20; i++) sample_acc_add(&noisy, (i % 2) ? 1.0 : 2.0);
+    assert_int_equal(sampling_should_stop(&r, &noisy, 10), STOP_NONE);
+    assert_int_equal(sampling_should_stop(&r, &noisy, 1000), STOP_TIMEOUT);
+    for (int i = 20; i < 100; i++) sample_acc_add(&noisy, (i % 2) ? 1.0 : 2.0);
+    assert_int_equal(sampling_should_stop(&r, &noisy, 10), STOP_MAX_SAMPLES);
+}
+
+/* The running spread equals the two-pass one (no cancellation at 100 000 samples
+ * of a large mean). */
+static void running_spread_matches_two_pass(void **state)
+{
+    (void)state;
+    enum { N = 100000 };
+    static double ms[N];
+    struct sample_acc a = {0};
+    for (int i = 0; i < N; i++) {
+        ms[i] = 1000.0 + 0.001 * ((i * 7919) % 1000);
+        sample_acc_add(&a, ms[i]);
+    }
+    struct sample_stats s = sample_stats_of(ms, N);
+    assert_true(fabs(a.mean - s.mean) < 1e-9 * s.mean);
+    assert_true(fabs(sqrt(a.m2 / (N - 1)) - s.stddev) < 1e-6 * s.stddev);
 }
 
 static void long_point_stops_early(void **state)
 {
     (void)state;
     struct sampling_rule r = sampling_default_host();
-    double ms[] = {r.long_point_ms + 1};
-    assert_int_equal(sampling_should_stop(&r, ms, 1, 0), STOP_LONG_POINT);
-    ms[0] = r.long_point_ms - 1;
-    assert_int_equal(sampling_should_stop(&r, ms, 1, 0), STOP_NONE);
+    struct sample_acc a = {0}, b = {0};
+    sample_acc_add(&a, r.long_point_ms + 1);
+    assert_int_equal(sampling_should_stop(&r, &a, 0), STOP_LONG_POINT);
+    sample_acc_add(&b, r.long_point_ms - 1);
+    assert_int_equal(sampling_should_stop(&r, &b, 0), STOP_NONE);
     assert_string_equal(stop_rule_name(STOP_LONG_POINT), "long_point");
 }
 
@@ -62,6 +84,7 @@ static void defaults_are_sane(void **state)
 const struct CMUnitTest measure_tests[] = {
     cmocka_unit_test(stats_of_known_samples),
     cmocka_unit_test(rule_needs_min_samples_and_time),
+    cmocka_unit_test(running_spread_matches_two_pass),
     cmocka_unit_test(long_point_stops_early),
     cmocka_unit_test(defaults_are_sane),
 };

@@ -23,7 +23,7 @@ static void round_trip(void **state)
     test_tmpdir(dir, sizeof dir);
     snprintf(path, sizeof path, "%s/r.h5", dir);
     struct results *r;
-    assert_int_equal(results_create(&r, path, err, sizeof err), 0);
+    assert_int_equal(results_create(&r, path, 0, err, sizeof err), 0);
     assert_int_equal(results_attr_str(r, "gpu_name", "NVIDIA Test"), 0);
     assert_int_equal(results_attr_u64(r, "seed", 18446744073709551615ull), 0);
     assert_int_equal(results_attr_double(r, "x", 0.25), 0);
@@ -36,8 +36,8 @@ static void round_trip(void **state)
     assert_int_equal(results_append(r, &a, s, NULL, NULL, 3), 0);
     assert_int_equal(results_append(r, &b, NULL, NULL, NULL, 0), 0);
     assert_int_equal(results_rows(r), 2);
-    assert_int_equal(results_mark_complete(r), 0);
-    assert_int_equal(results_close(r), 0);
+    assert_int_equal(results_finish(r, 1, "2026-11-24T00:00:00Z", 1.0), 0);
+    assert_int_equal(results_close(r, err, sizeof err), 0);
 
     struct results_file f;
     assert_int_equal(results_read(path, &f, err, sizeof err), 0);
@@ -64,13 +64,13 @@ static void never_overwrites(void **state)
     snprintf(path, sizeof path, "%s/exists.h5", dir);
     test_write_file(path, "precious bytes\n");
     struct results *r;
-    assert_int_equal(results_create(&r, path, err, sizeof err), -1);
+    assert_int_equal(results_create(&r, path, 0, err, sizeof err), -1);
     assert_non_null(strstr(err, "already exists"));
     char *text = test_read_file(path, NULL);
     assert_string_equal(text, "precious bytes\n");
     free(text);
     snprintf(path, sizeof path, "%s/no/such/dir/r.h5", dir);
-    assert_int_equal(results_create(&r, path, err, sizeof err), -1);
+    assert_int_equal(results_create(&r, path, 0, err, sizeof err), -1);
     assert_non_null(strstr(err, "cannot create"));
     snprintf(path, sizeof path, "%s/exists.h5", dir);
     unlink(path);
