@@ -85,9 +85,10 @@ test-built: bin/mmladder build/tests/run_tests $(TEST_BINS)
 sanitize: bin/mmladder build/tests/sanitize-one  ## compute-sanitizer over every GPU kernel -> data/sanitizer-<gpu>.tsv
 	scripts/sanitize.sh
 
-fuzz: deps-fuzz                          ## fuzz the experiment parser for FUZZ_SECONDS (default 60)
-	$(MAKE) build/fuzz/fuzz_experiment
-	scripts/fuzz.sh build/fuzz/fuzz_experiment tests/fuzz build/fuzz $(FUZZ_SECONDS)
+fuzz: deps-fuzz                          ## fuzz the experiment parser and the results reader, FUZZ_SECONDS each
+	$(MAKE) build/fuzz/fuzz_experiment build/fuzz/fuzz_results
+	scripts/fuzz.sh build/fuzz/fuzz_experiment tests/fuzz/experiment build/fuzz/experiment $(FUZZ_SECONDS)
+	scripts/fuzz.sh build/fuzz/fuzz_results tests/fuzz/results build/fuzz/results $(FUZZ_SECONDS)
 
 deps-fuzz:                               ## install clang with libFuzzer (Debian's) when root, or say how
 	@FUZZ_CC="$(FUZZ_CC)" scripts/deps.sh --fuzz
@@ -144,10 +145,18 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
                 -fno-omit-frame-pointer $(WARN)
-build/fuzz/fuzz_experiment: tests/fuzz/fuzz_experiment.c harness/experiment.c harness/measure.c harness/files.c \
-                            $(wildcard harness/*.h)
+build/fuzz/fuzz_experiment: tests/fuzz/fuzz_experiment.c harness/experiment.c harness/measure.c \
+                            harness/files.c $(wildcard harness/*.h)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Iharness -o $@ $(filter %.c,$^) $(INIH_LIBS) -lm
+
+# The readers of results files (and the report code that takes what they read);
+# HDF5 is Debian's.
+build/fuzz/fuzz_results: tests/fuzz/fuzz_results.c harness/results.c harness/results_read.c harness/files.c \
+                         harness/report.c harness/measure.c $(wildcard harness/*.h)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Iharness $(HDF5_CFLAGS) -o $@ $(filter %.c,$^) $(HDF5_LIBS) \
+	  -lpthread -lm
 
 bin/mmladder: build/harness/main.o $(LIB_OBJ)
 	@mkdir -p $(@D)

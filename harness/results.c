@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "files.h"
+#include "results_h5.h"
 
 #define RF(name, kind) {#name, offsetof(struct result_row, name), sizeof(((struct result_row *)0)->name), kind}
 const struct field_desc RESULT_FIELDS[] = {
@@ -38,20 +39,14 @@ const struct field_desc RESULT_FIELDS[] = {
 const size_t RESULT_NFIELDS = sizeof RESULT_FIELDS / sizeof RESULT_FIELDS[0];
 
 #define SF(name, kind) {#name, offsetof(struct sample_row, name), sizeof(((struct sample_row *)0)->name), kind}
-static const struct field_desc SAMPLE_FIELDS[] = {
+const struct field_desc SAMPLE_FIELDS[] = {
     SF(row, FIELD_INT), SF(sample, FIELD_INT), SF(time_ms, FIELD_DBL), SF(h2d_ms, FIELD_DBL),
     SF(d2h_ms, FIELD_DBL)};
-#define SAMPLE_NFIELDS (sizeof SAMPLE_FIELDS / sizeof SAMPLE_FIELDS[0])
+const size_t SAMPLE_NFIELDS = sizeof SAMPLE_FIELDS / sizeof SAMPLE_FIELDS[0];
 
-#define RECORDING "recording"       /* a row whose samples are being committed */
 #define UTC_LEN 20                  /* "2026-11-24T10:00:00Z" */
 #define ROWS_PER_CHUNK 64
 #define SAMPLES_PER_CHUNK 1024
-#define MAX_COLUMNS 64
-#define MAX_ATTR_BYTES ((size_t)16 << 20)   /* longer attribute values are not shown */
-/* How much larger than its stored bytes a compressed table (schemas 1-3) may
- * claim to be; far above what deflate gives these tables (about 4). */
-#define MAX_INFLATION 64
 
 /* ---- HDF5 set-up and its error messages ------------------------------------- */
 
@@ -64,7 +59,7 @@ static void h5_setup_once(void)
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 }
 
-static void h5_setup(void)
+void h5_setup(void)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, h5_setup_once);
@@ -91,10 +86,10 @@ static herr_t h5_walk_one(unsigned n, const H5E_error2_t *e, void *data)
 
 /* The current HDF5 error stack in a few words: the system's error when the
  * stack holds one (a full disk, a lock), else the innermost message. */
-static const char *h5_why(char *buf, size_t len)
+const char *h5_why(char *buf, size_t len)
 {
     struct h5_walk w = {"", ""};
-    H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, h5_walk_one, &w);
+    H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, h5_walk_one, &w);
     H5Eclear2(H5E_DEFAULT);
     if (w.system[0])
         snprintf(buf, len, "%s", w.system);
@@ -107,7 +102,7 @@ static const char *h5_why(char *buf, size_t len)
 
 /* ---- compound types from the field tables ------------------------------------- */
 
-static hid_t string_type(size_t size)
+hid_t h5_string_type(size_t size)
 {
     hid_t t = H5Tcopy(H5T_C_S1);
     if (t < 0) return -1;
@@ -123,7 +118,7 @@ static hid_t memory_type(const struct field_desc *fd, size_t nf, size_t rec_size
 {
     hid_t t = H5Tcreate(H5T_COMPOUND, rec_size);
     for (size_t i = 0; t >= 0 && i < nf; i++) {
-        hid_t m = fd[i].kind == FIELD_STR   ? string_type(fd[i].size)
+        hid_t m = fd[i].kind == FIELD_STR   ? h5_string_type(fd[i].size)
                   : fd[i].kind == FIELD_INT ? H5Tcopy(H5T_NATIVE_INT32)
                                             : H5Tcopy(H5T_NATIVE_DOUBLE);
         herr_t st = m < 0 ? -1 : H5Tinsert(t, fd[i].name, fd[i].offset, m);
@@ -498,7 +493,7 @@ int results_attr_str(struct results *r, const char *name, const char *value)
     char *buf = calloc(n + 1, 1);
     if (!buf) return -1;
     memcpy(buf, value, strlen(value));
-    hid_t t = string_type(n + 1);
+    hid_t t = h5_string_type(n + 1);
     int rc = t < 0 || H5Tset_cset(t, H5T_CSET_UTF8) < 0 ? -1 : write_attr(r, name, t, buf);
     if (t >= 0) H5Tclose(t);
     free(buf);
@@ -552,7 +547,7 @@ int results_append(struct results *r, const struct result_row *row, const double
     /* Row first (marked "recording" while it has samples to come), then the
      * samples, then the row's real disposition: each step flushed. */
     struct result_row first = *row;
-    if (n > 0) snprintf(first.disposition, sizeof first.disposition, "%s", RECORDING);
+    if (n > 0) snprintf(first.disposition, sizeof first.disposition, "%s", RESULTS_RECORDING);
     int rc = 0;
     if (write_records(r->rows_ds, r->row_mt, r->rows, 1, &first) < 0)
         rc = failf(r, "appending row %zu", r->rows);
@@ -607,439 +602,3 @@ int results_close(struct results *r, char *err, size_t errlen)
     return rc;
 }
 
-/* ---- reading ------------------------------------------------------------------ */
-
-/* Open for reading: plainly, or, when its writer never closed it (a run killed,
- * or still going), as an SWMR reader.  *writer_open says which. */
-static hid_t open_for_reading(const char *path, int *writer_open, char *why, size_t whylen)
-{
-    *writer_open = 0;
-    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-    if (fapl < 0 || H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0) {
-        if (fapl >= 0) H5Pclose(fapl);
-        h5_why(why, whylen);
-        return -1;
-    }
-    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, fapl);
-    if (f < 0) {
-        char first[256];
-        h5_why(first, sizeof first);
-        f = H5Fopen(path, H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, fapl);
-        if (f >= 0) {
-            *writer_open = 1;
-        } else if (strstr(first, "lock") || strstr(first, "Resource temporarily unavailable")) {
-            snprintf(why, whylen, "locked by another process (a run still writing it?): %s",
-                     first);
-        } else {
-            H5Eclear2(H5E_DEFAULT);
-            htri_t is = H5Fis_hdf5(path);
-            H5Eclear2(H5E_DEFAULT);
-            snprintf(why, whylen, "%s", is > 0 ? first : "not an HDF5 file");
-        }
-    }
-    H5Pclose(fapl);
-    return f;
-}
-
-/* The member type class a field must have in the file. */
-static H5T_class_t class_of(enum field_kind k)
-{
-    return k == FIELD_STR ? H5T_STRING : k == FIELD_INT ? H5T_INTEGER : H5T_FLOAT;
-}
-
-/* The memory type matching the file's columns: each of the file's columns must
- * be one of ours with the right class; ours it lacks (older schemas) stay zero.
- * Returns the type, or -1 with why. */
-static hid_t matching_type(hid_t ft, const struct field_desc *fd, size_t nf, size_t rec_size,
-                           char *why, size_t whylen)
-{
-    if (H5Tget_class(ft) != H5T_COMPOUND) {
-        snprintf(why, whylen, "not a table of records");
-        return -1;
-    }
-    int nm = H5Tget_nmembers(ft);
-    if (nm < 1 || nm > MAX_COLUMNS) {
-        snprintf(why, whylen, "%d columns (expected 1 to %d)", nm, MAX_COLUMNS);
-        return -1;
-    }
-    hid_t mt = H5Tcreate(H5T_COMPOUND, rec_size);
-    for (int i = 0; mt >= 0 && i < nm; i++) {
-        char *name = H5Tget_member_name(ft, (unsigned)i);
-        size_t k = 0;
-        while (name && k < nf && strcmp(fd[k].name, name) != 0) k++;
-        hid_t member = H5Tget_member_type(ft, (unsigned)i);
-        const char *bad = NULL;
-        if (!name)
-            bad = "a column without a name";
-        else if (k == nf)
-            bad = "a column this schema does not have (written by a newer mmladder?)";
-        else if (member < 0 || H5Tget_class(member) != class_of(fd[k].kind))
-            bad = "a column of the wrong type";
-        else if (fd[k].kind == FIELD_STR && H5Tis_variable_str(member) != 0)
-            bad = "a variable-length string column";
-        if (bad) {
-            snprintf(why, whylen, "column %d%s%.64s%s: %s", i, name ? " '" : "", name ? name : "",
-                     name ? "'" : "", bad);
-            H5Tclose(mt);
-            mt = -1;
-        } else {
-            hid_t t = fd[k].kind == FIELD_STR   ? string_type(fd[k].size)
-                      : fd[k].kind == FIELD_INT ? H5Tcopy(H5T_NATIVE_INT32)
-                                                : H5Tcopy(H5T_NATIVE_DOUBLE);
-            /* HDF5 converts strings only between the same character sets. */
-            if (t >= 0 && fd[k].kind == FIELD_STR && H5Tset_cset(t, H5Tget_cset(member)) < 0) {
-                H5Tclose(t);
-                t = -1;
-            }
-            if (t < 0 || H5Tinsert(mt, name, fd[k].offset, t) < 0) {
-                snprintf(why, whylen, "column '%.64s': %s", name, "cannot be read");
-                H5Tclose(mt);
-                mt = -1;
-            }
-            if (t >= 0) H5Tclose(t);
-        }
-        if (member >= 0) H5Tclose(member);
-        if (name) H5free_memory(name);
-    }
-    return mt;
-}
-
-/* Read records [at, at + n) of d into buf (records of rec_size bytes). */
-static herr_t read_block(hid_t d, hid_t mt, size_t rec_size, hsize_t at, hsize_t n, void *buf)
-{
-    hid_t fs = H5Dget_space(d), ms = H5Screate_simple(1, &n, NULL);
-    herr_t st = (fs < 0 || ms < 0 || H5Sselect_hyperslab(fs, H5S_SELECT_SET, &at, NULL, &n, NULL) < 0)
-                    ? -1
-                    : H5Dread(d, mt, ms, fs, H5P_DEFAULT, (char *)buf + at * rec_size);
-    if (ms >= 0) H5Sclose(ms);
-    if (fs >= 0) H5Sclose(fs);
-    return st;
-}
-
-struct table_read {
-    void *buf;
-    size_t n;              /* records read */
-    size_t declared;       /* records the table declares */
-};
-
-/* Read a whole table, validated before anything is allocated: one dimension,
- * at most max_records, and no more bytes than the file could hold (times
- * MAX_INFLATION for compressed tables of schemas 1-3).  A table that cannot be
- * read whole is read chunk by chunk up to the first damaged one.  Returns 0
- * (t->n < t->declared when a damaged tail was dropped), or -1 with why. */
-static int read_table(hid_t f, const char *name, const struct field_desc *fd, size_t nf,
-                      size_t rec_size, size_t max_records, double file_bytes,
-                      struct table_read *t, char *why, size_t whylen)
-{
-    memset(t, 0, sizeof *t);
-    htri_t there = H5Lexists(f, name, H5P_DEFAULT);
-    hid_t d = there > 0 ? H5Dopen2(f, name, H5P_DEFAULT) : -1;
-    if (d < 0) {
-        snprintf(why, whylen, "no table /%s", name);
-        return -1;
-    }
-    hid_t sp = H5Dget_space(d), ft = H5Dget_type(d), dcpl = H5Dget_create_plist(d), mt = -1;
-    hsize_t nrec = 0, chunk = 1024;
-    int rc = -1;
-    if (sp < 0 || ft < 0 || dcpl < 0 || H5Sget_simple_extent_ndims(sp) != 1 ||
-        H5Sget_simple_extent_dims(sp, &nrec, NULL) != 1) {
-        snprintf(why, whylen, "/%s is not a one-dimensional table", name);
-        goto done;
-    }
-    const size_t file_rec = H5Tget_size(ft);
-    const int filters = H5Pget_nfilters(dcpl);
-    const double limit = file_bytes * (filters > 0 ? MAX_INFLATION : 1);
-    if (nrec > max_records || file_rec == 0 || (double)nrec * (double)file_rec > limit) {
-        snprintf(why, whylen, "/%s declares %llu records of %zu bytes in a file of %.0f bytes "
-                              "(damaged)", name, (unsigned long long)nrec, file_rec, file_bytes);
-        goto done;
-    }
-    if ((mt = matching_type(ft, fd, nf, rec_size, why, whylen)) < 0) {
-        char col[160];
-        snprintf(col, sizeof col, "%s", why);
-        snprintf(why, whylen, "/%s: %s", name, col);
-        goto done;
-    }
-    t->declared = (size_t)nrec;
-    t->buf = calloc(nrec ? (size_t)nrec : 1, rec_size);
-    if (!t->buf) {
-        snprintf(why, whylen, "/%s: out of memory for %llu records", name, (unsigned long long)nrec);
-        goto done;
-    }
-    rc = 0;
-    if (nrec == 0 || read_block(d, mt, rec_size, 0, nrec, t->buf) >= 0) {
-        t->n = (size_t)nrec;
-    } else {
-        /* Recover the readable prefix, a chunk at a time. */
-        H5Eclear2(H5E_DEFAULT);
-        if (H5Pget_layout(dcpl) == H5D_CHUNKED) H5Pget_chunk(dcpl, 1, &chunk);
-        if (chunk < 1) chunk = 1;
-        hsize_t at = 0;
-        while (at < nrec) {
-            hsize_t n = nrec - at < chunk ? nrec - at : chunk;
-            if (read_block(d, mt, rec_size, at, n, t->buf) < 0) break;
-            at += n;
-        }
-        H5Eclear2(H5E_DEFAULT);
-        t->n = (size_t)at;
-    }
-    /* Our strings end within their fields, whatever the file held. */
-    for (size_t i = 0; i < t->n; i++)
-        for (size_t k = 0; k < nf; k++)
-            if (fd[k].kind == FIELD_STR)
-                ((char *)t->buf)[i * rec_size + fd[k].offset + fd[k].size - 1] = '\0';
-done:
-    if (mt >= 0) H5Tclose(mt);
-    if (dcpl >= 0) H5Pclose(dcpl);
-    if (ft >= 0) H5Tclose(ft);
-    if (sp >= 0) H5Sclose(sp);
-    H5Dclose(d);
-    H5Eclear2(H5E_DEFAULT);
-    if (rc != 0) {
-        free(t->buf);
-        t->buf = NULL;
-    }
-    return rc;
-}
-
-/* An integer root attribute, if there is a readable scalar one. */
-static int int_attr(hid_t f, const char *name, long long *v)
-{
-    if (H5Aexists(f, name) <= 0) return -1;
-    hid_t a = H5Aopen(f, name, H5P_DEFAULT);
-    hid_t t = a >= 0 ? H5Aget_type(a) : -1, sp = a >= 0 ? H5Aget_space(a) : -1;
-    int rc = (t >= 0 && sp >= 0 && H5Tget_class(t) == H5T_INTEGER &&
-              H5Sget_simple_extent_npoints(sp) == 1 && H5Aread(a, H5T_NATIVE_LLONG, v) >= 0)
-                 ? 0
-                 : -1;
-    if (sp >= 0) H5Sclose(sp);
-    if (t >= 0) H5Tclose(t);
-    if (a >= 0) H5Aclose(a);
-    H5Eclear2(H5E_DEFAULT);
-    return rc;
-}
-
-static void note(struct results_file *f, const char *fmt, ...)
-{
-    size_t used = strlen(f->notes);
-    if (used + 3 >= sizeof f->notes) return;
-    if (used) {
-        strcat(f->notes, "; ");
-        used += 2;
-    }
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(f->notes + used, sizeof f->notes - used, fmt, ap);
-    va_end(ap);
-}
-
-/* Make rows and samples agree: a row still "recording" (its run stopped while
- * committing it) is dropped, samples of no kept row are dropped, and a row
- * whose samples are not all there is said to be so. */
-static void reconcile(struct results_file *f, size_t samples_declared, size_t rows_declared)
-{
-    if (f->n_rows < rows_declared)
-        note(f, "rows %zu-%zu of /results unreadable (damaged): dropped", f->n_rows,
-             rows_declared - 1);
-    if (f->n_samples < samples_declared)
-        note(f, "samples %zu-%zu of /samples unreadable (damaged): dropped", f->n_samples,
-             samples_declared - 1);
-    size_t keep = f->n_rows;
-    while (keep > 0 && !strcmp(f->rows[keep - 1].disposition, RECORDING)) keep--;
-    if (keep < f->n_rows)
-        note(f, "row %zu (%s) was being recorded when its run stopped: dropped with its "
-                "samples", keep, f->rows[keep].variant);
-    for (size_t i = 0; i < keep; i++)
-        if (!strcmp(f->rows[i].disposition, RECORDING)) {
-            note(f, "row %zu is marked '%s' amid committed rows (damaged)", i, RECORDING);
-            break;
-        }
-    f->n_rows = keep;
-    size_t out = 0, stray = 0;
-    for (size_t i = 0; i < f->n_samples; i++) {
-        const struct sample_row *s = &f->samples[i];
-        if (s->row < 0 || (size_t)s->row >= keep) {
-            stray++;
-            continue;
-        }
-        f->samples[out++] = *s;
-    }
-    if (stray && !(keep < rows_declared || f->n_rows < rows_declared))
-        note(f, "%zu samples of no recorded row: dropped", stray);
-    f->n_samples = out;
-    size_t short_rows = 0, first = 0, at = 0;
-    for (size_t i = 0; i < keep; i++) {
-        size_t n = 0;
-        while (at < out && f->samples[at].row < (int32_t)i) at++;
-        while (at + n < out && f->samples[at + n].row == (int32_t)i) n++;
-        if ((size_t)(f->rows[i].samples < 0 ? 0 : f->rows[i].samples) != n &&
-            !strcmp(f->rows[i].disposition, "passed") && short_rows++ == 0)
-            first = i;
-    }
-    if (short_rows)
-        note(f, "%zu passed rows (the first: row %zu) lack some of their samples; their "
-                "statistics are kept", short_rows, first);
-}
-
-int results_read(const char *path, struct results_file *out, char *err, size_t errlen)
-{
-    h5_setup();
-    memset(out, 0, sizeof *out);
-    char why[512];
-    struct stat st;
-    if (files_check_regular(path, why, sizeof why) || stat(path, &st) != 0) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, why);
-        return -1;
-    }
-    hid_t f = open_for_reading(path, &out->writer_open, why, sizeof why);
-    if (f < 0) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, why);
-        return -1;
-    }
-    const double bytes = (double)st.st_size;
-    struct table_read rows, samples;
-    int rc = read_table(f, "results", RESULT_FIELDS, RESULT_NFIELDS, sizeof(struct result_row),
-                        RESULTS_MAX_ROWS, bytes, &rows, why, sizeof why);
-    if (rc == 0 && read_table(f, "samples", SAMPLE_FIELDS, SAMPLE_NFIELDS,
-                              sizeof(struct sample_row), RESULTS_MAX_SAMPLES, bytes, &samples,
-                              why, sizeof why) != 0) {
-        free(rows.buf);
-        rc = -1;
-    }
-    if (rc != 0) {
-        snprintf(err, errlen, "%s: %s", path, why);
-        H5Fclose(f);
-        return -1;
-    }
-    out->rows = rows.buf;
-    out->n_rows = rows.n;
-    out->samples = samples.buf;
-    out->n_samples = samples.n;
-    long long v = 0;
-    if (int_attr(f, "complete", &v) == 0) out->complete = v == 1;
-    if (int_attr(f, "schema_version", &v) == 0 && v > 0 && v < 1000) out->schema_version = (int)v;
-    H5Fclose(f);
-    H5Eclear2(H5E_DEFAULT);
-    reconcile(out, samples.declared, rows.declared);
-    if (out->writer_open)
-        note(out, "its writer never closed it (the run was killed, or is still going)");
-    return 0;
-}
-
-void results_file_free(struct results_file *f)
-{
-    free(f->rows);
-    free(f->samples);
-    memset(f, 0, sizeof *f);
-}
-
-/* ---- attributes as text ---------------------------------------------------------- */
-
-struct visit {
-    attr_visit_fn fn;
-    void *ctx;
-};
-
-/* One attribute's value as text into *text (malloc'd when long). */
-static void attr_text(hid_t a, char *buf, size_t len, char **text)
-{
-    *text = buf;
-    snprintf(buf, len, "(unreadable)");
-    hid_t t = H5Aget_type(a), sp = H5Aget_space(a);
-    hssize_t npoints = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
-    H5T_class_t cls = t >= 0 ? H5Tget_class(t) : H5T_NO_CLASS;
-    if (t < 0 || npoints < 0) {
-        /* unreadable */
-    } else if (npoints != 1) {
-        snprintf(buf, len, "(%lld values, not shown)", (long long)npoints);
-    } else if (cls == H5T_STRING && H5Tis_variable_str(t) > 0) {
-        hid_t mt = H5Tcopy(H5T_C_S1);
-        char *s = NULL;
-        if (mt >= 0 && H5Tset_size(mt, H5T_VARIABLE) >= 0 && H5Tset_cset(mt, H5Tget_cset(t)) >= 0 &&
-            H5Aread(a, mt, &s) >= 0 && s) {
-            size_t n = strnlen(s, MAX_ATTR_BYTES);
-            char *copy = malloc(n + 1);
-            if (copy) {
-                memcpy(copy, s, n);
-                copy[n] = '\0';
-                *text = copy;
-            }
-        }
-        if (s) H5free_memory(s);
-        if (mt >= 0) H5Tclose(mt);
-    } else if (cls == H5T_STRING) {
-        size_t sz = H5Tget_size(t);
-        if (sz == 0 || sz > MAX_ATTR_BYTES) {
-            snprintf(buf, len, "(a string of %zu bytes, not shown)", sz);
-        } else {
-            char *s = calloc(sz + 1, 1);
-            hid_t mt = H5Tcopy(H5T_C_S1);
-            if (s && mt >= 0 && H5Tset_size(mt, sz + 1) >= 0 &&
-                H5Tset_cset(mt, H5Tget_cset(t)) >= 0 && H5Aread(a, mt, s) >= 0) {
-                *text = s;
-                s = NULL;
-            }
-            free(s);
-            if (mt >= 0) H5Tclose(mt);
-        }
-    } else if (cls == H5T_INTEGER) {
-        if (H5Tget_sign(t) == H5T_SGN_NONE) {
-            unsigned long long u = 0;
-            if (H5Aread(a, H5T_NATIVE_ULLONG, &u) >= 0) snprintf(buf, len, "%llu", u);
-        } else {
-            long long s = 0;
-            if (H5Aread(a, H5T_NATIVE_LLONG, &s) >= 0) snprintf(buf, len, "%lld", s);
-        }
-    } else if (cls == H5T_FLOAT) {
-        double d = 0;
-        if (H5Aread(a, H5T_NATIVE_DOUBLE, &d) >= 0) snprintf(buf, len, "%.17g", d);
-    } else {
-        snprintf(buf, len, "(a value of another type, not shown)");
-    }
-    if (sp >= 0) H5Sclose(sp);
-    if (t >= 0) H5Tclose(t);
-    H5Eclear2(H5E_DEFAULT);
-}
-
-static herr_t visit_one(hid_t loc, const char *name, const H5A_info_t *info, void *op)
-{
-    (void)info;
-    struct visit *v = op;
-    char buf[256], *text = buf;
-    hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
-    if (a >= 0) {
-        attr_text(a, buf, sizeof buf, &text);
-        H5Aclose(a);
-    } else {
-        snprintf(buf, sizeof buf, "(unreadable)");
-    }
-    H5Eclear2(H5E_DEFAULT);
-    v->fn(name, text, v->ctx);
-    if (text != buf) free(text);
-    return 0;
-}
-
-int results_visit_attrs(const char *path, attr_visit_fn fn, void *ctx, char *err, size_t errlen)
-{
-    h5_setup();
-    char why[512];
-    int writer_open;
-    if (files_check_regular(path, why, sizeof why)) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, why);
-        return -1;
-    }
-    hid_t f = open_for_reading(path, &writer_open, why, sizeof why);
-    if (f < 0) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, why);
-        return -1;
-    }
-    struct visit v = {fn, ctx};
-    hsize_t idx = 0;
-    herr_t st = H5Aiterate2(f, H5_INDEX_NAME, H5_ITER_INC, &idx, visit_one, &v);
-    H5Fclose(f);
-    if (st < 0) {
-        snprintf(err, errlen, "%s: cannot read its attributes: %s", path, h5_why(why, sizeof why));
-        return -1;
-    }
-    return 0;
-}

@@ -3,8 +3,9 @@
 #
 #   scripts/fuzz.sh BINARY SRC WORK SECONDS
 #
-# SRC holds the committed seed corpus (SRC/corpus/) and the dictionary
-# (SRC/experiment.dict); both are only read.  New inputs go to the scratch
+# SRC holds the committed seed corpus (SRC/corpus/) and, if there is one, a
+# dictionary (SRC/dict); both are only read.  Inputs may be as long as the
+# longest seed (at least 16 KiB).  New inputs go to the scratch
 # corpus WORK/corpus/ (kept between runs, so later runs start further on),
 # crash and leak reproducers to WORK/artifacts/, libFuzzer's log to
 # WORK/fuzz.log.  Prints executions, exec/s, crashes, leaks and the corpus
@@ -22,6 +23,10 @@ esac
 [ "$secs" -gt 0 ] || { echo "fuzz: FUZZ_SECONDS '$secs' (expected at least 1)" >&2; exit 1; }
 [ -x "$bin" ] || { echo "fuzz: $bin: no such program (make build/fuzz/fuzz_experiment)" >&2; exit 1; }
 [ -d "$src/corpus" ] || { echo "fuzz: $src/corpus: no seed corpus" >&2; exit 1; }
+dict=
+[ -f "$src/dict" ] && dict=-dict=$src/dict
+max_len=$(find "$src/corpus" -type f -printf '%s\n' | sort -n | tail -n 1)
+[ "${max_len:-0}" -gt 16384 ] || max_len=16384
 
 seeds_sum() { find "$src/corpus" -type f | LC_ALL=C sort | xargs cat | cksum; }
 mkdir -p "$work/corpus" "$work/artifacts" || exit 1
@@ -35,8 +40,8 @@ echo "fuzz: $bin for $secs s from $(ls "$src/corpus" | wc -l) seeds" \
 # Leaks fail the run (LeakSanitizer, part of ASan); so does any UBSan report.
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1} \
-"$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
-    -detect_leaks=1 -print_final_stats=1 -dict="$src/experiment.dict" \
+"$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len="$max_len" \
+    -detect_leaks=1 -print_final_stats=1 $dict \
     -artifact_prefix="$work/artifacts/" "$work/corpus" "$src/corpus" > "$log" 2>&1
 rc=$?
 

@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <dirent.h>
+#include <hdf5.h>
 
 #include "results.h"
 #include "util.h"
@@ -168,7 +170,146 @@ static void interrupted_run_closes_cleanly(void **state)
     test_rmtree(path);
 }
 
+/* ---- damaged and crafted files --------------------------------------------- */
+
+/* A file whose /results is a compound table of `rows` declared records (chunked,
+ * nothing written: the chunks stay unallocated), with column M of type mt. */
+static void craft_table(const char *path, hsize_t rows, hid_t m_type)
+{
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t t = H5Tcreate(H5T_COMPOUND, 16);
+    H5Tinsert(t, "variant", 0, H5T_NATIVE_INT32);   /* wrong: a string in ours */
+    H5Tinsert(t, "M", 8, m_type);
+    hsize_t max = H5S_UNLIMITED, chunk = 64;
+    hid_t sp = H5Screate_simple(1, &rows, &max), dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_chunk(dcpl, 1, &chunk);
+    hid_t d = H5Dcreate2(f, "results", t, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    hid_t d2 = H5Dcreate2(f, "samples", t, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    assert_true(f >= 0 && d >= 0 && d2 >= 0);
+    H5Dclose(d); H5Dclose(d2); H5Pclose(dcpl); H5Sclose(sp); H5Tclose(t); H5Fclose(f);
+}
+
+/* A results file as a run leaves it, rows then rewritten to suit a case. */
+static void write_rows(const char *path, struct result_row *rows, int n_rows, int samples_each)
+{
+    char err[512];
+    struct results *r;
+    if (results_create(&r, path, 0, err, sizeof err) != 0) fail_msg("%s", err);
+    double s[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    for (int i = 0; i < n_rows; i++)
+        assert_int_equal(results_append(r, &rows[i], s, NULL, NULL, samples_each), 0);
+    assert_int_equal(results_finish(r, 1, "2026-11-24T00:00:00Z", 1.0), 0);
+    assert_int_equal(results_close(r, err, sizeof err), 0);
+}
+
+/* Overwrite row i of /results with `row` (as a crash mid-commit would leave
+ * it, or a damaged file), and optionally grow /samples by orphans. */
+static void rewrite_row(const char *path, hsize_t i, const struct result_row *row)
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    hid_t d = H5Dopen2(f, "results", H5P_DEFAULT), ft = H5Dget_type(d);
+    hid_t mt = H5Tcreate(H5T_COMPOUND, sizeof *row);
+    for (size_t k = 0; k < RESULT_NFIELDS; k++) {
+        const struct field_desc *fd = &RESULT_FIELDS[k];
+        hid_t t = fd->kind == FIELD_STR ? H5Tcopy(H5T_C_S1)
+                  : fd->kind == FIELD_INT ? H5Tcopy(H5T_NATIVE_INT32) : H5Tcopy(H5T_NATIVE_DOUBLE);
+        if (fd->kind == FIELD_STR) H5Tset_size(t, fd->size);
+        H5Tinsert(mt, fd->name, fd->offset, t);
+        H5Tclose(t);
+    }
+    hsize_t one = 1;
+    hid_t fs = H5Dget_space(d), ms = H5Screate_simple(1, &one, NULL);
+    H5Sselect_hyperslab(fs, H5S_SELECT_SET, &i, NULL, &one, NULL);
+    assert_true(H5Dwrite(d, mt, ms, fs, H5P_DEFAULT, row) >= 0);
+    H5Sclose(ms); H5Sclose(fs); H5Tclose(mt); H5Tclose(ft); H5Dclose(d); H5Fclose(f);
+}
+
+static void crafted_files_are_refused_or_recovered(void **state)
+{
+    (void)state;
+    char dir[256], path[300], err[1024];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/c.h5", dir);
+    struct results_file f;
+    /* 2^40 and 4M declared rows in a file of a few KB: refused before allocating. */
+    const hsize_t huge[] = {(hsize_t)1 << 40, 4u << 20};
+    for (size_t k = 0; k < 2; k++) {
+        unlink(path);
+        craft_table(path, huge[k], H5T_NATIVE_INT32);
+        assert_int_equal(results_read(path, &f, err, sizeof err), -1);
+        print_message("%s\n", err);
+        assert_non_null(strstr(err, "declares"));
+        assert_non_null(strstr(err, "(damaged)"));
+    }
+    /* A column of the wrong type. */
+    unlink(path);
+    craft_table(path, 3, H5T_NATIVE_INT32);
+    assert_int_equal(results_read(path, &f, err, sizeof err), -1);
+    assert_non_null(strstr(err, "'variant': a column of the wrong type"));
+
+    /* A row left "recording" by a crash mid-commit: dropped with its samples. */
+    unlink(path);
+    struct result_row rows[3];
+    for (int i = 0; i < 3; i++)
+        rows[i] = (struct result_row){.variant = "host_naive", .device = "host", .M = 8 + i,
+                                      .N = 8, .K = 8, .samples = 4, .disposition = "passed"};
+    write_rows(path, rows, 3, 4);
+    struct result_row rec = rows[2];
+    snprintf(rec.disposition, sizeof rec.disposition, "recording");
+    rewrite_row(path, 2, &rec);
+    assert_int_equal(results_read(path, &f, err, sizeof err), 0);
+    assert_int_equal(f.n_rows, 2);
+    assert_int_equal(f.n_samples, 8);
+    assert_non_null(strstr(f.notes, "row 2 (host_naive) was being recorded"));
+    results_file_free(&f);
+    /* A passed row claiming more samples than the file holds: kept, and said. */
+    struct result_row more = rows[1];
+    more.samples = 7;
+    rewrite_row(path, 1, &more);
+    assert_int_equal(results_read(path, &f, err, sizeof err), 0);
+    assert_non_null(strstr(f.notes, "lack some of their samples"));
+    results_file_free(&f);
+    test_rmtree(dir);
+}
+
+/* Every seed of the reader's fuzzer (sound and damaged files of schemas 3 and
+ * 4): info, export and compare end with 0 or 1, never by a signal, and a
+ * refusal names the file. */
+static void damaged_files_never_crash_the_tools(void **state)
+{
+    (void)state;
+    const char *dir = "tests/fuzz/results/corpus";
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    struct dirent *e;
+    size_t files = 0, refused = 0;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        char *argvs[][5] = {{(char *)test_binary(), "info", path, NULL, NULL},
+                            {(char *)test_binary(), "export", path, "--samples", NULL},
+                            {(char *)test_binary(), "export", path, "--attrs", NULL},
+                            {(char *)test_binary(), "compare", path, path, NULL}};
+        for (size_t k = 0; k < 4; k++) {
+            char *out, *er;
+            int rc = test_run(argvs[k], &out, &er);
+            if (rc != 0 && rc != 1) fail_msg("%s %s: exit %d: %s", argvs[k][1], path, rc, er);
+            if (rc == 1 && !strstr(er, path)) fail_msg("%s %s: message without the path: %s",
+                                                      argvs[k][1], path, er);
+            refused += rc == 1;
+            free(out); free(er);
+        }
+        files++;
+    }
+    closedir(d);
+    print_message("%zu files, 4 commands each: %zu refusals, no crash\n", files, refused);
+    assert_true(files >= 10);
+}
+
 const struct CMUnitTest results_tests[] = {
+    cmocka_unit_test(crafted_files_are_refused_or_recovered),
+    cmocka_unit_test(damaged_files_never_crash_the_tools),
     cmocka_unit_test(round_trip),
     cmocka_unit_test(never_overwrites),
     cmocka_unit_test(killed_run_keeps_completed_rows),

@@ -1,0 +1,24 @@
+/* What the results writer (results.c) and reader (results_read.c) share of
+ * their HDF5 handling: not part of the results interface. */
+#ifndef HARNESS_RESULTS_H5_H
+#define HARNESS_RESULTS_H5_H
+
+#include <hdf5.h>
+
+#include "results.h"
+
+/* The disposition of a row whose samples are being committed (results.h). */
+#define RESULTS_RECORDING "recording"
+
+/* The columns of /samples, as RESULT_FIELDS are those of /results. */
+extern const struct field_desc SAMPLE_FIELDS[];
+extern const size_t SAMPLE_NFIELDS;
+
+/* Once per process: no automatic error printing, no clean-up at exit. */
+void h5_setup(void);
+/* The current HDF5 error stack in a few words (and cleared). */
+const char *h5_why(char *buf, size_t len);
+/* A fixed-size, NUL-terminated C string type of `size` bytes. */
+hid_t h5_string_type(size_t size);
+
+#endif
