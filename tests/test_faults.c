@@ -11,10 +11,11 @@
  * harness makes its files before publishing them), so that no mmladder-build-*
  * file of a dead process can hide among others.
  *
- * A SIGINT or SIGTERM that comes before mmladder has set its handlers (while the
- * process starts: they are the first thing `run` does) ends it by the signal's
- * default action; that is accepted when nothing was written (no file, no build
- * file, no message) and counted as "before the handlers".
+ * A SIGINT or SIGTERM that comes before the run begins ends it with nothing
+ * written: by the signal's default action while the process starts (no file, no
+ * build file, no message), or, once `run` has set its handlers (the first thing
+ * it does), with exit 130 and "interrupted before the run began; no file was
+ * written".  Both are counted as "before the handlers".
  *
  * Environment:
  *   MM_FAULT_TRIALS=N   N SIGKILL trials per sample count, and N/2 (rounded up)
@@ -848,6 +849,12 @@ static void kill_trial(int sig, size_t k, int trial, double delay, struct tally 
             if (exists || err[0] || lines)
                 TRIAL_FAIL("%s: killed by the signal's default action, yet file %s, stderr '%s', "
                          "%zu progress lines", what, exists ? "exists" : "absent", err, lines);
+        } else if (WIFEXITED(st) && WEXITSTATUS(st) == 130 && !exists &&
+                   strstr(err, "interrupted before the run began; no file was written")) {
+            /* The signal came after the handlers were set but before the run
+             * began (reading the experiment, probing for a GPU, planning). */
+            t->before_handlers++;
+            if (lines) TRIAL_FAIL("%s: interrupted before the run, yet %zu progress lines", what, lines);
         } else if (WIFEXITED(st) && WEXITSTATUS(st) == 130) {
             if (!exists) TRIAL_FAIL("%s: exit 130, but no file at %s; stderr: %s", what, path, err);
             if (kind == 1 && !(x == f.n_rows && n == planned && !strcmp(mpath, path) && !f.complete))
