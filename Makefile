@@ -51,12 +51,14 @@ ifneq ($(strip $(NVCC)),)
   LINK       := $(NVCC)
   LINK_LIBS  := -lcublas -ldl -Xlinker -rpath=$(CUDA_HOME)/lib64
 else
-  GPU_OBJ    := build/harness/gpu_none.o
+  # Without nvcc each kernel file is compiled as C for its configurations alone
+  # (kernels/rung_config.h): the plan and the results need them.
+  GPU_OBJ    := build/harness/gpu_none.o $(patsubst kernels/gpu/%.cu,build/gpuconf/%.o,$(GPU_KERNELS))
   CPPFLAGS   += -DMM_HAVE_CUDA=0
   LINK       := $(CC)
   LINK_LIBS  :=
 endif
-LIB_OBJ := $(HARNESS_OBJ) $(HOST_KERNEL_OBJ) $(GPU_OBJ)
+LIB_OBJ := $(HARNESS_OBJ) $(HOST_KERNEL_OBJ) $(GPU_OBJ) build/kernels/rung_config.o
 # Recursive (=), not simple (:=): HDF5_LIBS asks pkg-config, which `make deps`
 # may only just have installed.
 LIBS     = $(HDF5_LIBS) $(INIH_LIBS) $(LINK_LIBS) -lpthread -lm
@@ -202,11 +204,19 @@ build/host/%.O$(1).o: kernels/host/%.c kernels/matmul.h
 endef
 $(foreach o,$(HOST_OPT_LEVELS),$(eval $(call host_kernel_rule,$(o))))
 
-build/gpu/%.o: kernels/gpu/%.cu kernels/matmul.h $(wildcard kernels/gpu/*.cuh)
+build/kernels/rung_config.o: kernels/rung_config.c kernels/rung_config.h kernels/matmul.h
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(CFLAGS) $(WARN) -Ikernels -c $< -o $@
+
+build/gpuconf/%.o: kernels/gpu/%.cu kernels/rung_config.h kernels/matmul.h $(wildcard kernels/gpu/*.cuh)
+	@mkdir -p $(@D)
+	$(CC) -x c -std=c11 $(CFLAGS) $(WARN) -Ikernels -c $< -o $@
+
+build/gpu/%.o: kernels/gpu/%.cu kernels/matmul.h kernels/rung_config.h $(wildcard kernels/gpu/*.cuh)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -Ikernels -c $< -o $@
 
-build/gpu/%_tma.o: kernels/gpu/%_tma.cu kernels/matmul.h $(wildcard kernels/gpu/*.cuh)
+build/gpu/%_tma.o: kernels/gpu/%_tma.cu kernels/matmul.h kernels/rung_config.h $(wildcard kernels/gpu/*.cuh)
 	@mkdir -p $(@D)
 	$(NVCC) $(SM90A_NVCCFLAGS) -Ikernels -c $< -o $@
 

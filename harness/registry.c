@@ -10,78 +10,82 @@
 #define GPU(fn) NULL
 #endif
 
+/* Each GPU rung's configurations, from its kernel file (rung_config.h). */
+#define CONFIG_TABLE(name) extern const struct rung_config name##_configs[];
+CONFIG_TABLE(gpumult0) CONFIG_TABLE(gpumult1) CONFIG_TABLE(gputiled) CONFIG_TABLE(gputiled1)
+CONFIG_TABLE(gputiled_wpt) CONFIG_TABLE(gpu_regblock) CONFIG_TABLE(gpu_vectorized)
+CONFIG_TABLE(gpu_double_buffered) CONFIG_TABLE(gpu_warptiled) CONFIG_TABLE(gpu_async_copy)
+CONFIG_TABLE(tf32_mma_sync) CONFIG_TABLE(tf32_wgmma_tma) CONFIG_TABLE(cublas_fp32)
+CONFIG_TABLE(cublas_tf32)
+
 #if MM_TEST_RUNGS
 /* Wrong on purpose, for the tests only (tests/faulty_kernels.cu). */
-const char *test_racy_tiled_launch(const struct gpu_launch *L);
-const char *test_one_off_launch(const struct gpu_launch *L);
-const char *test_nan_launch(const struct gpu_launch *L);
-const char *test_unwritten_launch(const struct gpu_launch *L);
+CONFIG_TABLE(test_racy_tiled) CONFIG_TABLE(test_one_off) CONFIG_TABLE(test_nan)
+CONFIG_TABLE(test_unwritten)
 #endif
 
-#define HOST_LEVELS(fn) {NULL, fn##_O1, fn##_O2, fn##_O3}
-#define TILES {8, 16, 32, 0}
-#define WPTS {1, 2, 4, 8, 16, 32, 0}
+#define HOST(fn) NULL, 0, {NULL, fn##_O1, fn##_O2, fn##_O3}, NULL
+#define KERNEL(fn) fn##_configs, 0, {NULL}, GPU(fn##_launch)
+#define TILED(fn) fn##_configs, 1, {NULL}, GPU(fn##_launch)
+#define FP32 PREC_FP32, "cublas_fp32"
+#define TF32 PREC_TF32, "cublas_tf32"
 
+/*  name, seed name, device, precision and reference, colour, point type, adds,
+ *  code (configurations, tiled, launchers), nominal GFLOP/s */
 static const struct variant LADDER[] = {
-    {"host_naive", "hostmult0", DEV_HOST, AXIS_OPT, PREC_FP32,
-     "triple loop accumulating in C (the baseline)", {0}, {0}, HOST_LEVELS(hostmult0), NULL, 0.5},
-    {"host_restrict", "hostmult1", DEV_HOST, AXIS_OPT, PREC_FP32,
-     "__restrict lets the compiler keep C[i][j] in a register", {0}, {0},
-     HOST_LEVELS(hostmult1), NULL, 0.6},
-    {"gpu_naive_global", "gpumult0", DEV_GPU, 0, PREC_FP32,
-     "one thread per output, accumulating in global memory", {0}, {0}, {0},
-     GPU(gpumult0_launch), 1500},
-    {"gpu_naive", "gpumult1", DEV_GPU, 0, PREC_FP32,
-     "accumulates in a register, one store per output", {0}, {0}, {0},
-     GPU(gpumult1_launch), 5000},
-    {"gpu_tiled", "gputiled<TS>", DEV_GPU, AXIS_TILE, PREC_FP32,
-     "TS x TS tiles of A and B in shared memory: TS times fewer global loads", TILES, {0},
-     {0}, GPU(gputiled_launch), 8000},
-    {"gpu_tiled_unrolled", "gputiled1<TS>", DEV_GPU, AXIS_TILE, PREC_FP32,
-     "the tile's inner product loop fully unrolled", TILES, {0}, {0},
-     GPU(gputiled1_launch), 9000},
-    {"gpu_tiled_wpt", "gputiled<TS,WPT,RTS>", DEV_GPU, AXIS_TILE | AXIS_WPT, PREC_FP32,
-     "WPT outputs per thread reuse each B value from shared memory WPT times", TILES, WPTS,
-     {0}, GPU(gputiled_wpt_launch), 15000},
-    {"gpu_regblock", "(past the seeds)", DEV_GPU, AXIS_TILE | AXIS_WPT, PREC_FP32,
-     "each thread a sqrt(WPT)^2 block of C in registers, A tile transposed", {64, 128, 0},
-     {16, 64, 0}, {0}, GPU(gpu_regblock_launch), 25000},
-    {"gpu_vectorized", "(past the seeds)", DEV_GPU, AXIS_TILE | AXIS_WPT, PREC_FP32,
-     "16-byte loads from global and shared memory", {64, 128, 0}, {16, 64, 0}, {0},
-     GPU(gpu_vectorized_launch), 30000},
-    {"gpu_double_buffered", "(past the seeds)", DEV_GPU, AXIS_TILE | AXIS_WPT, PREC_FP32,
-     "two shared-memory stages: the next slice's loads overlap the FMAs", {64, 128, 0},
-     {16, 64, 0}, {0}, GPU(gpu_double_buffered_launch), 33000},
-    {"gpu_warptiled", "(past the seeds)", DEV_GPU, AXIS_TILE | AXIS_WPT, PREC_FP32,
-     "warp tiles of 4x4 quarters: shared loads and stores free of bank conflicts", {64, 128, 0},
-     {64, 128, 0}, {0}, GPU(gpu_warptiled_launch), 40000},
-    {"gpu_async_copy", "(past the seeds)", DEV_GPU, AXIS_TILE | AXIS_WPT, PREC_FP32,
+    {"host_naive", "hostmult0", DEV_HOST, PREC_FP32, NULL, "#8C510A", 5,
+     "triple loop accumulating in C (the baseline)", HOST(hostmult0), 0.5},
+    {"host_restrict", "hostmult1", DEV_HOST, PREC_FP32, NULL, "#D8A300", 15,
+     "__restrict lets the compiler keep C[i][j] in a register", HOST(hostmult1), 0.6},
+    {"gpu_naive_global", "gpumult0", DEV_GPU, FP32, "#D62728", 9,
+     "one thread per output, accumulating in global memory", KERNEL(gpumult0), 1500},
+    {"gpu_naive", "gpumult1", DEV_GPU, FP32, "#FF7F0E", 11,
+     "accumulates in a register, one store per output", KERNEL(gpumult1), 5000},
+    {"gpu_tiled", "gputiled<TS>", DEV_GPU, FP32, "#2CA02C", 7,
+     "TS x TS tiles of A and B in shared memory: TS times fewer global loads",
+     TILED(gputiled), 8000},
+    {"gpu_tiled_unrolled", "gputiled1<TS>", DEV_GPU, FP32, "#17A2B8", 15,
+     "the tile's inner product loop fully unrolled", TILED(gputiled1), 9000},
+    {"gpu_tiled_wpt", "gputiled<TS,WPT,RTS>", DEV_GPU, FP32, "#1F4FB4", 13,
+     "WPT outputs per thread reuse each B value from shared memory WPT times",
+     TILED(gputiled_wpt), 15000},
+    {"gpu_regblock", "(past the seeds)", DEV_GPU, FP32, "#E377C2", 7,
+     "each thread a sqrt(WPT)^2 block of C in registers, A tile transposed",
+     TILED(gpu_regblock), 25000},
+    {"gpu_vectorized", "(past the seeds)", DEV_GPU, FP32, "#8C564B", 9,
+     "16-byte loads from global and shared memory", TILED(gpu_vectorized), 30000},
+    {"gpu_double_buffered", "(past the seeds)", DEV_GPU, FP32, "#7F7F00", 13,
+     "two shared-memory stages: the next slice's loads overlap the FMAs",
+     TILED(gpu_double_buffered), 33000},
+    {"gpu_warptiled", "(past the seeds)", DEV_GPU, FP32, "#00897B", 11,
+     "warp tiles of 4x4 quarters: shared loads and stores free of bank conflicts",
+     TILED(gpu_warptiled), 40000},
+    {"gpu_async_copy", "(past the seeds)", DEV_GPU, FP32, "#C2185B", 5,
      "cp.async pipeline of 32-deep slices: global to shared without registers",
-     {64, 128, 256, 0}, {64, 128, 0}, {0}, GPU(gpu_async_copy_launch), 45000},
-    {"tf32_mma_sync", "(past the seeds)", DEV_GPU, AXIS_TILE | AXIS_WPT, PREC_TF32,
-     "TF32 tensor cores, warp-level mma.sync (a different precision)", {128, 0}, {64, 128, 0},
-     {0}, GPU(tf32_mma_sync_launch), 150000},
-    {"tf32_wgmma_tma", "(past the seeds)", DEV_GPU, AXIS_TILE, PREC_TF32,
-     "Hopper warpgroup MMA (wgmma) fed by the tensor memory accelerator (TMA)", {128, 256, 0},
-     {0}, {0}, GPU(tf32_wgmma_tma_launch), 300000},
-    {"cublas_fp32", "cublasSgemm", DEV_GPU, 0, PREC_FP32,
-     "cuBLAS SGEMM, strict FP32 (no tensor cores): the 100% line", {0}, {0}, {0},
-     GPU(cublas_fp32_launch), 50000},
-    {"cublas_tf32", "cublasSgemm (TF32)", DEV_GPU, 0, PREC_TF32,
-     "cuBLAS with TF32 tensor cores allowed: a reference line, not FP32", {0}, {0}, {0},
-     GPU(cublas_tf32_launch), 300000},
+     TILED(gpu_async_copy), 45000},
+    {"tf32_mma_sync", "(past the seeds)", DEV_GPU, TF32, "#00A3E0", 13,
+     "TF32 tensor cores, warp-level mma.sync (a different precision)", TILED(tf32_mma_sync),
+     150000},
+    {"tf32_wgmma_tma", "(past the seeds)", DEV_GPU, TF32, "#6B9E00", 15,
+     "Hopper warpgroup MMA (wgmma) fed by the tensor memory accelerator (TMA)",
+     TILED(tf32_wgmma_tma), 300000},
+    {"cublas_fp32", "cublasSgemm", DEV_GPU, PREC_FP32, NULL, "#000000", 5,
+     "cuBLAS SGEMM, strict FP32 (no tensor cores): the 100% line", KERNEL(cublas_fp32), 50000},
+    {"cublas_tf32", "cublasSgemm (TF32)", DEV_GPU, PREC_TF32, NULL, "#7B3294", 5,
+     "cuBLAS with TF32 tensor cores allowed: a reference line, not FP32", KERNEL(cublas_tf32),
+     300000},
 #if MM_TEST_RUNGS
     /* Not rungs: kernels that are wrong on purpose, built only into the test
      * binaries build/tests/mmladder-faulty and build/tests/sanitize-one. */
-    {"test_racy_tiled", "gputiled<TS> without __syncthreads", DEV_GPU, AXIS_TILE, PREC_FP32,
-     "seed 002's exercise: the tiled kernel with a shared-memory race", {16, 0}, {0}, {0},
-     GPU(test_racy_tiled_launch), 8000},
-    {"test_one_off", "(test only)", DEV_GPU, 0, PREC_FP32, "one element off by 0.01", {0}, {0},
-     {0}, GPU(test_one_off_launch), 5000},
-    {"test_nan", "(test only)", DEV_GPU, 0, PREC_FP32, "one element NaN", {0}, {0}, {0},
-     GPU(test_nan_launch), 5000},
-    {"test_unwritten", "(test only)", DEV_GPU, 0, PREC_FP32, "the last row of C never written",
-     {0}, {0}, {0}, GPU(test_unwritten_launch), 5000},
+    {"test_racy_tiled", "gputiled<TS> without __syncthreads", DEV_GPU, FP32, "#808080", 1,
+     "seed 002's exercise: the tiled kernel with a shared-memory race", TILED(test_racy_tiled),
+     8000},
+    {"test_one_off", "(test only)", DEV_GPU, FP32, "#808080", 1, "one element off by 0.01",
+     KERNEL(test_one_off), 5000},
+    {"test_nan", "(test only)", DEV_GPU, FP32, "#808080", 1, "one element NaN", KERNEL(test_nan),
+     5000},
+    {"test_unwritten", "(test only)", DEV_GPU, FP32, "#808080", 1,
+     "the last row of C never written", KERNEL(test_unwritten), 5000},
 #endif
 };
 
@@ -96,53 +100,46 @@ const struct variant *registry_find(const char *name)
     return NULL;
 }
 
-static int in_list(const int *list, int x)
+int registry_number(const struct variant *v)
 {
-    for (int i = 0; i < REG_MAX_VALUES && list[i]; i++)
-        if (list[i] == x) return 1;
+    for (size_t i = 0; i < registry_count(); i++)
+        if (&LADDER[i] == v) return (int)i + 1;
     return 0;
 }
 
-static void list_str(const int *list, char *buf, size_t len)
+unsigned registry_axes(const struct variant *v)
 {
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < REG_MAX_VALUES && list[i] && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%d", i ? " " : "", list[i]);
+    if (v->device == DEV_HOST) return AXIS_OPT;
+    unsigned a = 0;
+    for (const struct rung_config *c = v->configs; c && c->tile >= 0; c++)
+        a |= (c->tile ? AXIS_TILE : 0) | (c->wpt ? AXIS_WPT : 0);
+    return a;
 }
 
-int registry_supports(const struct variant *v, int tile, int wpt, int opt_level, char *why,
-                      size_t whylen)
+int registry_is_reference(const struct variant *v)
 {
-    char have[64];
-    if (v->axes & AXIS_TILE) {
-        if (!in_list(v->tiles, tile)) {
-            list_str(v->tiles, have, sizeof have);
-            if (tile > 0 && (long)tile * tile > 1024)
-                snprintf(why, whylen, "TS %d needs %d threads per block (> 1024)", tile,
-                         tile * tile);
-            else
-                snprintf(why, whylen, "TS %d not instantiated (built: %s)", tile, have);
-            return 0;
-        }
-    }
-    if (v->axes & AXIS_WPT) {
-        if (!in_list(v->wpts, wpt)) {
-            list_str(v->wpts, have, sizeof have);
-            snprintf(why, whylen, "WPT %d not instantiated (built: %s)", wpt, have);
-            return 0;
-        }
-        if (tile % wpt != 0) {
-            snprintf(why, whylen, "WPT %d does not divide TS %d", wpt, tile);
-            return 0;
-        }
-    }
-    if (v->axes & AXIS_OPT) {
-        if (opt_level < 0 || opt_level > 3 || !v->host[opt_level]) {
+    for (size_t i = 0; i < registry_count(); i++)
+        if (LADDER[i].reference && strcmp(LADDER[i].reference, v->name) == 0) return 1;
+    return 0;
+}
+
+int registry_supports(const struct variant *v, int tile, int wpt, int opt_level,
+                      const struct rung_config **cfg, char *why, size_t whylen)
+{
+    if (cfg) *cfg = NULL;
+    if (v->device == DEV_HOST) {
+        if (opt_level < 1 || opt_level > 3 || !v->host[opt_level]) {
             snprintf(why, whylen, "-O%d not built (built: -O1 -O2 -O3)", opt_level);
             return 0;
         }
+        return 1;
     }
+    const struct rung_config *c = rung_config_find(v->configs, tile, wpt);
+    if (!c) {
+        snprintf(why, whylen, "%s", rung_config_error(v->configs, v->name, tile, wpt));
+        return 0;
+    }
+    if (cfg) *cfg = c;
     return 1;
 }
 

@@ -34,7 +34,8 @@ const struct field_desc RESULT_FIELDS[] = {
     RF(stop_rule, FIELD_STR),      RF(reason, FIELD_STR),         RF(host_memory, FIELD_STR),
     RF(h2d_ms_median, FIELD_DBL),  RF(d2h_ms_median, FIELD_DBL),  RF(registers, FIELD_INT),
     RF(shared_bytes, FIELD_INT),   RF(local_bytes, FIELD_INT),    RF(threads, FIELD_INT),
-    RF(blocks_per_sm, FIELD_INT),
+    RF(blocks_per_sm, FIELD_INT),  RF(block_rows, FIELD_INT),     RF(block_cols, FIELD_INT),
+    RF(thread_rows, FIELD_INT),    RF(thread_cols, FIELD_INT),
 };
 const size_t RESULT_NFIELDS = sizeof RESULT_FIELDS / sizeof RESULT_FIELDS[0];
 
