@@ -365,6 +365,11 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 
 static int cmd_run(int argc, char **argv)
 {
+    /* From the start: an interrupt before the run begins writes nothing. */
+    struct sigaction sa = {.sa_handler = on_signal};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
     struct run_args a;
     if (parse_run_args(argc, argv, &a) != 0) return EXIT_INPUT;
     const char *exp_path = a.exp_path, *out = a.out, *dir = a.dir ? a.dir : "data";
@@ -410,10 +415,11 @@ static int cmd_run(int argc, char **argv)
     }
     say_over_budget(over, budget_s);
 
-    struct sigaction sa = {.sa_handler = on_signal};
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    if (interrupted) {
+        fprintf(stderr, "mmladder: interrupted before the run began; no file was written\n");
+        rc = EXIT_INTERRUPTED;
+        goto out_plan;
+    }
 
     /* Default names are made unique (a suffix when taken); -o names are never reused. */
     struct run_options o = {.out_path = path, .unique_name = !out, .log = stdout,
@@ -587,7 +593,7 @@ static int cmd_export(int argc, char **argv)
             fprintf(stderr, "mmladder: %s\n", err);
             return EXIT_INPUT;
         }
-        return fflush(stdout) == 0 ? EXIT_OK : EXIT_INPUT;
+        return EXIT_OK;   /* main checks what reached standard output */
     }
     struct results_file f;
     if (results_read(path, &f, err, sizeof err) != 0) {
@@ -600,7 +606,7 @@ static int cmd_export(int argc, char **argv)
     else
         report_export_rows(stdout, &f, csv ? EXPORT_CSV : EXPORT_TSV, passed);
     results_file_free(&f);
-    return fflush(stdout) == 0 ? EXIT_OK : EXIT_INPUT;
+    return EXIT_OK;   /* main checks what reached standard output */
 }
 
 static int cmd_compare(int argc, char **argv)
@@ -889,10 +895,15 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     signal(SIGXFSZ, SIG_IGN);
     int rc = dispatch(argc, argv);
+    /* A failed write leaves its errno; a flush that has nothing left to write
+     * sets none, so the one of the last failed write is kept. */
+    const int earlier = errno;
     errno = 0;
-    if (fflush(stdout) != 0 || ferror(stdout)) {
+    const int flushed = fflush(stdout);
+    if (flushed != 0 || ferror(stdout)) {
+        const int e = flushed != 0 && errno ? errno : earlier;
         fprintf(stderr, "mmladder: writing to standard output failed: %s%s\n",
-                errno ? strerror(errno) : "a write error",
+                e ? strerror(e) : "a write error",
                 argc > 1 && !strcmp(argv[1], "run") ? " (the results file is not affected)" : "");
         if (rc == EXIT_OK || rc == EXIT_UNAVAILABLE) rc = EXIT_INPUT;
     }

@@ -298,9 +298,10 @@ int results_create(struct results **out, const char *path, int flags, char *err,
     close(fd);
     hid_t fapl = file_access();
     if (fapl >= 0) r->file = H5Fcreate(r->build, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-    if (fapl >= 0) H5Pclose(fapl);
     int ok = r->file >= 0;
-    if (!ok) failf(r, "cannot create an HDF5 file (in %s)", r->build);
+    if (!ok) failf(r, "cannot create an HDF5 file (in %s)", r->build);   /* before H5Pclose
+                                                                           clears the stack */
+    if (fapl >= 0) H5Pclose(fapl);
     if (ok) {
         r->row_mt = memory_type(RESULT_FIELDS, RESULT_NFIELDS, sizeof(struct result_row));
         r->sample_mt = memory_type(SAMPLE_FIELDS, SAMPLE_NFIELDS, sizeof(struct sample_row));
@@ -418,7 +419,7 @@ static void *slurp(const char *path, size_t *n)
  * mode: the made file is closed (consistent), copied into a nameless file of the
  * folder (O_TMPFILE), which is then linked to the name, atomically and never
  * over an existing file. */
-static int results_start(struct results *r)
+int results_begin(struct results *r)
 {
     if (r->published) return 0;
     if (r->broken) return -1;
@@ -444,8 +445,9 @@ static int results_start(struct results *r)
 
     hid_t fapl = file_access();
     if (fapl >= 0) r->file = H5Fopen(r->path, H5F_ACC_RDWR | H5F_ACC_SWMR_WRITE, fapl);
+    if (r->file < 0) failf(r, "cannot open for writing");
     if (fapl >= 0) H5Pclose(fapl);
-    if (r->file < 0) return failf(r, "cannot open for writing");
+    if (r->file < 0) return -1;
     r->rows_ds = H5Dopen2(r->file, "results", H5P_DEFAULT);
     r->samples_ds = H5Dopen2(r->file, "samples", H5P_DEFAULT);
     if (r->rows_ds < 0 || r->samples_ds < 0) return failf(r, "cannot open its tables");
@@ -531,7 +533,7 @@ int results_append(struct results *r, const struct result_row *row, const double
                  r->rows, n);
         return -1;
     }
-    if (results_start(r) != 0) return -1;
+    if (results_begin(r) != 0) return -1;
     struct sample_row *s = NULL;
     if (n > 0) {
         s = malloc((size_t)n * sizeof *s);
@@ -573,7 +575,7 @@ int results_append(struct results *r, const struct result_row *row, const double
 
 int results_finish(struct results *r, int complete, const char *finished_utc, double wall_time_s)
 {
-    if (results_start(r) != 0) return -1;
+    if (results_begin(r) != 0) return -1;
     char utc[UTC_LEN + 1] = "";
     snprintf(utc, sizeof utc, "%s", finished_utc ? finished_utc : "");
     if (results_attr_str(r, "finished_utc", utc) != 0 ||
@@ -589,6 +591,17 @@ int results_close(struct results *r, char *err, size_t errlen)
 {
     if (!r) return 0;
     int rc = r->broken ? -1 : 0;
+    /* After an I/O error the library holds writes it could not make; closing
+     * would flush some of them (a table's new length without its data).  The
+     * file is left as the last good flush left it: its handle is not closed
+     * (the process ends soon, and the library does not flush at exit). */
+    if (r->broken && r->published) {
+        if (r->rows == 0 && unlink(r->path) == 0 && strlen(r->msg) + 40 < sizeof r->msg)
+            strcat(r->msg, " (no row was recorded: file removed)");
+        if (err) snprintf(err, errlen, "%s", r->msg);
+        free(r);
+        return -1;
+    }
     close_ids(r);
     if (r->row_mt >= 0) H5Tclose(r->row_mt);
     if (r->sample_mt >= 0) H5Tclose(r->sample_mt);

@@ -1,7 +1,8 @@
 /* Results files: the HDF5 schema (documented in data/README.md).
  *
- *   /            attributes: provenance (provenance.c); `complete` (0/1),
- *                `finished_utc` and `wall_time_s`, set when the run ends
+ *   /            attributes: provenance (provenance.c), `planned_points`;
+ *                `complete` (0/1), `finished_utc` and `wall_time_s`, set when
+ *                the run ends
  *   /results     one row per planned point (a compound dataset)
  *   /samples     one row per timed sample: (row, sample, time_ms, h2d_ms, d2h_ms)
  *
@@ -101,7 +102,7 @@ enum { RESULTS_UNIQUE = 1 };   /* results_create: a taken name gets a suffix */
  * name of path, STEM-2.h5, STEM-3.h5, ...).  Never touches an existing file.
  * On failure nothing is left behind and err says what and why. */
 int results_create(struct results **r, const char *path, int flags, char *err, size_t errlen);
-/* The name the file was created under. */
+/* The name the file has (final once results_begin has run). */
 const char *results_path(const struct results *r);
 /* Root attributes; before the first row only (the writer then switches to SWMR
  * mode, in which no attribute may be created).  Return 0 or -1. */
@@ -109,6 +110,11 @@ int results_attr_str(struct results *r, const char *name, const char *value);
 int results_attr_int(struct results *r, const char *name, long long value);
 int results_attr_u64(struct results *r, const char *name, uint64_t value);
 int results_attr_double(struct results *r, const char *name, double value);
+/* Put the file in its folder under its name (with RESULTS_UNIQUE, the name
+ * chosen now) and switch to SWMR writing; after it, attributes can only be
+ * rewritten.  The first append does it if it was not done.  0, or -1 with
+ * results_error(). */
+int results_begin(struct results *r);
 /* Commit one row and its n samples (h2d_ms and d2h_ms may be NULL: zeros) as
  * described above.  Returns 0, or -1 with results_error() saying why; after a
  * failure the file keeps the rows committed before and takes no more. */
@@ -131,7 +137,7 @@ struct results_file {
     size_t n_rows, n_samples;
     struct result_row *rows;
     struct sample_row *samples;
-    int complete;
+    int complete;            /* the file says so, or holds every planned point */
     int schema_version;
     int writer_open;         /* 1: its writer never closed it (the run was killed) */
     char notes[512];         /* what was recovered or dropped; "" for a sound file */

@@ -6,10 +6,11 @@
  * a pipe; the parent decodes it.  A child that dies, or does not finish within
  * a time limit, makes the file "damaged" with the reason, and no tool of ours
  * crashes or hangs on what it is given to read. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE   /* strsignal, mkstemp, ftruncate */
 #include "results.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <hdf5.h>
 #include <limits.h>
 #include <poll.h>
@@ -40,9 +41,38 @@
 
 /* Open for reading: plainly, or, when its writer never closed it (a run killed,
  * or still going), as an SWMR reader.  *writer_open says which. */
-static hid_t open_for_reading(const char *path, int *writer_open, char *why, size_t whylen)
+/* A copy of `path` in the temporary folder, extended with zeros to `size`
+ * bytes and already unlinked (open for reading through "/proc/self/fd/N" is not
+ * possible for HDF5, so the name lives only until the file is opened): 0 with
+ * its name in tmp, or -1. */
+static int padded_copy(const char *path, long long size, char *tmp, size_t len)
+{
+    const char *dir = getenv("TMPDIR");
+    snprintf(tmp, len, "%s/mmladder-padded-XXXXXX", dir && *dir ? dir : "/tmp");
+    int out = mkstemp(tmp), in = open(path, O_RDONLY | O_CLOEXEC);
+    int rc = out >= 0 && in >= 0 ? 0 : -1;
+    char buf[65536];
+    for (ssize_t n; rc == 0 && (n = read(in, buf, sizeof buf)) != 0;) {
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 || write(out, buf, (size_t)n) != n) rc = -1;
+    }
+    if (rc == 0 && ftruncate(out, (off_t)size) != 0) rc = -1;
+    if (in >= 0) close(in);
+    if (out >= 0) close(out);
+    if (rc != 0 && out >= 0) unlink(tmp);
+    return rc;
+}
+
+/* Open for reading: plainly, or, when its writer never closed it (a run killed,
+ * or still going), as an SWMR reader; a file that ends before its own stated
+ * end (a full disk cut its last writes) is read from a copy padded to that
+ * length, so that everything before the cut can be.  *writer_open and
+ * *padded say which. */
+static hid_t open_for_reading(const char *path, int *writer_open, long long *padded, char *why,
+                              size_t whylen)
 {
     *writer_open = 0;
+    *padded = 0;
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
     if (fapl < 0 || H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0) {
         if (fapl >= 0) H5Pclose(fapl);
@@ -54,11 +84,24 @@ static hid_t open_for_reading(const char *path, int *writer_open, char *why, siz
         char first[256];
         h5_why(first, sizeof first);
         f = H5Fopen(path, H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, fapl);
+        char *eof = strstr(first, "stored_eof = ");
+        struct stat st;
+        char tmp[4096];
         if (f >= 0) {
             *writer_open = 1;
         } else if (strstr(first, "lock file") || strstr(first, "temporarily unavailable")) {
             snprintf(why, whylen, "locked by another process (a run still writing it?): %s",
                      first);
+        } else if (strstr(first, "truncated file") && eof && stat(path, &st) == 0 &&
+                   atoll(eof + 13) > st.st_size && atoll(eof + 13) < 2 * st.st_size + (64 << 20) &&
+                   padded_copy(path, atoll(eof + 13), tmp, sizeof tmp) == 0) {
+            H5Eclear2(H5E_DEFAULT);
+            f = H5Fopen(tmp, H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, fapl);
+            if (f < 0) f = H5Fopen(tmp, H5F_ACC_RDONLY, fapl);
+            unlink(tmp);
+            *writer_open = 1;
+            *padded = atoll(eof + 13) - (long long)st.st_size;
+            if (f < 0) snprintf(why, whylen, "damaged (%s)", first);
         } else {
             H5Eclear2(H5E_DEFAULT);
             htri_t is = H5Fis_hdf5(path);
@@ -288,6 +331,19 @@ static void reconcile(struct results_file *f, size_t samples_declared, size_t ro
             break;
         }
     f->n_rows = keep;
+    /* Samples are written in order of (row, sample): one out of that order
+     * (fill values of a table grown but never written, say) ends the good part. */
+    size_t ordered = 0;
+    while (ordered < f->n_samples) {
+        const struct sample_row *s = &f->samples[ordered], *p = ordered ? s - 1 : NULL;
+        if (p && (s->row < p->row || (s->row == p->row && s->sample != p->sample + 1))) break;
+        if (!p && s->sample != 0) break;
+        ordered++;
+    }
+    if (ordered < f->n_samples)
+        note(f, "samples %zu-%zu out of order (written in part when its run stopped): dropped",
+             ordered, f->n_samples - 1);
+    f->n_samples = ordered;
     size_t out = 0, stray = 0;
     for (size_t i = 0; i < f->n_samples; i++) {
         const struct sample_row *s = &f->samples[i];
@@ -314,17 +370,19 @@ static void reconcile(struct results_file *f, size_t samples_declared, size_t ro
                 "statistics are kept", short_rows, first);
 }
 
+/* Read in the child (results_read has checked that path is a regular file). */
 static int read_file(const char *path, struct results_file *out, char *err, size_t errlen)
 {
     h5_setup();
     memset(out, 0, sizeof *out);
     char why[512];
     struct stat st;
-    if (files_check_regular(path, why, sizeof why) || stat(path, &st) != 0) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, why);
+    if (stat(path, &st) != 0) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
         return -1;
     }
-    hid_t f = open_for_reading(path, &out->writer_open, why, sizeof why);
+    long long padded = 0;
+    hid_t f = open_for_reading(path, &out->writer_open, &padded, why, sizeof why);
     if (f < 0) {
         snprintf(err, errlen, "%s: cannot open: %s", path, why);
         return -1;
@@ -348,13 +406,19 @@ static int read_file(const char *path, struct results_file *out, char *err, size
     out->n_rows = rows.n;
     out->samples = samples.buf;
     out->n_samples = samples.n;
-    long long v = 0;
+    long long v = 0, planned = -1;
     if (int_attr(f, "complete", &v) == 0) out->complete = v == 1;
+    int_attr(f, "planned_points", &planned);
     if (int_attr(f, "schema_version", &v) == 0 && v > 0 && v < 1000) out->schema_version = (int)v;
     H5Fclose(f);
     H5Eclear2(H5E_DEFAULT);
     reconcile(out, samples.declared, rows.declared);
-    if (out->writer_open)
+    /* killed between its last row and marking itself complete */
+    if (planned >= 0 && (size_t)planned == out->n_rows) out->complete = 1;
+    if (padded)
+        note(out, "the file ends %lld bytes before its own stated end (its disk filled while "
+                  "it was written); read from a copy padded with zeros", padded);
+    else if (out->writer_open)
         note(out, "its writer never closed it (the run was killed, or is still going)");
     return 0;
 }
@@ -452,16 +516,14 @@ static herr_t visit_one(hid_t loc, const char *name, const H5A_info_t *info, voi
     return 0;
 }
 
+/* Visit in the child (results_visit_attrs has checked the file). */
 static int visit_file(const char *path, attr_visit_fn fn, void *ctx, char *err, size_t errlen)
 {
     h5_setup();
     char why[512];
     int writer_open;
-    if (files_check_regular(path, why, sizeof why)) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, why);
-        return -1;
-    }
-    hid_t f = open_for_reading(path, &writer_open, why, sizeof why);
+    long long padded;
+    hid_t f = open_for_reading(path, &writer_open, &padded, why, sizeof why);
     if (f < 0) {
         snprintf(err, errlen, "%s: cannot open: %s", path, why);
         return -1;

@@ -415,13 +415,16 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
         worker_end(c.w);
         return -1;
     }
-    snprintf(s->path, sizeof s->path, "%s", results_path(r));
-    if (provenance_record(r, e, g ? gi : NULL, gpu_why, copy_gbs, o->argc, o->argv) != 0) {
+    /* Provenance, then the file under its name (chosen now, when default names
+     * collide), then the points. */
+    if (provenance_record(r, e, g ? gi : NULL, gpu_why, copy_gbs, o->argc, o->argv) != 0 ||
+        results_attr_int(r, "planned_points", (long long)p->n) != 0 || results_begin(r) != 0) {
         snprintf(err, errlen, "%s", results_error(r));
         results_close(r, NULL, 0);
         worker_end(c.w);
         return -1;
     }
+    snprintf(s->path, sizeof s->path, "%s", results_path(r));
     fprintf(o->log, "mmladder: %s (%zu points) -> %s\n", e->path, p->n, s->path);
     if (g)
         fprintf(o->log, "device: %s, %d SMs, CUDA driver %d\n", gi->name, gi->sm_count,
@@ -461,6 +464,7 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
         }
         if (results_append(r, row, c.samples, c.h2d, c.d2h, n) != 0) {
             snprintf(err, errlen, "%s (the %zu rows before it are kept)", results_error(r), i);
+            if (i == 0) snprintf(err, errlen, "%s", results_error(r));   /* said there */
             rc = -1;
             break;
         }
@@ -483,8 +487,8 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
         rc = -1;
     }
     char cerr[1024];
-    if (results_close(r, cerr, sizeof cerr) != 0 && rc == 0) {
-        snprintf(err, errlen, "%s", cerr);
+    if (results_close(r, cerr, sizeof cerr) != 0) {
+        if (rc == 0 || s->recorded == 0) snprintf(err, errlen, "%s", cerr);
         rc = -1;
     }
     s->complete = rc == 0 && s->recorded == p->n;
