@@ -64,7 +64,7 @@ LIB_OBJ := $(HARNESS_OBJ) $(HOST_KERNEL_OBJ) $(GPU_OBJ) build/kernels/rung_confi
 LIBS     = $(HDF5_LIBS) $(INIH_LIBS) $(LINK_LIBS) -lpthread -lm
 
 # ---- user-facing targets -------------------------------------------------------
-.PHONY: all help test test-built deps deps-paper figures figures-built paper reproduce \
+.PHONY: all help test test-built deps deps-paper figures figures-built paper check-claims reproduce \
         reproduce-built quick run-paper host transfers autotune sanitize fuzz deps-fuzz clean FORCE
 all: bin/mmladder                        ## build the harness (GPU build when nvcc is found)
 
@@ -102,12 +102,17 @@ figures-built: bin/mmladder
 	scripts/figures.sh -o build/figures -p $(REF_H100) -c $(REF_H200) \
 	  $(if $(REF_TRANSFERS),-t $(REF_TRANSFERS)) $(if $(REF_REPRO),-r $(REF_H100) -n $(REF_REPRO))
 
+# The roles the claims and the paper's keys name, and the reference runs they are.
+REF_RUNS = h100=$(REF_H100) h200=$(REF_H200) $(if $(REF_TRANSFERS),transfers=$(REF_TRANSFERS)) \
+           $(if $(REF_REPRO),repro=$(REF_REPRO))
+
+check-claims: bin/mmladder               ## every claim of README and paper checked against data/
+	bin/mmladder claims paper/claims.ini $(REF_RUNS)
+
 paper: deps-paper figures                ## the paper from data/ into build/paper/main.pdf
 	@mkdir -p build/paper
-	scripts/paper-numbers.sh -b bin/mmladder -p $(REF_H100) -c $(REF_H200) \
-	  $(if $(REF_TRANSFERS),-t $(REF_TRANSFERS)) $(if $(REF_REPRO),-r $(REF_REPRO)) \
-	  build/paper/numbers.tex
-	scripts/check-paper.sh -n build/paper/numbers.tex paper/*.tex
+	bin/mmladder values --claims paper/claims.ini --out build/paper/values.tex \
+	  --tables build/paper $(REF_RUNS) -- paper/*.tex
 	latexmk -pdf -interaction=nonstopmode -halt-on-error -outdir=build/paper paper/main.tex
 	@# Only outline fonts (Type 1, TrueType): a bitmap Type 3 font prints blurred.
 	@if pdffonts build/paper/main.pdf | grep -q 'Type 3'; then \

@@ -389,9 +389,9 @@ static int table_transfers(FILE *f, const char *role, const char *rung, const st
 static int write_table(const char *name, const char *dir, const struct run *runs, size_t nruns,
                        char *why, size_t whylen)
 {
-    char buf[256], *p[4], path[4096];
+    char buf[256], *p[4], path[512];
     int n = split(name, buf, sizeof buf, p, 4);
-    snprintf(path, sizeof path, "%s/table-%s.tex", dir, name);
+    snprintf(path, sizeof path, "%.300s/table-%.128s.tex", dir, name);
     FILE *f = fopen(path, "w");
     if (!f) {
         snprintf(why, whylen, "cannot write %s: %s", path, strerror(errno));
@@ -457,7 +457,7 @@ int values_write(const char *const *tex, size_t ntex, const char *out, const cha
                 size_t j = 0;
                 while (j < ndone && strcmp(done[j], key)) j++;
                 if (j < ndone || !strcmp(key, "#1")) continue;   /* answered, or the macro itself */
-                char val[1024], why[256];
+                char val[1024], why[640];
                 if (table ? write_table(key, tabledir, runs, nruns, why, sizeof why)
                           : values_key(key, runs, nruns, cs, rs, val, sizeof val, why, sizeof why)) {
                     snprintf(err, errlen, "%s:%d: %s{%s}: %s", tex[t], lineno,

@@ -234,7 +234,7 @@ static void help_and_list(void **state)
     assert_non_null(strstr(out, "gputiled<TS,WPT,RTS>"));
     free(out); free(er);
     assert_int_equal(run(&out, &er, "plan", "experiments/paper.ini", NULL, NULL, NULL), 0);
-    assert_non_null(strstr(out, "WPT 32 does not divide TS 16"));
+    assert_non_null(strstr(out, "tile 16 / WPT 32: not a configuration of gpu_tiled_wpt"));
     assert_non_null(strstr(out, "estimated"));
     free(out); free(er);
 }

@@ -109,24 +109,18 @@ struct config {
     enum precision prec;
 };
 
-/* Every registered GPU rung at every tile and WPT it supports: a new rung in
- * the registry is tested here without touching this file. */
+/* Every registered GPU rung at every configuration its kernel file declares: a
+ * new rung in the registry is tested here without touching this file. */
 static int all_configs(struct config *c, int cap)
 {
     int n = 0;
     for (size_t i = 0; i < registry_count(); i++) {
         const struct variant *v = registry_at(i);
         if (v->device != DEV_GPU) continue;
-        static const int none[REG_MAX_VALUES] = {0};
-        const int *tiles = (v->axes & AXIS_TILE) ? v->tiles : none;
-        const int *wpts = (v->axes & AXIS_WPT) ? v->wpts : none;
-        for (int t = 0; t == 0 || (t < REG_MAX_VALUES && tiles[t]); t++)
-            for (int w = 0; w == 0 || (w < REG_MAX_VALUES && wpts[w]); w++) {
-                char why[128];
-                if (!registry_supports(v, tiles[t], wpts[w], 0, why, sizeof why)) continue;
-                assert_true(n < cap);
-                c[n++] = (struct config){v->name, v->gpu, tiles[t], wpts[w], v->precision};
-            }
+        for (const struct rung_config *k = v->configs; k && k->tile >= 0; k++) {
+            assert_true(n < cap);
+            c[n++] = (struct config){v->name, v->gpu, k->tile, k->wpt, v->precision};
+        }
     }
     return n;
 }
