@@ -62,10 +62,14 @@ int derive_open(struct run *r, const char *role, const char *path, char *err, si
         results_file_free(&r->f);
         return -1;
     }
-    /* Files of schema < 5 name a configuration by (tile, wpt) alone: its
-     * geometry is the one the kernel file declares for that pair. */
-    for (size_t i = 0; i < r->f.n_rows; i++) {
-        struct result_row *row = &r->f.rows[i];
+    derive_upgrade(&r->f);
+    return 0;
+}
+
+void derive_upgrade(struct results_file *f)
+{
+    for (size_t i = 0; i < f->n_rows; i++) {
+        struct result_row *row = &f->rows[i];
         const struct variant *v = registry_find(row->variant);
         const struct rung_config *c = v ? rung_config_find(v->configs, row->tile, row->wpt) : NULL;
         if (c && row->block_rows == 0 && row->thread_rows == 0) {
@@ -75,7 +79,6 @@ int derive_open(struct run *r, const char *role, const char *path, char *err, si
             row->thread_cols = c->thread_cols;
         }
     }
-    return 0;
 }
 
 void derive_close(struct run *r) { results_file_free(&r->f); }
@@ -237,8 +240,7 @@ static int same_group(const struct result_row *x, const struct result_row *y)
            !strcmp(x->host_memory, y->host_memory);
 }
 
-/* The best passed row of x's group in f, or NULL. */
-static const struct result_row *best_of_group(const struct results_file *f,
+const struct result_row *derive_best_of_group(const struct results_file *f,
                                               const struct result_row *x)
 {
     const struct result_row *best = NULL;
@@ -259,7 +261,7 @@ size_t derive_pairs(const struct run *a, const struct run *b, struct pair **out)
         size_t j = 0;
         while (j < i && !same_group(&a->f.rows[j], x)) j++;
         if (!v || j < i) continue;   /* unknown rung, or group already taken */
-        const struct result_row *ba = best_of_group(&a->f, x), *bb = best_of_group(&b->f, x);
+        const struct result_row *ba = derive_best_of_group(&a->f, x), *bb = derive_best_of_group(&b->f, x);
         if (!ba || !bb) continue;
         if (n == cap) {
             cap = cap ? 2 * cap : 64;

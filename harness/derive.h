@@ -38,9 +38,14 @@ struct run {
 };
 
 /* Load `path` under `role` (letters, digits, '_' and '-').  0, or -1 with err.
- * Rows of files of schema < 5 get the geometry their (tile, wpt) names. */
+ * Rows of files of schema < 5 get the geometry their (tile, wpt) names
+ * (derive_upgrade). */
 int derive_open(struct run *r, const char *role, const char *path, char *err, size_t errlen);
 void derive_close(struct run *r);
+/* Rows of files of schema < 5 name a configuration by (tile, wpt) alone: give
+ * them the geometry their kernel file declares for that pair (as derive_open
+ * does; for readers of a bare results_file). */
+void derive_upgrade(struct results_file *f);
 
 struct shape {
     int M, N, K;
@@ -78,6 +83,11 @@ void derive_config_label(const struct variant *v, const struct result_row *row, 
 /* The square sizes the run has ordinary rows at (of rungs on `device`, or of
  * any rung when device < 0), ascending; returns how many (at most max). */
 size_t derive_squares(const struct run *r, int device, int *out, size_t max);
+
+/* The best passed row of the (rung, shape, host memory) group that x belongs
+ * to, in f; NULL if the group has none. */
+const struct result_row *derive_best_of_group(const struct results_file *f,
+                                              const struct result_row *x);
 
 /* The (rung, shape, host memory) groups of run a that run b also has, with
  * the best passed row of each (transfer points compared as such). */

@@ -546,6 +546,7 @@ static int cmd_info(int argc, char **argv)
         fprintf(stderr, "mmladder: %s\n", err);
         return EXIT_INPUT;
     }
+    derive_upgrade(&f);
     printf("%s\nattributes:\n", argv[2]);
     results_visit_attrs(argv[2], print_attr, NULL, err, sizeof err);
     size_t counts[4] = {0};
@@ -601,6 +602,7 @@ static int cmd_export(int argc, char **argv)
         return EXIT_INPUT;
     }
     warn_about(path, &f);
+    derive_upgrade(&f);
     if (samples)
         report_export_samples(stdout, &f, csv ? EXPORT_CSV : EXPORT_TSV);
     else
@@ -651,6 +653,7 @@ static int cmd_compare(int argc, char **argv)
             return EXIT_INPUT;
         }
         warn_about(paths[k], &f[k]);
+        derive_upgrade(&f[k]);
     }
     size_t compared = 0, host = 0;
     size_t outside = report_compare(stdout, &f[0], &f[1], tol, tsv, &compared, &host);

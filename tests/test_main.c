@@ -15,6 +15,7 @@ GROUP(measure)
 GROUP(experiment)
 GROUP(plan)
 GROUP(results)
+GROUP(derive)
 GROUP(cli)
 GROUP(badinput)
 GROUP(limits)
@@ -26,11 +27,11 @@ GROUP(paper)
 int main(void)
 {
     const struct CMUnitTest *groups[] = {host_tests, measure_tests, experiment_tests, plan_tests,
-                                         results_tests, cli_tests, badinput_tests, limits_tests,
+                                         results_tests, derive_tests, cli_tests, badinput_tests, limits_tests,
                                          faults_tests, gpu_tests,
                                          figures_tests, paper_tests};
     const size_t counts[] = {host_tests_count, measure_tests_count, experiment_tests_count,
-                             plan_tests_count, results_tests_count, cli_tests_count,
+                             plan_tests_count, results_tests_count, derive_tests_count, cli_tests_count,
                              badinput_tests_count, limits_tests_count,
                              faults_tests_count, gpu_tests_count, figures_tests_count,
                              paper_tests_count};
