@@ -64,7 +64,8 @@ LIB_OBJ := $(HARNESS_OBJ) $(HOST_KERNEL_OBJ) $(GPU_OBJ) build/kernels/rung_confi
 LIBS     = $(HDF5_LIBS) $(INIH_LIBS) $(LINK_LIBS) -lpthread -lm
 
 # ---- user-facing targets -------------------------------------------------------
-.PHONY: all help test test-built deps deps-paper figures figures-built paper check-claims reproduce \
+.PHONY: all help test test-built deps deps-paper figures figures-built paper check-claims readme \
+        reproduce \
         reproduce-built quick run-paper host transfers autotune sanitize fuzz deps-fuzz clean FORCE
 all: bin/mmladder                        ## build the harness (GPU build when nvcc is found)
 
@@ -108,6 +109,9 @@ REF_RUNS = h100=$(REF_H100) h200=$(REF_H200) $(if $(REF_TRANSFERS),transfers=$(R
 
 check-claims: bin/mmladder               ## every claim of README and paper checked against data/
 	bin/mmladder claims paper/claims.ini $(REF_RUNS)
+
+readme: bin/mmladder                     ## rewrite README.md's generated tables (rungs, claims)
+	BIN=bin/mmladder REF_RUNS="$(REF_RUNS)" scripts/readme.sh
 
 paper: deps-paper figures                ## the paper from data/ into build/paper/main.pdf
 	@mkdir -p build/paper

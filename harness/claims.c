@@ -524,7 +524,14 @@ size_t claims_report(FILE *out, const struct claims *cs, const struct claim_resu
                                                            : "not evaluated";
         failed += r->verdict == CLAIM_FAILED;
         if (markdown) {
-            fprintf(out, "| %s | %s | %s | %s | %s | `%s` (%s) |\n", r->text, r->measured,
+            char text[1400];
+            size_t o = 0;   /* '_' escaped, so that "__restrict" is not emphasis */
+            for (const char *t = r->text; *t && o + 3 < sizeof text; t++) {
+                if (*t == '_' || *t == '|') text[o++] = '\\';
+                text[o++] = *t;
+            }
+            text[o] = '\0';
+            fprintf(out, "| %s | %s | %s | %s | %s | `%s` (%s) |\n", text, r->measured,
                     r->expected, verdict, c->figure[0] ? c->figure : "-",
                     c->command[0] ? c->command : "make check-claims",
                     c->time[0] ? c->time : "seconds");

@@ -45,8 +45,9 @@ static const char USAGE[] =
     "        recorded as skipped with that reason: the budget is the file's [sampling]\n"
     "        host_point_budget_s (default 60 s); --host-budget S sets it to S seconds,\n"
     "        --no-budget runs every host point\n"
-    "  list [EXPERIMENT.ini [--host-budget S | --no-budget]]\n"
-    "        the variants (rungs) in ladder order, or the points a file expands to\n"
+    "  list [--markdown | EXPERIMENT.ini [--host-budget S | --no-budget]]\n"
+    "        the variants (rungs) in ladder order (--markdown: as the README's table), or\n"
+    "        the points a file expands to\n"
     "  plan EXPERIMENT.ini [--host-budget S | --no-budget]\n"
     "        dry run: the points, skip reasons and an estimated time; runs nothing\n"
     "  info FILE.h5\n"
@@ -460,8 +461,42 @@ out_exp:
     return rc;
 }
 
+/* The ladder as the README's table: number, rung, seed name, precision and
+ * reference, configurations, what it adds. */
+static void print_variants_markdown(void)
+{
+    printf("| # | rung | seed name | precision, against | configurations (tile/WPT: block, per "
+           "thread) | what it adds |\n|---|---|---|---|---|---|\n");
+    for (size_t i = 0; i < registry_count(); i++) {
+        const struct variant *v = registry_at(i);
+        char configs[512] = "";
+        size_t used = 0;
+        if (v->device == DEV_HOST) snprintf(configs, sizeof configs, "-O1, -O2, -O3");
+        for (const struct rung_config *c = v->configs; c && c->tile >= 0 && used < sizeof configs;
+             c++) {
+            if (c->block_rows == 0) break;   /* cuBLAS: its own choice */
+            const unsigned axes = registry_axes(v);
+            char sel[32] = "";
+            if (axes & AXIS_TILE) snprintf(sel, sizeof sel, "%d%s", c->tile, axes & AXIS_WPT ? "/" : "");
+            if (axes & AXIS_WPT) snprintf(sel + strlen(sel), sizeof sel - strlen(sel), "%d", c->wpt);
+            used += (size_t)snprintf(configs + used, sizeof configs - used, "%s%s%s%dx%d, %dx%d",
+                                     used ? "; " : "", sel, sel[0] ? ": " : "", c->block_rows,
+                                     c->block_cols, c->thread_rows, c->thread_cols);
+        }
+        const int plain = v->seed_name[0] == '(';   /* "(past the seeds)": not a name */
+        printf("| %02zu | `%s` | %s%s%s | %s%s%s | %s | %s |\n", i + 1, v->name, plain ? "" : "`",
+               v->seed_name, plain ? "" : "`",
+               v->precision == PREC_TF32 ? "**TF32**" : "FP32", v->reference ? ", against " : "",
+               v->reference ? v->reference : "", configs[0] ? configs : "chosen by cuBLAS", v->adds);
+    }
+}
+
 static int cmd_list_or_plan(int argc, char **argv, int dry_run)
 {
+    if (!dry_run && argc == 3 && !strcmp(argv[2], "--markdown")) {
+        print_variants_markdown();
+        return EXIT_OK;
+    }
     if (argc < 3) {
         if (dry_run) {
             fprintf(stderr, "mmladder plan: no experiment file given\n%s", USAGE);

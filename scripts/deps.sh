@@ -5,7 +5,8 @@
 #   (none)    the compilers (cc; g++ as nvcc's host compiler when NVCC is set),
 #             then HDF5 with its high-level library, inih and cmocka, probed by
 #             compiling and linking one program with the Makefile's flags (CC,
-#             CFLAGS, LIBS), and gnuplot for the figures
+#             CFLAGS, LIBS), gnuplot for the figures, and h5py (the README's
+#             Python example, run by the tests)
 #   --paper   LaTeX (one file from each package the paper needs) and pdffonts
 #   --fuzz    clang with libFuzzer and the sanitizers, and inih (FUZZ_CC)
 #
@@ -43,6 +44,8 @@ probe_main() {
 int main(void) { (void)H5TBget_table_info; (void)ini_parse_string; (void)_cmocka_run_group_tests; return 0; }
 C
     command -v gnuplot >/dev/null || { echo "gnuplot: not found" > "$probe_log"; return 1; }
+    python3 -c 'import h5py' 2>/dev/null || /usr/bin/python3 -c 'import h5py' 2>/dev/null ||
+        { echo "h5py: no python3 here can import it" > "$probe_log"; return 1; }
 }
 
 probe_paper() {
@@ -127,8 +130,8 @@ case $mode in
             exit 1
         }
     fi
-    ensure "a program using HDF5 (with hdf5_hl), inih and cmocka, or gnuplot" probe_main \
-        libhdf5-dev hdf5-tools libinih-dev libcmocka-dev pkg-config gnuplot-nox
+    ensure "a program using HDF5 (with hdf5_hl), inih and cmocka, gnuplot or h5py" probe_main \
+        libhdf5-dev hdf5-tools libinih-dev libcmocka-dev pkg-config gnuplot-nox python3-h5py
     ;;
 *)
     echo "usage: scripts/deps.sh [--paper | --fuzz]" >&2
