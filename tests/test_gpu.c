@@ -125,6 +125,15 @@ static int all_configs(struct config *c, int cap)
     return n;
 }
 
+/* The launcher of a registered GPU rung. */
+static gpu_launch_fn launcher(const char *rung)
+{
+    const struct variant *v = registry_find(rung);
+    assert_non_null(v);
+    assert_non_null(v->gpu);
+    return v->gpu;
+}
+
 /* Is `path` an executable we can run (a test-only binary of GPU builds)? */
 static int have_binary(const char *path)
 {
@@ -279,7 +288,7 @@ static void check_references_agree(struct gpu *g, int M, int N, int K, uint64_t 
     assert_non_null(R);
 
     struct err_stats dev, host;
-    const char *err = gpu_run_once(g, cublas_fp32_launch, 0, 0);
+    const char *err = gpu_run_once(g, launcher("cublas_fp32"), 0, 0);
     if (!err)
         err = gpu_copy_output(g, C);
     if (!err)
@@ -334,25 +343,23 @@ static void test_unsupported_tile_or_wpt_is_refused(void **state)
 {
     struct gpu *g = device_or_skip(state);
     static const struct {
-        gpu_launch_fn fn;
         const char *name;
         int tile, wpt;
     } bad[] = {
-        {gputiled_launch, "gputiled", 12, 0},     {gputiled_launch, "gputiled", 64, 0},
-        {gputiled1_launch, "gputiled1", 12, 0},   {gputiled_wpt_launch, "gputiled_wpt", 16, 3},
-        {gputiled_wpt_launch, "gputiled_wpt", 8, 16}, {gputiled_wpt_launch, "gputiled_wpt", 12, 4},
-        {gputiled_wpt_launch, "gputiled_wpt", 32, 0},
+        {"gpu_tiled", 12, 0},     {"gpu_tiled", 64, 0},     {"gpu_tiled_unrolled", 12, 0},
+        {"gpu_tiled_wpt", 16, 3}, {"gpu_tiled_wpt", 8, 16}, {"gpu_tiled_wpt", 12, 4},
+        {"gpu_tiled_wpt", 32, 0},
     };
     set_random_inputs(g, 40, 40, 40, 4, NULL, NULL);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        const char *err = gpu_run_once(g, bad[i].fn, bad[i].tile, bad[i].wpt);
+        const char *err = gpu_run_once(g, launcher(bad[i].name), bad[i].tile, bad[i].wpt);
         print_message("%s tile %d wpt %d: %s\n", bad[i].name, bad[i].tile, bad[i].wpt,
                       err ? err : "(accepted)");
         assert_non_null(err);
     }
     struct err_stats st;
     assert_null(gpu_poison_output(g));
-    assert_null(gpu_run_once(g, gputiled_wpt_launch, 16, 4));
+    assert_null(gpu_run_once(g, launcher("gpu_tiled_wpt"), 16, 4));
     assert_null(gpu_compare(g, &st));
     assert_int_equal(verify_judge(&st, verify_tolerance(PREC_FP32, 40)).disposition, DISP_PASSED);
 }
@@ -374,31 +381,31 @@ static void test_measurements_are_plausible(void **state)
 
     set_random_inputs(g, 256, 256, 256, 5, NULL, NULL);
     double ms = 0.0;
-    assert_null(gpu_run_once(g, gputiled1_launch, 16, 0));
-    assert_null(gpu_time_once(g, gputiled1_launch, 16, 0, &ms));
+    assert_null(gpu_run_once(g, launcher("gpu_tiled_unrolled"), 16, 0));
+    assert_null(gpu_time_once(g, launcher("gpu_tiled_unrolled"), 16, 0, &ms));
     assert_true(ms > 0.0);
     ms = 0.0;
-    assert_null(gpu_time_once(g, cublas_fp32_launch, 0, 0, &ms));
+    assert_null(gpu_time_once(g, launcher("cublas_fp32"), 0, 0, &ms));
     assert_true(ms > 0.0);
 
     /* Resources of the instantiation a launcher would pick; nothing is launched. */
     struct kernel_resources kr;
-    assert_null(gpu_describe(g, gpu_double_buffered_launch, 128, 64, &kr));
+    assert_null(gpu_describe(g, launcher("gpu_double_buffered"), 128, 64, &kr));
     print_message("gpu_double_buffered 128/64: %d registers, %d B shared, %d B local, %d threads, "
                   "%d blocks/SM\n", kr.registers, kr.shared_bytes, kr.local_bytes, kr.threads,
                   kr.blocks_per_sm);
     assert_true(kr.known && kr.registers > 0 && kr.shared_bytes == 16384 && kr.threads == 256);
     assert_true(kr.blocks_per_sm >= 1);
     /* dynamic shared memory counts: three 32-deep slices of A (pitch 132) and B */
-    assert_null(gpu_describe(g, gpu_async_copy_launch, 128, 64, &kr));
+    assert_null(gpu_describe(g, launcher("gpu_async_copy"), 128, 64, &kr));
     assert_true(kr.known && kr.shared_bytes == 3 * 32 * (2 * 128 + 4) * 4 && kr.threads == 256);
-    assert_null(gpu_describe(g, tf32_wgmma_tma_launch, 256, 0, &kr));
+    assert_null(gpu_describe(g, launcher("tf32_wgmma_tma"), 256, 0, &kr));
     print_message("tf32_wgmma_tma 256: %d registers, %d B shared, %d threads, %d blocks/SM\n",
                   kr.registers, kr.shared_bytes, kr.threads, kr.blocks_per_sm);
     assert_true(kr.known && kr.threads == 384 && kr.blocks_per_sm == 1);
-    assert_null(gpu_describe(g, gputiled_launch, 16, 0, &kr));
+    assert_null(gpu_describe(g, launcher("gpu_tiled"), 16, 0, &kr));
     assert_true(kr.known && kr.threads == 256 && kr.shared_bytes == 2048);
-    assert_null(gpu_describe(g, cublas_fp32_launch, 0, 0, &kr));
+    assert_null(gpu_describe(g, launcher("cublas_fp32"), 0, 0, &kr));
     assert_false(kr.known);
 
     double gbs = 0.0;
