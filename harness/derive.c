@@ -295,7 +295,8 @@ static void str(FILE *out, const char *s)
 /* rungs: the registry, for the figures' styles and keys */
 static void view_rungs(FILE *out)
 {
-    fputs("number\trung\tdevice\tprecision\treference\tis_reference\tcolour\tpoint\ttitle\n", out);
+    fputs("number\trung\tdevice\tprecision\treference\tis_reference\tcolour\tpoint\ttitle"
+          "\tfrom_seeds\n", out);
     for (size_t i = 0; i < registry_count(); i++) {
         const struct variant *v = registry_at(i);
         char title[96];
@@ -310,6 +311,8 @@ static void view_rungs(FILE *out)
         str(out, v->colour);
         fprintf(out, "\t%d", v->point);
         str(out, title);
+        /* 1: one of the seeds' kernels (or their cuBLAS), 0: a rung past them */
+        fprintf(out, "\t%d", strcmp(v->seed_name, "(past the seeds)") != 0);
         fputc('\n', out);
     }
 }
@@ -338,7 +341,7 @@ static void view_runs(FILE *out, const struct run *runs, size_t nruns)
 /* The columns every row-level view starts with. */
 static void row_head(FILE *out)
 {
-    fputs("number\trung\tdevice\tprecision\tM\tN\tK\tn", out);
+    fputs("number\trung\tdevice\tprecision\tM\tN\tK\tn\tshape", out);
 }
 
 static void row_cells(FILE *out, const struct variant *v, struct shape s)
@@ -347,7 +350,45 @@ static void row_cells(FILE *out, const struct variant *v, struct shape s)
     str(out, v->name);
     str(out, v->device == DEV_GPU ? "gpu" : "host");
     str(out, v->precision == PREC_TF32 ? "tf32" : "fp32");
+    char label[48];
+    shape_label(s, label, sizeof label);
     fprintf(out, "\t%d\t%d\t%d\t%d", s.M, s.N, s.K, shape_square(s));
+    str(out, label);
+}
+
+/* Shapes in the order every figure shows them: the square sizes ascending, then
+ * the other shapes by FLOP count, then M. */
+static int shape_before(struct shape a, struct shape b)
+{
+    const int sa = shape_square(a), sb = shape_square(b);
+    if ((sa > 0) != (sb > 0)) return sa > 0;
+    if (sa > 0) return sa < sb;
+    const double fa = (double)a.M * a.N * a.K, fb = (double)b.M * b.N * b.K;
+    return fa < fb || (fa == fb && (a.M < b.M || (a.M == b.M && a.N < b.N)));
+}
+
+/* The distinct shapes of a table, in that order; shape_rank: 1-based place of
+ * a shape among them (the x position figures give it), 0 if absent. */
+struct shapes {
+    struct shape s[512];
+    size_t n;
+};
+
+static void shapes_add(struct shapes *t, struct shape s)
+{
+    size_t j = 0;
+    while (j < t->n && !same_shape(t->s[j], s)) j++;
+    if (j < t->n || t->n == sizeof t->s / sizeof t->s[0]) return;
+    j = t->n++;
+    for (; j > 0 && shape_before(s, t->s[j - 1]); j--) t->s[j] = t->s[j - 1];
+    t->s[j] = s;
+}
+
+static int shape_rank(const struct shapes *t, struct shape s)
+{
+    for (size_t j = 0; j < t->n; j++)
+        if (same_shape(t->s[j], s)) return (int)j + 1;
+    return 0;
 }
 
 /* Each (rung, shape) of a run's ordinary rows once, in ladder order, then by
@@ -415,7 +456,12 @@ static void view_configs(FILE *out, const struct run *r)
 {
     row_head(out);
     fputs("\ttile\twpt\topt_level\tblock_rows\tblock_cols\tthread_rows\tthread_cols\tgflops"
-          "\tintensity\tcompulsory_intensity\tbest\trel_stddev_pct\tsamples\tconfig\n", out);
+          "\tintensity\tcompulsory_intensity\tbest\trel_stddev_pct\tsamples\tconfig"
+          "\tshape_rank\n", out);
+    struct shapes t = {.n = 0};
+    for (size_t i = 0; i < r->f.n_rows; i++)
+        if (ordinary(&r->f.rows[i]) && registry_find(r->f.rows[i].variant))
+            shapes_add(&t, shape_of(&r->f.rows[i]));
     for (size_t k = 0; k < registry_count(); k++) {
         const struct variant *v = registry_at(k);
         for (size_t i = 0; i < r->f.n_rows; i++) {
@@ -433,6 +479,7 @@ static void view_configs(FILE *out, const struct run *r)
             num(out, 100.0 * derive_rel_stddev(row));
             fprintf(out, "\t%d", row->samples);
             str(out, cfg);
+            fprintf(out, "\t%d", shape_rank(&t, shape_of(row)));
             fputc('\n', out);
         }
     }
@@ -449,7 +496,7 @@ static void view_speedup(FILE *out, const struct run *r)
     for (size_t i = 0; i < n; i++)
         if (derive_best(r, base, (struct shape){sizes[i], sizes[i], sizes[i]})) nh = sizes[i];
     row_head(out);
-    fputs("\tgflops\tspeedup\tconfig\n", out);
+    fputs("\tgflops\tspeedup\tconfig\tbaseline\n", out);
     if (!nh) return;
     const struct shape s = {nh, nh, nh};
     const double b = derive_gflops(r, base, s);
@@ -463,6 +510,7 @@ static void view_speedup(FILE *out, const struct run *r)
         num(out, row->gflops);
         num(out, row->gflops / b);
         str(out, cfg);
+        str(out, base->name);
         fputc('\n', out);
     }
 }
@@ -481,7 +529,7 @@ static void view_samples(FILE *out, const struct run *r, const char *arg)
             if (sizes[i] == 4096) n = 4096;
     }
     row_head(out);
-    fputs("\tx\tsample\ttime_ms\tdev_pct\tmedian_ms\tstop_rule\n", out);
+    fputs("\tx\tsample\ttime_ms\tdev_pct\tmedian_ms\tstop_rule\tsamples\tconfig\n", out);
     const struct shape s = {n, n, n};
     int x = 0;
     for (size_t k = 0; k < registry_count(); k++) {
@@ -489,6 +537,8 @@ static void view_samples(FILE *out, const struct run *r, const char *arg)
         const struct result_row *row = derive_best(r, v, s);
         if (!row) continue;
         const int32_t index = (int32_t)(row - r->f.rows);
+        char cfg[96];
+        derive_config_label(v, row, cfg, sizeof cfg);
         for (size_t i = 0; i < r->f.n_samples; i++) {
             const struct sample_row *sm = &r->f.samples[i];
             if (sm->row != index) continue;
@@ -498,6 +548,8 @@ static void view_samples(FILE *out, const struct run *r, const char *arg)
             num(out, 100.0 * (sm->time_ms / row->time_ms_median - 1.0));
             num(out, row->time_ms_median);
             str(out, row->stop_rule);
+            fprintf(out, "\t%d", row->samples);
+            str(out, cfg);
             fputc('\n', out);
         }
         x++;
@@ -532,7 +584,9 @@ static void view_compare(FILE *out, const struct run *a, const struct run *b)
     struct pair *p;
     size_t n = derive_pairs(a, b, &p);
     row_head(out);
-    fputs("\thost_memory\tgflops\tgflops_ref\tratio\tconfig\tconfig_ref\n", out);
+    fputs("\thost_memory\tgflops\tgflops_ref\tratio\tconfig\tconfig_ref\tshape_rank\n", out);
+    struct shapes t = {.n = 0};
+    for (size_t i = 0; i < n; i++) shapes_add(&t, p[i].s);
     for (size_t i = 0; i < n; i++) {
         char c1[96], c2[96];
         derive_config_label(p[i].v, p[i].a, c1, sizeof c1);
@@ -544,6 +598,7 @@ static void view_compare(FILE *out, const struct run *a, const struct run *b)
         num(out, p[i].ratio);
         str(out, c1);
         str(out, c2);
+        fprintf(out, "\t%d", shape_rank(&t, p[i].s));
         fputc('\n', out);
     }
     free(p);
