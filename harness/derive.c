@@ -391,8 +391,10 @@ static int shape_rank(const struct shapes *t, struct shape s)
     return 0;
 }
 
-/* Each (rung, shape) of a run's ordinary rows once, in ladder order, then by
- * FLOP count; f(row of the group's best) is called for each. */
+/* Each (rung, shape) of a run's ordinary rows once, in ladder order, then the
+ * square sizes ascending, then the other shapes by FLOP count (so that a rung's
+ * squares are adjacent rows, one line in a figure); f(row of the group's best)
+ * is called for each. */
 static void each_best(const struct run *r, void (*f)(FILE *, const struct run *,
                                                       const struct variant *, struct shape),
                       FILE *out)
@@ -409,11 +411,8 @@ static void each_best(const struct run *r, void (*f)(FILE *, const struct run *,
             while (j < ns && !same_shape(seen[j], s)) j++;
             if (j == ns && ns < sizeof seen / sizeof seen[0]) seen[ns++] = s;
         }
-        for (size_t a = 1; a < ns; a++)   /* by FLOP count, then M */
-            for (size_t b = a; b > 0; b--) {
-                const double fa = (double)seen[b].M * seen[b].N * seen[b].K,
-                             fb = (double)seen[b - 1].M * seen[b - 1].N * seen[b - 1].K;
-                if (fa > fb || (fa == fb && seen[b].M >= seen[b - 1].M)) break;
+        for (size_t a = 1; a < ns; a++)   /* squares by n, then the others (shape_before) */
+            for (size_t b = a; b > 0 && shape_before(seen[b], seen[b - 1]); b--) {
                 struct shape t = seen[b];
                 seen[b] = seen[b - 1];
                 seen[b - 1] = t;
