@@ -450,7 +450,20 @@ static void view_ladder(FILE *out, const struct run *r)
     each_best(r, ladder_row, out);
 }
 
-/* configs: every ordinary row, with whether it is its rung's best there */
+/* configs: every ordinary row, with whether it is its rung's best there; in
+ * ladder order, then by configuration (opt_level, tile, wpt, geometry), then
+ * shape (shape_before), so that one configuration's sizes are adjacent rows */
+static int config_before(const struct result_row *a, const struct result_row *b)
+{
+    const int ka[] = {a->opt_level, a->tile, a->wpt, a->block_rows, a->block_cols,
+                      a->thread_rows, a->thread_cols},
+              kb[] = {b->opt_level, b->tile, b->wpt, b->block_rows, b->block_cols,
+                      b->thread_rows, b->thread_cols};
+    for (size_t i = 0; i < sizeof ka / sizeof ka[0]; i++)
+        if (ka[i] != kb[i]) return ka[i] < kb[i];
+    return shape_before(shape_of(a), shape_of(b));
+}
+
 static void view_configs(FILE *out, const struct run *r)
 {
     row_head(out);
@@ -461,11 +474,20 @@ static void view_configs(FILE *out, const struct run *r)
     for (size_t i = 0; i < r->f.n_rows; i++)
         if (ordinary(&r->f.rows[i]) && registry_find(r->f.rows[i].variant))
             shapes_add(&t, shape_of(&r->f.rows[i]));
+    const struct result_row **rows = malloc((r->f.n_rows + 1) * sizeof *rows);
+    if (!rows) return;
     for (size_t k = 0; k < registry_count(); k++) {
         const struct variant *v = registry_at(k);
-        for (size_t i = 0; i < r->f.n_rows; i++) {
+        size_t n = 0;
+        for (size_t i = 0; i < r->f.n_rows; i++) {   /* this rung's rows, sorted as they come */
             const struct result_row *row = &r->f.rows[i];
             if (!ordinary(row) || strcmp(row->variant, v->name)) continue;
+            size_t j = n++;
+            for (; j > 0 && config_before(row, rows[j - 1]); j--) rows[j] = rows[j - 1];
+            rows[j] = row;
+        }
+        for (size_t i = 0; i < n; i++) {
+            const struct result_row *row = rows[i];
             char cfg[96];
             derive_config_label(v, row, cfg, sizeof cfg);
             row_cells(out, v, shape_of(row));
@@ -482,6 +504,7 @@ static void view_configs(FILE *out, const struct run *r)
             fputc('\n', out);
         }
     }
+    free(rows);
 }
 
 /* speedup: at the largest square size host_naive ran at, each rung's best and

@@ -158,10 +158,10 @@ grouped_int(i) = i >= 1000 ? grouped_int(int(i / 1000)).sprintf(",%03d", i % 100
 
 # ---- title and corner ---------------------------------------------------------------
 set tmargin 4.5
-set bmargin 4.0
+set bmargin 4.8
 # eval headline("Main line", "second line"): top left, a main line and a smaller one
 headline(main, sub) = sprintf("set label 1001 \"%s\" at screen 0.008, screen 1 left offset 0, char -1.0 front noenhanced font FONT_TITLE; set label 1002 \"%s\" at screen 0.008, screen 1 left offset 0, char -2.3 front noenhanced font FONT_SMALL textcolor rgb '#303030'", main, sub)
 # eval corner(run_label("primary")): bottom right
-corner(text) = sprintf("set label 1000 \"%s\" at screen 0.995, screen 0 right offset 0, char 0.8 front noenhanced font FONT_TINY textcolor rgb '#505050'", text)
+corner(text) = sprintf("set label 1000 \"%s\" at screen 0.995, screen 0 right offset 0, char 0.6 front noenhanced font FONT_TINY textcolor rgb '#505050'", text)
 
 STYLE_LOADED = 1
