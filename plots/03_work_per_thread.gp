@@ -25,7 +25,7 @@ if (!exists("tiles")) tiles = "16 32"
 if (!exists("nmin")) nmin = 2048
 eval need("configs")
 f = table("configs")
-in_tiles(t) = sum [_j = 1:words(tiles)] (int(word(tiles, _j)) == t ? 1 : 0) > 0
+in_tiles(t) = (sum [_j = 1:words(tiles)] (int(word(tiles, _j)) == t ? 1 : 0)) > 0
 chosen(x) = column("n") >= nmin && column("wpt") > 0 && column("thread_rows") == column("wpt") && \
             column("thread_cols") == 1 && column("block_rows") == column("tile") && \
             column("block_cols") == column("tile") && in_tiles(int(column("tile")))
