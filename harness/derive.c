@@ -600,11 +600,26 @@ static void view_transfers(FILE *out, const struct run *r)
 }
 
 /* compare: each (rung, shape, host memory) of the first run that the second
- * has too: both bests and their ratio */
+ * has too: both bests and their ratio; in ladder order, then shape
+ * (shape_before), then host memory */
+static int pair_before(const struct pair *x, const struct pair *y)
+{
+    const int kx = registry_number(x->v), ky = registry_number(y->v);
+    if (kx != ky) return kx < ky;
+    if (!same_shape(x->s, y->s)) return shape_before(x->s, y->s);
+    return strcmp(x->memory, y->memory) < 0;
+}
+
 static void view_compare(FILE *out, const struct run *a, const struct run *b)
 {
     struct pair *p;
     size_t n = derive_pairs(a, b, &p);
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && pair_before(&p[j], &p[j - 1]); j--) {
+            struct pair t = p[j];
+            p[j] = p[j - 1];
+            p[j - 1] = t;
+        }
     row_head(out);
     fputs("\thost_memory\tgflops\tgflops_ref\tratio\tconfig\tconfig_ref\tshape_rank\n", out);
     struct shapes t = {.n = 0};
