@@ -21,8 +21,8 @@ if (!exists("STYLE_LOADED")) {
     do for [_i = 1:strlen(ARG0)] { if (ARG0[_i:_i] eq "/") { _d = ARG0[1:_i] } }
     load _d."style.gp"
 }
-if (!exists("tiles")) tiles = "16 32"
-if (!exists("nmin")) nmin = 2048
+if (!exists("tiles")) { tiles = "16 32" }
+if (!exists("nmin")) { nmin = 2048 }
 eval need("configs")
 f = table("configs")
 in_tiles(t) = (sum [_j = 1:words(tiles)] (int(word(tiles, _j)) == t ? 1 : 0)) > 0

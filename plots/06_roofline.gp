@@ -33,20 +33,24 @@ peak = run_peak("primary")
 bw = run_bw("primary")
 if (!(peak > 0) || !(bw > 0)) { eval stop("no peak_gflops or copy_gbs for the primary run in ".table("runs")) }
 
-# the size: the largest square n of a GPU row
-stats f using (strcol("device") eq "gpu" && column("n") > 0 ? column("n") : NaN) nooutput
-nbig = STATS_max
+# the size: the largest square n of a GPU row (accumulated here, not with
+# stats' STATS_max: there may be no such row)
+nbig = 0
+stats f using (strcol("device") eq "gpu" && column("n") > nbig ? nbig = column("n") : 0, 0) nooutput
+if (nbig == 0) { eval stop("no GPU row at a square size (device gpu, n > 0) in ".f) }
 fp32gpu(x) = strcol("device") eq "gpu" && strcol("precision") eq "fp32" && column("n") == nbig
 modelled(x) = fp32gpu(0) && column("intensity") > 0
 # the rungs drawn (points; lines for references)
 array PRESENT[NRUNG]
 do for [k = 1:NRUNG] { PRESENT[k] = 0 }
-stats f using (fp32gpu(0) && (R_ISREF[int(column("number"))] || column("intensity") > 0) ? PRESENT[int(column("number"))] = 1 : 0, 0) nooutput
+nmod = 0
+stats f using (fp32gpu(0) && (R_ISREF[int(column("number"))] || column("intensity") > 0) ? PRESENT[int(column("number"))] = 1 : 0, \
+               nmod = nmod + (modelled(0) ? 1 : 0), 0) nooutput
+if (nmod == 0) { eval stop(sprintf("no FP32 GPU row with an intensity at n = %d in %s", nbig, f)) }
 stats f using (modelled(0) ? column("intensity") : NaN):(modelled(0) ? column("gflops") : NaN) nooutput
-if (STATS_records == 0 || !(STATS_max_x > 0)) { eval stop(sprintf("no FP32 GPU row with an intensity at n = %g in %s", nbig, f)) }
 imin = STATS_min_x
 gmin = STATS_min_y
-stats f using (fp32gpu(0) ? column("compulsory_intensity") : NaN) nooutput
+stats f using (modelled(0) ? column("compulsory_intensity") : NaN) nooutput
 compulsory = STATS_max
 
 # sideways spread: the rungs that have a point at the same intensity, spread

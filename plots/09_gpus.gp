@@ -20,7 +20,7 @@ if (!exists("STYLE_LOADED")) {
     do for [_i = 1:strlen(ARG0)] { if (ARG0[_i:_i] eq "/") { _d = ARG0[1:_i] } }
     load _d."style.gp"
 }
-if (!exists("band")) band = 0.10
+if (!exists("band")) { band = 0.10 }
 eval need("gpus")
 TBL = "gpus"
 f = table(TBL)
@@ -86,8 +86,8 @@ GAP = NH > 0 ? 0.085 : 0
 HW = NH > 0 ? NH + 0.8 : 0
 UNIT = (X1 - X0 - GAP) / (NG + HW)
 YB = 1.25 / H
-YT = 1 - 0.75 / H
-labels = 'eval headline(sprintf("Two GPUs: each rung''s best GFLOP/s on %s over %s, at each size n", OG, PG), sprintf("in each rung, n = smallest to largest, left to right;  grey band: ±%g %%;  outside it: labelled with n", 100 * band)); eval corner(sprintf("%s, %s   over   %s, %s", run_gpu("other"), run_date("other"), run_gpu("primary"), run_date("primary")))'
+YT = 1 - 0.92 / H
+labels = 'eval headline(sprintf("Two GPUs: each rung''s best GFLOP/s on %s over %s, at each size n", OG, PG), sprintf("in each rung, n from small to large, left to right;  band: ±%g %%;  GPU points outside it labelled with n", 100 * band)); eval corner(sprintf("%s, %s   over   %s, %s", run_gpu("other"), run_date("other"), run_gpu("primary"), run_date("primary")))'
 
 do for [fmt in formats] {
     eval term(fmt)
@@ -112,7 +112,7 @@ do for [fmt in formats] {
             set yrange [RLO[d] - pad : RHI[d] + pad]
             set format y "%.2f"
             set ylabel ((d == 2 || NH == 0) ? sprintf("GFLOP/s on %s / on %s", OG, PG) : "") noenhanced
-            set title (d == 1 ? "GPU rungs" : "host rungs") offset 0, -0.7
+            set title (d == 1 ? "GPU rungs" : "host rungs\n(own scale)") offset 0, (d == 1 ? -0.7 : -0.3)
             set object 1 rectangle from graph 0, first 1 - band to graph 1, first 1 + band behind fc rgb BAND fs solid 1 noborder
             set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead lc rgb GUIDE lw 1 back
             do for [i = 1:N - 1] { eval sprintf("set arrow %d from %g, graph 0 to %g, graph 1 nohead lc rgb '#DDDDDD' lw 0.8 back", 10 + i, i + 0.5, i + 0.5) }

@@ -20,7 +20,7 @@ if (!exists("STYLE_LOADED")) {
     do for [_i = 1:strlen(ARG0)] { if (ARG0[_i:_i] eq "/") { _d = ARG0[1:_i] } }
     load _d."style.gp"
 }
-if (!exists("tol")) tol = 0.10
+if (!exists("tol")) { tol = 0.10 }
 if (!(tol > 0 && tol < 1)) { eval stop(sprintf("tol must be a fraction in (0, 1), got %g", tol)) }
 eval need("repro")
 f = table("repro")
@@ -82,7 +82,7 @@ GAP = NH > 0 ? 0.085 : 0
 HW = NH > 0 ? NH + 0.8 : 0
 UNIT = (X1 - X0 - GAP) / (NG + HW)
 YB = 1.25 / H
-YT = 1 - 0.75 / H
+YT = 1 - 0.92 / H
 labels = 'eval headline("Reproduction: each rung''s best GFLOP/s in the new run over the reference run", sprintf("in each rung: square sizes small to large (filled), then the other shapes (open);  band: ±%g %%;  GPU points outside: %d of %d", 100 * tol, NOUT[1], NPTS[1])); eval corner(sprintf("new: %s, %s   reference: %s, %s", run_gpu("new"), run_date("new"), run_gpu("reference"), run_date("reference")))'
 
 do for [fmt in formats] {
@@ -108,7 +108,7 @@ do for [fmt in formats] {
             set yrange [RLO[d] - pad : RHI[d] + pad]
             set format y "%.2f"
             set ylabel ((d == 2 || NH == 0) ? "GFLOP/s, new run / reference run" : "") noenhanced
-            set title (d == 1 ? "GPU rungs" : "host rungs") offset 0, -0.7
+            set title (d == 1 ? "GPU rungs" : "host rungs\n(own scale)") offset 0, (d == 1 ? -0.7 : -0.3)
             set object 1 rectangle from graph 0, first 1 - tol to graph 1, first 1 + tol behind fc rgb BAND fs solid 1 noborder
             set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead lc rgb GUIDE lw 1 back
             do for [i = 1:N - 1] { eval sprintf("set arrow %d from %g, graph 0 to %g, graph 1 nohead lc rgb '#DDDDDD' lw 0.8 back", 10 + i, i + 0.5, i + 0.5) }

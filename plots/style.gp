@@ -18,7 +18,7 @@
 #   - me: the figure's name (the last part of out), which every error starts with;
 #   - table(name): the path of datadir/name.tsv; eval need("name"): stop with
 #     "NN_name: missing or empty table .../name.tsv" unless the table has data
-#     rows (NROWS: how many);
+#     rows (NROWS: how many); eval stop("text"): stop with "NN_name: text";
 #   - the registry, from rungs.tsv, as arrays indexed by the rung's number
 #     (1 .. NRUNG): R_NAME, R_DEVICE, R_PREC, R_ISREF, R_COLOUR, R_RGB, R_PT,
 #     R_TITLE, R_SEEDS (1: the seeds' kernels and cuBLAS, 0: past the seeds);
@@ -36,8 +36,8 @@ if (!exists("datadir") || !exists("out")) {
 me = out
 do for [_i = 1:strlen(out)] { if (out[_i:_i] eq "/") { me = out[_i + 1:] } }
 
-if (!exists("formats")) formats = "pdf png"
-if (!exists("dpi")) dpi = 200
+if (!exists("formats")) { formats = "pdf png" }
+if (!exists("dpi")) { dpi = 200 }
 
 # ---- tables ----------------------------------------------------------------------
 set encoding utf8
@@ -50,10 +50,11 @@ $ONE << EOD
 one
 1
 EOD
-need(name) = sprintf("set table $CHECK; plot '%s' using (1) with table, $ONE using (0) with table; unset table; NROWS = |$CHECK| - 1; if (NROWS < 1) { exit error '%s: missing or empty table %s (no data rows)' }", \
-                     table(name), me, table(name))
-# stop with text unless cond
-stop(text) = sprintf("exit error '%s: %s'", me, text)
+need(name) = sprintf("set table $CHECK; plot '%s' using (1) with table, $ONE using (0) with table; unset table; NROWS = |$CHECK| - 1; if (NROWS < 1) { print '%s: missing or empty table %s (no data rows)'; exit error '%s: no data in %s.tsv' }", \
+                     table(name), me, table(name), me, name)
+# eval stop("text"): stop the figure with "NN_name: text" (printed whole: an
+# error message of gnuplot's is cut at 120 characters)
+stop(text) = sprintf("print '%s: %s'; exit error '%s: stopped (above)'", me, text, me)
 
 # eval keep("$NAME", "configs", "n gflops", "column(\"tile\") == 16"): the rows
 # of a table for which the condition holds, with those (numeric) columns under
@@ -134,10 +135,14 @@ FS = 8.5
 FONT_SMALL = sprintf("%s,%g", FONT, 8)
 FONT_TINY = sprintf("%s,%g", FONT, 7)
 FONT_TITLE = sprintf("%s,%g", FONT, 10)
+# (pdfcairo cuts its page to whole points: both files take W and H rounded to
+# points, the PDF's given 0.4 pt over, which the cut takes away)
+to_pt(x) = int(x * 72 + 0.5) / 72.0
+pdf_in(x) = (int(x * 72 + 0.5) + 0.4) / 72.0
 term(fmt) = fmt eq "pdf" ? \
-    sprintf("set terminal pdfcairo enhanced color size %gin,%gin font '%s,%g' fontscale 0.75 linewidth 1 butt", W, H, FONT, FS) : \
+    sprintf("set terminal pdfcairo enhanced color size %.6fin,%.6fin font '%s,%g' fontscale 0.75 linewidth 1 butt", pdf_in(W), pdf_in(H), FONT, FS) : \
     sprintf("set terminal pngcairo enhanced color size %d,%d font '%s,%g' fontscale %g linewidth %g pointscale %g butt background '#ffffff'", \
-            int(W * dpi + 0.5), int(H * dpi + 0.5), FONT, FS, 0.75 * dpi / 72.0, 0.5 * dpi / 72.0, dpi / 72.0)
+            int(to_pt(W) * dpi + 0.5), int(to_pt(H) * dpi + 0.5), FONT, FS, 0.75 * dpi / 72.0, 0.5 * dpi / 72.0, dpi / 72.0)
 outfile(fmt) = out.".".fmt
 
 # ---- look ----------------------------------------------------------------------------
