@@ -63,7 +63,7 @@ set mytics 10
 set xlabel "matrix size n   (n × n × n)" offset 0, 0.3
 if (peak > 0) { set arrow 1 from graph 0, first peak to graph 1, first peak nohead lc rgb GUIDE lw 1.5 dt (2, 3) back }
 # the labels of the figure, set again for each format (each panel clears them)
-labels = 'eval headline("The ladder: each rung''s best GFLOP/s against the matrix size", "each point: the rung''s best configuration at that n;   thick: cuBLAS;   dashed: TF32 (tensor cores)"); eval corner(run_label("primary")); if (peak > 0) { set label 1 sprintf("FP32 peak %.1f TFLOP/s", peak / 1000.0) at graph 0.02, first peak left offset 0, char 0.6 front font FONT_TINY textcolor rgb GUIDE }'
+labels = 'eval headline("The ladder: each rung''s best GFLOP/s against the matrix size", "each point: the rung''s best configuration at that n;   thick: the reference lines;   dashed: TF32 (tensor cores)"); eval corner(run_label("primary")); if (peak > 0) { set label 1 sprintf("FP32 peak %.1f TFLOP/s", peak / 1000.0) at graph 0.02, first peak left offset 0, char 0.6 front font FONT_TINY textcolor rgb GUIDE }'
 
 # geometry, in screen fractions: two panels side by side, the key below
 X0 = 0.085

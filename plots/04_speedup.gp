@@ -59,9 +59,9 @@ set ylabel ""
 set lmargin 24
 set rmargin 2
 set tmargin 4.2
-set bmargin 4.2
+set bmargin 4.8
 eval headline(sprintf("Speedup of each rung over the host baseline at n = %d", n_at), \
-              "each rung's best configuration at this n, in its bar;  thick: cuBLAS;  lighter, dashed outline: TF32 (tensor cores)")
+              "each rung's best configuration at this n, in its bar;  thick: references;  lighter, dashed outline: TF32 (tensor cores)")
 eval corner(run_label("primary"))
 set key off
 # half a bar's height: references (cuBLAS) thicker

@@ -34,7 +34,6 @@ n_at = 0
 stats f using (_i = int(column("x")) + 1, X_NUM[_i] = int(column("number")), X_N[_i] = int(column("samples")), \
                X_MED[_i] = column("median_ms"), X_STOP[_i] = strcol("stop_rule"), n_at = column("n"), 0) nooutput
 converged(i) = X_STOP[i] eq "converged"
-NOTCONV = sum [i = 1:NX] (X_NUM[i] > 0 && !converged(i) ? 1 : 0)
 ms(t) = t >= 100 ? sprintf("%.0f ms", t) : t >= 10 ? sprintf("%.1f ms", t) : t >= 1 ? sprintf("%.2f ms", t) : sprintf("%.3f ms", t)
 
 # deviation axis: linear near 0, logarithmic beyond C per cent; each end the
@@ -66,7 +65,7 @@ set ylabel ""
 set lmargin 24
 set rmargin 27
 eval headline(sprintf("Variability: every timed sample of each rung's best configuration at n = %d", n_at), \
-              sprintf("right: samples and median time;  red: stopped on a time or sample limit before converging (%d of %d rows)", NOTCONV, NX))
+              "right: samples and median time;  red: stopped on a time or sample limit before converging")
 eval corner(run_label("primary"))
 set key off
 do for [i = 1:NX] {

@@ -42,17 +42,12 @@ stats f using (chosen(0) ? (PRESENT[(dev(0) - 1) * NRUNG + int(column("number"))
 if (NSR[1] + NSR[2] == 0) { eval stop("no row at a square size (n > 0) in ".f) }
 array RLO[2]
 array RHI[2]
-array NOUT[2]
-array NPTS[2]
 # (accumulated here, not with stats' STATS_min: a panel may have no row)
 do for [d = 1:2] {
     RLO[d] = 1 - band
     RHI[d] = 1 + band
-    NPTS[d] = 0
-    NOUT[d] = 0
 }
-stats f using (chosen(0) ? (_d = dev(0), _r = column("ratio"), NPTS[_d] = NPTS[_d] + 1, \
-                            NOUT[_d] = NOUT[_d] + (_r > 1 + band || _r < 1 - band ? 1 : 0), \
+stats f using (chosen(0) ? (_d = dev(0), _r = column("ratio"), \
                             RLO[_d] = _r < RLO[_d] ? _r : RLO[_d], RHI[_d] = _r > RHI[_d] ? _r : RHI[_d]) : 0, 0) nooutput
 LIST1 = ""
 LIST2 = ""

@@ -42,17 +42,12 @@ stats f using (chosen(0) ? (PRESENT[(dev(0) - 1) * NRUNG + int(column("number"))
 if (NSR[1] + NSR[2] == 0) { eval stop("no row without host memory in ".f) }
 array RLO[2]
 array RHI[2]
-array NOUT[2]
-array NPTS[2]
 # (accumulated here, not with stats' STATS_min: a panel may have no row)
 do for [d = 1:2] {
     RLO[d] = 1 - tol
     RHI[d] = 1 + tol
-    NPTS[d] = 0
-    NOUT[d] = 0
 }
-stats f using (chosen(0) ? (_d = dev(0), _r = column("ratio"), NPTS[_d] = NPTS[_d] + 1, \
-                            NOUT[_d] = NOUT[_d] + (_r > 1 + tol || _r < 1 - tol ? 1 : 0), \
+stats f using (chosen(0) ? (_d = dev(0), _r = column("ratio"), \
                             RLO[_d] = _r < RLO[_d] ? _r : RLO[_d], RHI[_d] = _r > RHI[_d] ? _r : RHI[_d]) : 0, 0) nooutput
 LIST1 = ""
 LIST2 = ""
@@ -83,7 +78,7 @@ HW = NH > 0 ? NH + 0.8 : 0
 UNIT = (X1 - X0 - GAP) / (NG + HW)
 YB = 1.25 / H
 YT = 1 - 0.92 / H
-labels = 'eval headline("Reproduction: each rung''s best GFLOP/s in the new run over the reference run", sprintf("in each rung: square sizes small to large (filled), then the other shapes (open);  band: ±%g %%;  GPU points outside: %d of %d", 100 * tol, NOUT[1], NPTS[1])); eval corner(sprintf("new: %s, %s   reference: %s, %s", run_gpu("new"), run_date("new"), run_gpu("reference"), run_date("reference")))'
+labels = 'eval headline("Reproduction: each rung''s best GFLOP/s in the new run over the reference run", sprintf("in each rung: sizes n small to large (filled), then the other shapes (open);  band: ±%g %%;  GPU points outside it labelled", 100 * tol)); eval corner(sprintf("new: %s, %s   reference: %s, %s", run_gpu("new"), run_date("new"), run_gpu("reference"), run_date("reference")))'
 
 do for [fmt in formats] {
     eval term(fmt)

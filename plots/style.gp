@@ -91,11 +91,11 @@ LW = 1.6
 LW_REF = 2.8
 do for [k = 1:NRUNG] {
     eval sprintf("set linetype %d lc rgb '%s' lw %g pt %d ps 0.8 dt %s", k, R_COLOUR[k], \
-                 R_ISREF[k] ? LW_REF : LW, R_PT[k], is_tf32(k) ? "(5,3)" : "solid")
+                 R_ISREF[k] ? LW_REF : LW, R_PT[k], is_tf32(k) ? "(8,4)" : "solid")
 }
 # dash of rung k, for figures that set their own line properties
 rung_dt(k) = is_tf32(k) ? 2 : 1
-set dashtype 2 (5, 3)
+set dashtype 2 (8, 4)
 
 # ---- the runs (runs.tsv) -----------------------------------------------------------
 eval need("runs")
