@@ -297,7 +297,8 @@ static void str(FILE *out, const char *s)
 /* rungs: the registry, for the figures' styles and keys */
 static void view_rungs(FILE *out)
 {
-    fputs("number\trung\tdevice\tprecision\treference\tis_reference\tcolour\tpoint\ttitle\n", out);
+    fputs("number\trung\tdevice\tprecision\treference\tis_reference\tcolour\tpoint\ttitle"
+          "\tfrom_seeds\n", out);
     for (size_t i = 0; i < registry_count(); i++) {
         const struct variant *v = registry_at(i);
         char title[96];
@@ -312,6 +313,8 @@ static void view_rungs(FILE *out)
         str(out, v->colour);
         fprintf(out, "\t%d", v->point);
         str(out, title);
+        /* 1: one of the seeds' kernels (or their cuBLAS), 0: a rung past them */
+        fprintf(out, "\t%d", strcmp(v->seed_name, "(past the seeds)") != 0);
         fputc('\n', out);
     }
 }
@@ -340,7 +343,7 @@ static void view_runs(FILE *out, const struct run *runs, size_t nruns)
 /* The columns every row-level view starts with. */
 static void row_head(FILE *out)
 {
-    fputs("number\trung\tdevice\tprecision\tM\tN\tK\tn", out);
+    fputs("number\trung\tdevice\tprecision\tM\tN\tK\tn\tshape", out);
 }
 
 static void row_cells(FILE *out, const struct variant *v, struct shape s)
@@ -349,11 +352,51 @@ static void row_cells(FILE *out, const struct variant *v, struct shape s)
     str(out, v->name);
     str(out, v->device == DEV_GPU ? "gpu" : "host");
     str(out, v->precision == PREC_TF32 ? "tf32" : "fp32");
+    char label[48];
+    shape_label(s, label, sizeof label);
     fprintf(out, "\t%d\t%d\t%d\t%d", s.M, s.N, s.K, shape_square(s));
+    str(out, label);
 }
 
-/* Each (rung, shape) of a run's ordinary rows once, in ladder order, then by
- * FLOP count; f(row of the group's best) is called for each. */
+/* Shapes in the order every figure shows them: the square sizes ascending, then
+ * the other shapes by FLOP count, then M. */
+static int shape_before(struct shape a, struct shape b)
+{
+    const int sa = shape_square(a), sb = shape_square(b);
+    if ((sa > 0) != (sb > 0)) return sa > 0;
+    if (sa > 0) return sa < sb;
+    const double fa = (double)a.M * a.N * a.K, fb = (double)b.M * b.N * b.K;
+    return fa < fb || (fa == fb && (a.M < b.M || (a.M == b.M && a.N < b.N)));
+}
+
+/* The distinct shapes of a table, in that order; shape_rank: 1-based place of
+ * a shape among them (the x position figures give it), 0 if absent. */
+struct shapes {
+    struct shape s[512];
+    size_t n;
+};
+
+static void shapes_add(struct shapes *t, struct shape s)
+{
+    size_t j = 0;
+    while (j < t->n && !same_shape(t->s[j], s)) j++;
+    if (j < t->n || t->n == sizeof t->s / sizeof t->s[0]) return;
+    j = t->n++;
+    for (; j > 0 && shape_before(s, t->s[j - 1]); j--) t->s[j] = t->s[j - 1];
+    t->s[j] = s;
+}
+
+static int shape_rank(const struct shapes *t, struct shape s)
+{
+    for (size_t j = 0; j < t->n; j++)
+        if (same_shape(t->s[j], s)) return (int)j + 1;
+    return 0;
+}
+
+/* Each (rung, shape) of a run's ordinary rows once, in ladder order, then the
+ * square sizes ascending, then the other shapes by FLOP count (so that a rung's
+ * squares are adjacent rows, one line in a figure); f(row of the group's best)
+ * is called for each. */
 static void each_best(const struct run *r, void (*f)(FILE *, const struct run *,
                                                       const struct variant *, struct shape),
                       FILE *out)
@@ -370,11 +413,8 @@ static void each_best(const struct run *r, void (*f)(FILE *, const struct run *,
             while (j < ns && !same_shape(seen[j], s)) j++;
             if (j == ns && ns < sizeof seen / sizeof seen[0]) seen[ns++] = s;
         }
-        for (size_t a = 1; a < ns; a++)   /* by FLOP count, then M */
-            for (size_t b = a; b > 0; b--) {
-                const double fa = (double)seen[b].M * seen[b].N * seen[b].K,
-                             fb = (double)seen[b - 1].M * seen[b - 1].N * seen[b - 1].K;
-                if (fa > fb || (fa == fb && seen[b].M >= seen[b - 1].M)) break;
+        for (size_t a = 1; a < ns; a++)   /* squares by n, then the others (shape_before) */
+            for (size_t b = a; b > 0 && shape_before(seen[b], seen[b - 1]); b--) {
                 struct shape t = seen[b];
                 seen[b] = seen[b - 1];
                 seen[b - 1] = t;
@@ -412,17 +452,44 @@ static void view_ladder(FILE *out, const struct run *r)
     each_best(r, ladder_row, out);
 }
 
-/* configs: every ordinary row, with whether it is its rung's best there */
+/* configs: every ordinary row, with whether it is its rung's best there; in
+ * ladder order, then by configuration (opt_level, tile, wpt, geometry), then
+ * shape (shape_before), so that one configuration's sizes are adjacent rows */
+static int config_before(const struct result_row *a, const struct result_row *b)
+{
+    const int ka[] = {a->opt_level, a->tile, a->wpt, a->block_rows, a->block_cols,
+                      a->thread_rows, a->thread_cols},
+              kb[] = {b->opt_level, b->tile, b->wpt, b->block_rows, b->block_cols,
+                      b->thread_rows, b->thread_cols};
+    for (size_t i = 0; i < sizeof ka / sizeof ka[0]; i++)
+        if (ka[i] != kb[i]) return ka[i] < kb[i];
+    return shape_before(shape_of(a), shape_of(b));
+}
+
 static void view_configs(FILE *out, const struct run *r)
 {
     row_head(out);
     fputs("\ttile\twpt\topt_level\tblock_rows\tblock_cols\tthread_rows\tthread_cols\tgflops"
-          "\tintensity\tcompulsory_intensity\tbest\trel_stddev_pct\tsamples\tconfig\n", out);
+          "\tintensity\tcompulsory_intensity\tbest\trel_stddev_pct\tsamples\tconfig"
+          "\tshape_rank\n", out);
+    struct shapes t = {.n = 0};
+    for (size_t i = 0; i < r->f.n_rows; i++)
+        if (ordinary(&r->f.rows[i]) && registry_find(r->f.rows[i].variant))
+            shapes_add(&t, shape_of(&r->f.rows[i]));
+    const struct result_row **rows = malloc((r->f.n_rows + 1) * sizeof *rows);
+    if (!rows) return;
     for (size_t k = 0; k < registry_count(); k++) {
         const struct variant *v = registry_at(k);
-        for (size_t i = 0; i < r->f.n_rows; i++) {
+        size_t n = 0;
+        for (size_t i = 0; i < r->f.n_rows; i++) {   /* this rung's rows, sorted as they come */
             const struct result_row *row = &r->f.rows[i];
             if (!ordinary(row) || strcmp(row->variant, v->name)) continue;
+            size_t j = n++;
+            for (; j > 0 && config_before(row, rows[j - 1]); j--) rows[j] = rows[j - 1];
+            rows[j] = row;
+        }
+        for (size_t i = 0; i < n; i++) {
+            const struct result_row *row = rows[i];
             char cfg[96];
             derive_config_label(v, row, cfg, sizeof cfg);
             row_cells(out, v, shape_of(row));
@@ -435,9 +502,11 @@ static void view_configs(FILE *out, const struct run *r)
             num(out, 100.0 * derive_rel_stddev(row));
             fprintf(out, "\t%d", row->samples);
             str(out, cfg);
+            fprintf(out, "\t%d", shape_rank(&t, shape_of(row)));
             fputc('\n', out);
         }
     }
+    free(rows);
 }
 
 /* speedup: at the largest square size host_naive ran at, each rung's best and
@@ -451,7 +520,7 @@ static void view_speedup(FILE *out, const struct run *r)
     for (size_t i = 0; i < n; i++)
         if (derive_best(r, base, (struct shape){sizes[i], sizes[i], sizes[i]})) nh = sizes[i];
     row_head(out);
-    fputs("\tgflops\tspeedup\tconfig\n", out);
+    fputs("\tgflops\tspeedup\tconfig\tbaseline\n", out);
     if (!nh) return;
     const struct shape s = {nh, nh, nh};
     const double b = derive_gflops(r, base, s);
@@ -465,6 +534,7 @@ static void view_speedup(FILE *out, const struct run *r)
         num(out, row->gflops);
         num(out, row->gflops / b);
         str(out, cfg);
+        str(out, base->name);
         fputc('\n', out);
     }
 }
@@ -483,7 +553,7 @@ static void view_samples(FILE *out, const struct run *r, const char *arg)
             if (sizes[i] == 4096) n = 4096;
     }
     row_head(out);
-    fputs("\tx\tsample\ttime_ms\tdev_pct\tmedian_ms\tstop_rule\n", out);
+    fputs("\tx\tsample\ttime_ms\tdev_pct\tmedian_ms\tstop_rule\tsamples\tconfig\n", out);
     const struct shape s = {n, n, n};
     int x = 0;
     for (size_t k = 0; k < registry_count(); k++) {
@@ -491,6 +561,8 @@ static void view_samples(FILE *out, const struct run *r, const char *arg)
         const struct result_row *row = derive_best(r, v, s);
         if (!row) continue;
         const int32_t index = (int32_t)(row - r->f.rows);
+        char cfg[96];
+        derive_config_label(v, row, cfg, sizeof cfg);
         for (size_t i = 0; i < r->f.n_samples; i++) {
             const struct sample_row *sm = &r->f.samples[i];
             if (sm->row != index) continue;
@@ -500,6 +572,8 @@ static void view_samples(FILE *out, const struct run *r, const char *arg)
             num(out, 100.0 * (sm->time_ms / row->time_ms_median - 1.0));
             num(out, row->time_ms_median);
             str(out, row->stop_rule);
+            fprintf(out, "\t%d", row->samples);
+            str(out, cfg);
             fputc('\n', out);
         }
         x++;
@@ -528,13 +602,30 @@ static void view_transfers(FILE *out, const struct run *r)
 }
 
 /* compare: each (rung, shape, host memory) of the first run that the second
- * has too: both bests and their ratio */
+ * has too: both bests and their ratio; in ladder order, then shape
+ * (shape_before), then host memory */
+static int pair_before(const struct pair *x, const struct pair *y)
+{
+    const int kx = registry_number(x->v), ky = registry_number(y->v);
+    if (kx != ky) return kx < ky;
+    if (!same_shape(x->s, y->s)) return shape_before(x->s, y->s);
+    return strcmp(x->memory, y->memory) < 0;
+}
+
 static void view_compare(FILE *out, const struct run *a, const struct run *b)
 {
     struct pair *p;
     size_t n = derive_pairs(a, b, &p);
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && pair_before(&p[j], &p[j - 1]); j--) {
+            struct pair t = p[j];
+            p[j] = p[j - 1];
+            p[j - 1] = t;
+        }
     row_head(out);
-    fputs("\thost_memory\tgflops\tgflops_ref\tratio\tconfig\tconfig_ref\n", out);
+    fputs("\thost_memory\tgflops\tgflops_ref\tratio\tconfig\tconfig_ref\tshape_rank\n", out);
+    struct shapes t = {.n = 0};
+    for (size_t i = 0; i < n; i++) shapes_add(&t, p[i].s);
     for (size_t i = 0; i < n; i++) {
         char c1[96], c2[96];
         derive_config_label(p[i].v, p[i].a, c1, sizeof c1);
@@ -546,6 +637,7 @@ static void view_compare(FILE *out, const struct run *a, const struct run *b)
         num(out, p[i].ratio);
         str(out, c1);
         str(out, c2);
+        fprintf(out, "\t%d", shape_rank(&t, p[i].s));
         fputc('\n', out);
     }
     free(p);
