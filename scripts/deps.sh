@@ -6,7 +6,7 @@
 #             then HDF5 with its high-level library, inih and cmocka, probed by
 #             compiling and linking one program with the Makefile's flags (CC,
 #             CFLAGS, LIBS), and gnuplot for the figures
-#   --paper   LaTeX (one file from each package the paper needs) and pdffonts
+#   --paper   LaTeX (one file from each package the paper needs), BibTeX and pdffonts
 #   --fuzz    clang with libFuzzer and the sanitizers, and inih (FUZZ_CC)
 #
 # A probe that still fails after the install shows the compiler's own messages.
@@ -47,11 +47,12 @@ C
 
 probe_paper() {
     : > "$probe_log"
-    for tool in latexmk pdffonts; do
+    for tool in latexmk bibtex pdffonts; do
         command -v $tool >/dev/null || echo "$tool: not found" >> "$probe_log"
     done
-    # one file from each package the paper needs (-extra, -recommended, fonts)
-    for f in enumitem.sty microtype.sty mathptmx.sty ptmr8t.tfm pcrr8t.tfm; do
+    # one file from each package the paper needs (-extra, -recommended, fonts),
+    # and the bibliography's (natbib and its plainnat style)
+    for f in enumitem.sty microtype.sty mathptmx.sty ptmr8t.tfm pcrr8t.tfm natbib.sty plainnat.bst; do
         [ -n "$(kpsewhich "$f" 2>/dev/null)" ] || echo "$f: not found by kpsewhich" >> "$probe_log"
     done
     [ ! -s "$probe_log" ]
