@@ -135,6 +135,10 @@ static int set_key(struct parse *p, struct claim *c, const char *key, char *v)
         if (strcmp(v, "fp32") && strcmp(v, "tf32"))
             return bad(p, "precision: '%s' (expected fp32 or tf32)", v);
         c->precision = !strcmp(v, "tf32") ? PREC_TF32 : PREC_FP32;
+    } else if (!strcmp(key, "device")) {
+        if (strcmp(v, "gpu") && strcmp(v, "host"))
+            return bad(p, "device: '%s' (expected gpu or host)", v);
+        c->host_rows = !strcmp(v, "host");
     } else if (!strcmp(key, "expect")) {
         snprintf(c->expect_text, sizeof c->expect_text, "%s", v);
         n = words(v, w, 3);
@@ -181,8 +185,8 @@ static int complete_claim(struct parse *p, const struct claim *c)
         return bad(p, "[%s] needs shapes", c->id);
     if (c->n_other_shapes && (c->value != CV_RATIO || c->n_other_shapes != c->n_shapes))
         return bad(p, "[%s]: other_shapes: one for each of shapes, for a ratio", c->id);
-    if (c->value != CV_AGREEMENT && (c->n_only || c->precision >= 0))
-        return bad(p, "[%s]: rungs and precision filter agreement claims only", c->id);
+    if (c->value != CV_AGREEMENT && (c->n_only || c->precision >= 0 || c->host_rows))
+        return bad(p, "[%s]: rungs, precision and device filter agreement claims only", c->id);
     return 0;
 }
 
@@ -415,7 +419,7 @@ static void evaluate(const struct claim *c, const struct run *const *rs, size_t 
         struct pair *p;
         size_t n = derive_pairs(rs[0], rs[1], &p);
         for (size_t i = 0; i < n; i++) {
-            int keep = p[i].v->device == DEV_GPU &&
+            int keep = p[i].v->device == (c->host_rows ? DEV_HOST : DEV_GPU) &&
                        (c->precision < 0 || (int)p[i].v->precision == c->precision);
             if (keep && c->n_only) {
                 keep = 0;

@@ -26,7 +26,8 @@
  *                   pageable host memory over the same through pinned memory
  *   agreement       per (rung, shape) of the GPU rows both runs have: first run
  *                   over second (runs = exactly two); optional filters: rungs
- *                   (a list), precision (fp32 or tf32), shapes
+ *                   (a list), precision (fp32 or tf32), shapes, and device
+ *                   (gpu, the default, or host: the host rows instead)
  *   unverified      per run: points incorrect or failed
  * Optional row filters for R: opt_levels, tiles, wpts (lists); for S:
  * other_opt_levels, other_tiles, other_wpts, and other_shapes (S's shape for
@@ -69,6 +70,7 @@ struct claim {
     char only[CLAIM_MAX_LIST][32];   /* agreement: these rungs only (none: all) */
     int n_only;
     int precision;             /* agreement: -1 both, else PREC_FP32 or PREC_TF32 */
+    int host_rows;             /* agreement: the host rows instead of the GPU rows */
     enum claim_expect expect;
     double lo, hi;             /* the bounds every value must lie within */
     char expect_text[64];      /* as the file gave it, e.g. "at_least 95" */

@@ -22,6 +22,10 @@ static void take_attr(const char *name, const char *value, void *ctx)
     else if (!strcmp(name, "git_commit")) snprintf(r->git_commit, sizeof r->git_commit, "%s", value);
     else if (!strcmp(name, "cpu_model")) snprintf(r->cpu_model, sizeof r->cpu_model, "%s", value);
     else if (!strcmp(name, "nvcc_version")) snprintf(r->nvcc_version, sizeof r->nvcc_version, "%s", value);
+    else if (!strcmp(name, "seed")) snprintf(r->seed, sizeof r->seed, "%s", value);
+    else if (!strcmp(name, "cc_version")) snprintf(r->cc_version, sizeof r->cc_version, "%s", value);
+    else if (!strcmp(name, "gpu_sampling_rule")) snprintf(r->gpu_rule, sizeof r->gpu_rule, "%s", value);
+    else if (!strcmp(name, "host_sampling_rule")) snprintf(r->host_rule, sizeof r->host_rule, "%s", value);
     static const struct {
         const char *name;
         size_t off;

@@ -34,6 +34,8 @@ struct run {
     struct results_file f;
     /* from the root attributes ("" or NaN where the file has none) */
     char gpu_name[128], created_utc[32], git_commit[48], cpu_model[128], nvcc_version[32];
+    char seed[32], cc_version[160];
+    char gpu_rule[192], host_rule[192];   /* the sampling rules, "name=value ..." */
     double peak_gflops, copy_gbs, wall_s, sms, clock_mhz, l2_bytes, driver;
 };
 

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "values.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -30,6 +31,38 @@ static void latex(const char *s, char *out, size_t len)
         }
         if (rep) o += (size_t)snprintf(out + o, len - o, "%s", rep);
         else out[o++] = *s;
+    }
+    out[o] = '\0';
+}
+
+/* s as LaTeX (latex()) with the hyphen of a range of numbers ("0.97-1.08")
+ * an en dash. */
+static void latex_ranges(const char *s, char *out, size_t len)
+{
+    char tmp[1024];
+    size_t o = 0;
+    for (size_t i = 0; s[i] && o + 2 < sizeof tmp; i++) {
+        const int range = s[i] == '-' && i > 0 && isdigit((unsigned char)s[i - 1]) &&
+                          isdigit((unsigned char)s[i + 1]);
+        tmp[o++] = s[i];
+        if (range) tmp[o++] = '-';
+    }
+    tmp[o] = '\0';
+    latex(tmp, out, len);
+}
+
+/* A configuration label as LaTeX, "128x64" with a times sign. */
+static void latex_config(const char *s, char *out, size_t len)
+{
+    char tmp[512];
+    latex(s, tmp, sizeof tmp);
+    size_t o = 0;
+    for (size_t i = 0; tmp[i] && o + 16 < len; i++) {
+        if (tmp[i] == 'x' && i > 0 && isdigit((unsigned char)tmp[i - 1]) &&
+            isdigit((unsigned char)tmp[i + 1]))
+            o += (size_t)snprintf(out + o, len - o, "\\(\\times\\)");
+        else
+            out[o++] = tmp[i];
     }
     out[o] = '\0';
 }
@@ -101,6 +134,78 @@ static double extreme_step(const struct run *r, struct shape s, int sign, const 
     return best;
 }
 
+/* The words a row's stop rule is printed as; NULL for none. */
+static const char *stop_words(const char *rule)
+{
+    if (!strcmp(rule, "converged")) return "converged";
+    if (!strcmp(rule, "timeout")) return "timed out";
+    if (!strcmp(rule, "max_samples")) return "reached the sample limit";
+    if (!strcmp(rule, "long_point")) return "took one sample (long point)";
+    return NULL;
+}
+
+/* Passed ordinary rows on `device` ("gpu" or "host"), with stop rule `rule`
+ * when it is not NULL. */
+static size_t count_rows(const struct run *r, const char *device, const char *rule)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->f.n_rows; i++) {
+        const struct result_row *row = &r->f.rows[i];
+        n += !strcmp(row->disposition, "passed") && !row->host_memory[0] &&
+             !strcmp(row->device, device) && (!rule || !strcmp(row->stop_rule, rule));
+    }
+    return n;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median, over the passed ordinary GPU rows with samples, of their
+ * stddev / mean (%); NaN without any. */
+static double median_rel_stddev(const struct run *r)
+{
+    double *x = malloc((r->f.n_rows + 1) * sizeof *x), m = NAN;
+    size_t n = 0;
+    if (!x) return NAN;
+    for (size_t i = 0; i < r->f.n_rows; i++) {
+        const struct result_row *row = &r->f.rows[i];
+        const double y = derive_rel_stddev(row);
+        if (!strcmp(row->disposition, "passed") && !row->host_memory[0] &&
+            !strcmp(row->device, "gpu") && isfinite(y))
+            x[n++] = 100.0 * y;
+    }
+    if (n) {
+        qsort(x, n, sizeof *x, cmp_double);
+        m = n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+    }
+    free(x);
+    return m;
+}
+
+/* One parameter of a sampling rule ("min_samples=10 ... target_rel_stddev=0.005"):
+ * as the file records it, or target_pct (target_rel_stddev in %) and
+ * long_point_s (long_point_ms in s). */
+static int rule_value(const char *rule, const char *name, char *out, size_t len, char *why,
+                      size_t whylen)
+{
+    const int pct = !strcmp(name, "target_pct"), secs = !strcmp(name, "long_point_s");
+    const char *want = pct ? "target_rel_stddev" : secs ? "long_point_ms" : name;
+    const size_t wn = strlen(want);
+    for (const char *s = rule; (s = strstr(s, want)); s += wn) {
+        if ((s != rule && s[-1] != ' ') || s[wn] != '=') continue;
+        char *end;
+        const double x = strtod(s + wn + 1, &end);
+        if (end == s + wn + 1) break;
+        snprintf(out, len, "%g", pct ? 100 * x : secs ? x / 1000 : x);
+        return 0;
+    }
+    snprintf(why, whylen, "the run's sampling rule has no '%s'", want);
+    return -1;
+}
+
 static int run_key(const struct run *r, char **p, int n, char *out, size_t len, char *why,
                    size_t whylen)
 {
@@ -110,7 +215,14 @@ static int run_key(const struct run *r, char **p, int n, char *out, size_t len, 
         if (!strcmp(what, "gpu")) latex(r->gpu_name, out, len);
         else if (!strcmp(what, "gpu_model"))
             latex(strncmp(r->gpu_name, "NVIDIA ", 7) ? r->gpu_name : r->gpu_name + 7, out, len);
-        else if (!strcmp(what, "date")) snprintf(out, len, "%.10s", r->created_utc);
+        else if (!strcmp(what, "gpu_short")) {
+            const char *m = strncmp(r->gpu_name, "NVIDIA ", 7) ? r->gpu_name : r->gpu_name + 7;
+            snprintf(tmp, sizeof tmp, "%.*s", (int)strcspn(m, " "), m);
+            latex(tmp, out, len);
+        } else if (!strcmp(what, "file")) {
+            const char *base = strrchr(r->path, '/');
+            latex(base ? base + 1 : r->path, out, len);
+        } else if (!strcmp(what, "date")) snprintf(out, len, "%.10s", r->created_utc);
         else if (!strcmp(what, "commit")) snprintf(out, len, "\\texttt{%.7s}", r->git_commit);
         else if (!strcmp(what, "cpu")) latex(r->cpu_model, out, len);
         else if (!strcmp(what, "peak_tflops")) return number(out, len, "%.1f", r->peak_gflops / 1e3, why, whylen, "FP32 peak");
@@ -122,13 +234,77 @@ static int run_key(const struct run *r, char **p, int n, char *out, size_t len, 
         else if (!strcmp(what, "points")) snprintf(out, len, "%zu", r->f.n_rows);
         else if (!strcmp(what, "passed")) snprintf(out, len, "%zu", count_disposition(r, "passed"));
         else if (!strcmp(what, "skipped")) snprintf(out, len, "%zu", count_disposition(r, "skipped"));
-        else {
+        else if (!strcmp(what, "seed")) snprintf(out, len, "%s", r->seed[0] ? r->seed : "?");
+        else if (!strcmp(what, "cc_version")) {
+            const char *last = strrchr(r->cc_version, ' ');
+            if (!r->cc_version[0]) {
+                snprintf(why, whylen, "the run records no compiler version");
+                return -1;
+            }
+            latex(last ? last + 1 : r->cc_version, out, len);
+        } else if (!strcmp(what, "max_err_pct_tol")) {
+            double worst = NAN;
+            for (size_t i = 0; i < r->f.n_rows; i++) {
+                const struct result_row *row = &r->f.rows[i];
+                if (strcmp(row->disposition, "passed") || !(row->tolerance > 0)) continue;
+                const double x = 100.0 * fmax(row->rel_err, row->max_rel_err) / row->tolerance;
+                if (isfinite(x) && (!isfinite(worst) || x > worst)) worst = x;
+            }
+            return number(out, len, "%.1f", worst, why, whylen, "passed rows");
+        } else if (!strcmp(what, "median_rel_stddev")) {
+            return number(out, len, "%.2f", median_rel_stddev(r), why, whylen, "GPU rows with samples");
+        } else {
             snprintf(why, whylen, "no such value of a run: '%s'", what);
             return -1;
         }
         return 0;
     }
+    if (n == 3 && !strcmp(what, "rows")) {
+        snprintf(out, len, "%zu", count_rows(r, p[2], NULL));
+        return 0;
+    }
+    if (n == 4 && !strcmp(what, "stopped")) {
+        snprintf(out, len, "%zu", count_rows(r, p[2], p[3]));
+        return 0;
+    }
+    if (n == 3 && (!strcmp(what, "max_rel_err") || !strcmp(what, "min_clock"))) {
+        if (strcmp(p[2], "fp32") && strcmp(p[2], "tf32")) {
+            snprintf(why, whylen, "expected fp32 or tf32, not '%s'", p[2]);
+            return -1;
+        }
+        double x = NAN;
+        for (size_t i = 0; i < r->f.n_rows; i++) {
+            const struct result_row *row = &r->f.rows[i];
+            if (strcmp(row->disposition, "passed") || strcmp(row->precision, p[2])) continue;
+            const double y = what[1] == 'a' ? row->rel_err : row->sm_clock_mhz;
+            if (!(y > 0) || !isfinite(y)) continue;
+            if (!isfinite(x) || (what[1] == 'a' ? y > x : y < x)) x = y;
+        }
+        if (!isfinite(x)) {
+            snprintf(why, whylen, "the run has no passed %s row with that value", p[2]);
+            return -1;
+        }
+        if (what[1] == 'a') scientific(x, out, len);
+        else snprintf(out, len, "%.0f", x);
+        return 0;
+    }
+    if (n == 3 && (!strcmp(what, "gpu_rule") || !strcmp(what, "host_rule")))
+        return rule_value(what[0] == 'g' ? r->gpu_rule : r->host_rule, p[2], out, len, why, whylen);
     struct shape s;
+    if (n == 5 && !strcmp(what, "copy_pct")) {
+        const struct variant *v = registry_find(p[2]);
+        if (!v) goto bad_rung;
+        if (shape_parse(p[3], &s)) goto bad_shape;
+        for (size_t i = 0; i < r->f.n_rows; i++) {
+            const struct result_row *row = &r->f.rows[i];
+            if (strcmp(row->variant, v->name) || strcmp(row->disposition, "passed") ||
+                strcmp(row->host_memory, p[4]) || row->M != s.M || row->N != s.N || row->K != s.K)
+                continue;
+            const double cp = row->h2d_ms_median + row->d2h_ms_median;
+            return number(out, len, "%.0f", 100 * cp / (cp + row->time_ms_median), why, whylen, "");
+        }
+        goto no_data;
+    }
     if ((!strcmp(what, "largest_step") || !strcmp(what, "largest_step_rung") ||
          !strcmp(what, "smallest_step") || !strcmp(what, "smallest_step_rung")) && n == 3) {
         if (shape_parse(p[2], &s)) goto bad_shape;
@@ -146,8 +322,9 @@ static int run_key(const struct run *r, char **p, int n, char *out, size_t len, 
         const struct variant *a = registry_find(p[2]), *b = registry_find(p[3]);
         if (!a || !b) goto bad_rung;
         if (shape_parse(p[4], &s)) goto bad_shape;
-        return number(out, len, "%.2f", derive_gflops(r, a, s) / derive_gflops(r, b, s), why,
-                      whylen, "rows for that ratio");
+        const double x = derive_gflops(r, a, s) / derive_gflops(r, b, s);
+        return number(out, len, x >= 100 ? "%.0f" : x >= 10 ? "%.1f" : "%.2f", x, why, whylen,
+                      "rows for that ratio");
     }
     if (n != 4) {
         snprintf(why, whylen, "no such key (see harness/values.h)");
@@ -158,7 +335,9 @@ static int run_key(const struct run *r, char **p, int n, char *out, size_t len, 
     if (shape_parse(p[3], &s)) goto bad_shape;
     const struct result_row *b = derive_best(r, v, s);
     if (!b) goto no_data;
-    if (!strcmp(what, "gflops")) return number(out, len, "%.0f", b->gflops, why, whylen, "");
+    if (!strcmp(what, "gflops"))
+        return number(out, len, b->gflops < 10 ? "%.2f" : b->gflops < 100 ? "%.1f" : "%.0f",
+                      b->gflops, why, whylen, "");
     if (!strcmp(what, "tflops")) return number(out, len, "%.1f", b->gflops / 1e3, why, whylen, "");
     if (!strcmp(what, "pct_ref")) return number(out, len, "%.1f", derive_pct_ref(r, v, s), why, whylen, "reference there");
     if (!strcmp(what, "pct_peak")) return number(out, len, "%.1f", derive_pct_peak(r, v, s), why, whylen, "FP32 peak for it");
@@ -168,9 +347,30 @@ static int run_key(const struct run *r, char **p, int n, char *out, size_t len, 
         scientific(b->rel_err, out, len);
         return 0;
     }
+    if (!strcmp(what, "samples")) {
+        snprintf(out, len, "%d", b->samples);
+        return 0;
+    }
+    if (!strcmp(what, "stop")) {
+        if (!stop_words(b->stop_rule)) goto no_data;
+        snprintf(out, len, "%s", stop_words(b->stop_rule));
+        return 0;
+    }
+    if (!strcmp(what, "clock")) {
+        if (!(b->sm_clock_mhz > 0)) goto no_data;
+        snprintf(out, len, "%.0f", b->sm_clock_mhz);
+        return 0;
+    }
+    if (!strcmp(what, "intensity")) {
+        const double x = derive_intensity(v, b);
+        return number(out, len, x < 1 ? "%.2f" : "%.1f", x, why, whylen, "global-load model for it");
+    }
+    if (!strcmp(what, "implied_bw_pct"))
+        return number(out, len, "%.0f", 100.0 * b->gflops / derive_intensity(v, b) / r->copy_gbs,
+                      why, whylen, "global-load model or copy bandwidth for it");
     if (!strcmp(what, "config")) {
         derive_config_label(v, b, tmp, sizeof tmp);
-        latex(tmp, out, len);
+        latex_config(tmp, out, len);
         return 0;
     }
     snprintf(why, whylen, "no such value of a rung: '%s'", what);
@@ -204,16 +404,18 @@ int values_key(const char *key, const struct run *runs, size_t nruns, const stru
                 return -1;
             }
             char fmt[8] = "%.2f";
-            if (!strcmp(p[2], "text")) latex(r->text, out, outlen);
-            else if (!strcmp(p[2], "measured")) latex(r->measured, out, outlen);
+            if (!strcmp(p[2], "text")) latex_ranges(r->text, out, outlen);
+            else if (!strcmp(p[2], "measured")) latex_ranges(r->measured, out, outlen);
             else if (!strcmp(p[2], "expected")) latex(r->expected, out, outlen);
             else if (!strcmp(p[2], "verdict")) snprintf(out, outlen, "%s", r->verdict == CLAIM_PASSED ? "passed" : "FAILED");
             else if (!strcmp(p[2], "min")) snprintf(out, outlen, fmt, r->min);
             else if (!strcmp(p[2], "max")) snprintf(out, outlen, fmt, r->max);
+            else if (!strcmp(p[2], "dev_pct"))
+                snprintf(out, outlen, "%.1f", 100 * fmax(fabs(r->min - 1), fabs(r->max - 1)));
             else break;
             return 0;
         }
-        snprintf(why, whylen, "no such claim value (claim.ID.text|measured|expected|verdict|min|max)");
+        snprintf(why, whylen, "no such claim value (claim.ID.text|measured|expected|verdict|min|max|dev_pct)");
         return -1;
     }
     const struct run *r = role_run(runs, nruns, p[0]);
@@ -256,7 +458,7 @@ static int table_ladder(FILE *f, char *roles_s, char *shapes_s, const struct run
         char name[64], cfg[96], cfgl[128];
         latex(v->name, name, sizeof name);
         derive_config_label(v, derive_best(rr[0], v, sh[0]), cfg, sizeof cfg);
-        latex(cfg, cfgl, sizeof cfgl);
+        latex_config(cfg, cfgl, sizeof cfgl);
         fprintf(f, "%02zu & \\rung{%s}%s & %s", k + 1, name,
                 v->precision == PREC_TF32 ? "$^\\dagger$" : "", cfgl);
         for (int i = 0; i < nr; i++)
@@ -296,9 +498,10 @@ static int table_host(FILE *f, char *roles_s, const struct run *runs, size_t nru
         if (j == nseen) seen[nseen++] = s;
     }
     for (int j = 0; j < nseen; j++) {
-        char label[48];
+        char label[48], tex[128];
         shape_label(seen[j], label, sizeof label);
-        fprintf(f, "%s", label);
+        latex_config(label, tex, sizeof tex);
+        fprintf(f, "%s", tex);
         for (int i = 0; i < nr; i++)
             for (int o = 1; o <= 3; o++) {
                 const struct result_row *a = NULL, *b = NULL;
@@ -439,6 +642,12 @@ int values_write(const char *const *tex, size_t ntex, const char *out, const cha
         int lineno = 0;
         while (rc == 0 && fgets(line, sizeof line, f)) {
             lineno++;
+            /* a comment (from an unescaped %) names no key */
+            for (char *c = line; (c = strchr(c, '%')); c++)
+                if (c == line || c[-1] != '\\') {
+                    *c = '\0';
+                    break;
+                }
             for (char *s = line; rc == 0 && (s = strstr(s, "\\val"));) {
                 const int table = !strncmp(s, "\\valtable{", 10);
                 if (!table && strncmp(s, "\\val{", 5)) {
@@ -456,7 +665,8 @@ int values_write(const char *const *tex, size_t ntex, const char *out, const cha
                 s = e + 1;
                 size_t j = 0;
                 while (j < ndone && strcmp(done[j], key)) j++;
-                if (j < ndone || !strcmp(key, "#1")) continue;   /* answered, or the macro itself */
+                /* answered already, or a macro's own definition (\val{#1}, \val{claim.#1.text}) */
+                if (j < ndone || strchr(key, '#')) continue;
                 char val[1024], why[640];
                 if (table ? write_table(key, tabledir, runs, nruns, why, sizeof why)
                           : values_key(key, runs, nruns, cs, rs, val, sizeof val, why, sizeof why)) {

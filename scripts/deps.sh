@@ -7,7 +7,7 @@
 #             compiling and linking one program with the Makefile's flags (CC,
 #             CFLAGS, LIBS), gnuplot for the figures, and h5py (the README's
 #             Python example, run by the tests)
-#   --paper   LaTeX (one file from each package the paper needs) and pdffonts
+#   --paper   LaTeX (one file from each package the paper needs), BibTeX and pdffonts
 #   --fuzz    clang with libFuzzer and the sanitizers, and inih (FUZZ_CC)
 #
 # A probe that still fails after the install shows the compiler's own messages.
@@ -50,11 +50,12 @@ C
 
 probe_paper() {
     : > "$probe_log"
-    for tool in latexmk pdffonts; do
+    for tool in latexmk bibtex pdffonts; do
         command -v $tool >/dev/null || echo "$tool: not found" >> "$probe_log"
     done
-    # one file from each package the paper needs (-extra, -recommended, fonts)
-    for f in enumitem.sty microtype.sty mathptmx.sty ptmr8t.tfm pcrr8t.tfm; do
+    # one file from each package the paper needs (-extra, -recommended, fonts),
+    # and the bibliography's (natbib and its plainnat style)
+    for f in enumitem.sty microtype.sty mathptmx.sty ptmr8t.tfm pcrr8t.tfm natbib.sty plainnat.bst; do
         [ -n "$(kpsewhich "$f" 2>/dev/null)" ] || echo "$f: not found by kpsewhich" >> "$probe_log"
     done
     [ ! -s "$probe_log" ]
@@ -124,7 +125,7 @@ case $mode in
     if [ -n "$need" ]; then
         # shellcheck disable=SC2086
         apt_install $need || {
-            echo "deps: the C compiler '${CC:-cc}'${NVCC:+ or g++ (nvcc's host compiler)} is" \
+            echo "deps: the C compiler '${CC:-cc}'${NVCC:+ or g++ (the host compiler of nvcc)} is" \
                  "missing. Install with:" >&2
             echo "  sudo apt-get install$(printf ' %s' $need)" >&2
             exit 1
