@@ -166,8 +166,6 @@ static int set_key(struct parse *p, struct claim *c, const char *key, char *v)
         snprintf(c->figure, sizeof c->figure, "%s", v);
     } else if (!strcmp(key, "command")) {
         snprintf(c->command, sizeof c->command, "%s", v);
-    } else if (!strcmp(key, "time")) {
-        snprintf(c->time, sizeof c->time, "%s", v);
     } else {
         return bad(p, "unknown key '%s'", key);
     }
@@ -410,6 +408,23 @@ static void expected_text(const struct claim *c, char *buf, size_t len)
 }
 
 /* Evaluate over the claim's runs, in its order. */
+/* How long the runs a claim reads took, from their files: "5 min on the H100,
+ * 6 min on the H200" ("" when no file says). */
+static void run_times(const struct run *const *rs, size_t nrs, char *out, size_t len)
+{
+    size_t o = 0;
+    out[0] = '\0';
+    for (size_t k = 0; k < nrs && o < len; k++) {
+        if (!isfinite(rs[k]->wall_s)) continue;
+        const char *m = strncmp(rs[k]->gpu_name, "NVIDIA ", 7) ? rs[k]->gpu_name : rs[k]->gpu_name + 7;
+        char when[32];
+        if (rs[k]->wall_s < 90) snprintf(when, sizeof when, "%.0f s", rs[k]->wall_s);
+        else snprintf(when, sizeof when, "%.0f min", rs[k]->wall_s / 60);
+        o += (size_t)snprintf(out + o, len - o, "%s%s on the %.*s", o ? ", " : "", when,
+                              m[0] ? (int)strcspn(m, " ") : 4, m[0] ? m : "host");
+    }
+}
+
 static void evaluate(const struct claim *c, const struct run *const *rs, size_t nrs,
                      struct claim_result *out)
 {
@@ -468,6 +483,7 @@ static void evaluate(const struct claim *c, const struct run *const *rs, size_t 
     if (!a.count) snprintf(out->measured, sizeof out->measured, "-");
     expected_text(c, out->expected, sizeof out->expected);
     fill_text(c, out, out->text, sizeof out->text);
+    run_times(rs, nrs, out->time, sizeof out->time);
 }
 
 void claims_evaluate(const struct claim *c, const struct run *runs, size_t nruns,
@@ -538,7 +554,7 @@ size_t claims_report(FILE *out, const struct claims *cs, const struct claim_resu
             fprintf(out, "| %s | %s | %s | %s | %s | `%s` (%s) |\n", text, r->measured,
                     r->expected, verdict, c->figure[0] ? c->figure : "-",
                     c->command[0] ? c->command : "make check-claims",
-                    c->time[0] ? c->time : "seconds");
+                    r->time[0] ? r->time : "seconds");
         } else {
             fprintf(out, "%-28s %-14s %-16s %-14s %s\n", c->id, r->measured, r->expected, verdict,
                     r->verdict == CLAIM_NOT_EVALUATED ? r->why

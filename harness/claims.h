@@ -75,7 +75,7 @@ struct claim {
     double lo, hi;             /* the bounds every value must lie within */
     char expect_text[64];      /* as the file gave it, e.g. "at_least 95" */
     int any_gpu;               /* scope = any */
-    char figure[32], command[96], time[64];
+    char figure[32], command[96];
 };
 
 struct claims {
@@ -98,6 +98,7 @@ struct claim_result {
     char why[160];             /* not evaluated: what it needs */
     char text[640];            /* the claim's text with its values filled in */
     char measured[64], expected[80];   /* formatted, as printed */
+    char time[128];            /* how long its runs took, from their files */
 };
 
 /* Evaluate claim c over the given runs (matched by role). */

@@ -215,7 +215,7 @@ static void values_answer_keys_and_name_unknown_ones(void **state)
         const char *key, *value;
     } ok[] = {{"x.gflops.gpu_tiled.256", "400"}, {"x.pct_ref.gpu_tiled.256", "40.0"},
               {"x.step.gpu_tiled.256", "4.00"},   {"x.ratio.gpu_tiled.gpu_naive.256", "4.00"},
-              {"x.gpu_model", "Test GPU"},        {"x.config.gpu_tiled.256", "16x16 block, 1x1 per thread"},
+              {"x.gpu_model", "Test GPU"},        {"x.config.gpu_tiled.256", "16\\(\\times\\)16 block, 1\\(\\times\\)1 per thread"},
               {"x.largest_step_rung.256", "\\rung{gpu\\_tiled}"}};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         if (values_key(ok[i].key, &k->run, 1, NULL, NULL, out, sizeof out, why, sizeof why) != 0)
