@@ -94,6 +94,18 @@ static const struct run *role_run(const struct run *runs, size_t n, const char *
     return NULL;
 }
 
+/* The runs of the roles a table names, into rr: 0, or -1 naming the one missing. */
+static int role_runs(char *const *roles, int nr, const struct run *runs, size_t nruns,
+                     const struct run **rr, char *why, size_t whylen)
+{
+    for (int i = 0; i < nr; i++)
+        if (!(rr[i] = role_run(runs, nruns, roles[i]))) {
+            snprintf(why, whylen, "no run has the role '%s'", roles[i]);
+            return -1;
+        }
+    return 0;
+}
+
 /* Split key on '.' into at most max parts (in buf). */
 static int split(const char *key, char *buf, size_t len, char **part, int max)
 {
@@ -442,11 +454,7 @@ static int table_ladder(FILE *f, char *roles_s, char *shapes_s, const struct run
     const int nr = split_list(roles_s, roles, 4), ns = split_list(shapes_s, shapes, 4);
     const struct run *rr[4];
     struct shape sh[4];
-    for (int i = 0; i < nr; i++)
-        if (!(rr[i] = role_run(runs, nruns, roles[i]))) {
-            snprintf(why, whylen, "no run has the role '%s'", roles[i]);
-            return -1;
-        }
+    if (role_runs(roles, nr, runs, nruns, rr, why, whylen)) return -1;
     for (int i = 0; i < ns; i++)
         if (shape_parse(shapes[i], &sh[i])) {
             snprintf(why, whylen, "'%s' is not a shape", shapes[i]);
@@ -480,11 +488,7 @@ static int table_host(FILE *f, char *roles_s, const struct run *runs, size_t nru
     char *roles[4];
     const int nr = split_list(roles_s, roles, 4);
     const struct run *rr[4];
-    for (int i = 0; i < nr; i++)
-        if (!(rr[i] = role_run(runs, nruns, roles[i]))) {
-            snprintf(why, whylen, "no run has the role '%s'", roles[i]);
-            return -1;
-        }
+    if (role_runs(roles, nr, runs, nruns, rr, why, whylen)) return -1;
     const struct variant *naive = registry_find("host_naive"), *restr = registry_find("host_restrict");
     /* the host shapes of the first run, in file order */
     struct shape seen[64];
@@ -527,11 +531,7 @@ static int table_hardware(FILE *f, char *roles_s, const struct run *runs, size_t
     char *roles[4];
     const int nr = split_list(roles_s, roles, 4);
     const struct run *rr[4];
-    for (int i = 0; i < nr; i++)
-        if (!(rr[i] = role_run(runs, nruns, roles[i]))) {
-            snprintf(why, whylen, "no run has the role '%s'", roles[i]);
-            return -1;
-        }
+    if (role_runs(roles, nr, runs, nruns, rr, why, whylen)) return -1;
     static const char *const rows[] = {"SMs", "max. SM clock (MHz)", "L2 (MiB)",
                                        "FP32 peak (TFLOP/s)", "copy bandwidth (TB/s)",
                                        "CUDA driver", "nvcc"};
