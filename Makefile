@@ -51,18 +51,21 @@ ifneq ($(strip $(NVCC)),)
   LINK       := $(NVCC)
   LINK_LIBS  := -lcublas -ldl -Xlinker -rpath=$(CUDA_HOME)/lib64
 else
-  GPU_OBJ    := build/harness/gpu_none.o
+  # Without nvcc each kernel file is compiled as C for its configurations alone
+  # (kernels/rung_config.h): the plan and the results need them.
+  GPU_OBJ    := build/harness/gpu_none.o $(patsubst kernels/gpu/%.cu,build/gpuconf/%.o,$(GPU_KERNELS))
   CPPFLAGS   += -DMM_HAVE_CUDA=0
   LINK       := $(CC)
   LINK_LIBS  :=
 endif
-LIB_OBJ := $(HARNESS_OBJ) $(HOST_KERNEL_OBJ) $(GPU_OBJ)
+LIB_OBJ := $(HARNESS_OBJ) $(HOST_KERNEL_OBJ) $(GPU_OBJ) build/kernels/rung_config.o
 # Recursive (=), not simple (:=): HDF5_LIBS asks pkg-config, which `make deps`
 # may only just have installed.
 LIBS     = $(HDF5_LIBS) $(INIH_LIBS) $(LINK_LIBS) -lpthread -lm
 
 # ---- user-facing targets -------------------------------------------------------
-.PHONY: all help test test-built deps deps-paper figures figures-built paper reproduce \
+.PHONY: all help test test-built deps deps-paper figures figures-built paper check-claims readme \
+        reproduce \
         reproduce-built quick run-paper host transfers autotune sanitize fuzz deps-fuzz clean FORCE
 all: bin/mmladder                        ## build the harness (GPU build when nvcc is found)
 
@@ -100,12 +103,20 @@ figures-built: bin/mmladder
 	scripts/figures.sh -o build/figures -p $(REF_H100) -c $(REF_H200) \
 	  $(if $(REF_TRANSFERS),-t $(REF_TRANSFERS)) $(if $(REF_REPRO),-r $(REF_H100) -n $(REF_REPRO))
 
+# The roles the claims and the paper's keys name, and the reference runs they are.
+REF_RUNS = h100=$(REF_H100) h200=$(REF_H200) $(if $(REF_TRANSFERS),transfers=$(REF_TRANSFERS)) \
+           $(if $(REF_REPRO),repro=$(REF_REPRO))
+
+check-claims: bin/mmladder               ## every claim of README and paper checked against data/
+	bin/mmladder claims paper/claims.ini $(REF_RUNS)
+
+readme: bin/mmladder                     ## rewrite README.md's generated tables (rungs, claims)
+	BIN=bin/mmladder REF_RUNS="$(REF_RUNS)" scripts/readme.sh
+
 paper: deps-paper figures                ## the paper from data/ into build/paper/main.pdf
 	@mkdir -p build/paper
-	scripts/paper-numbers.sh -b bin/mmladder -p $(REF_H100) -c $(REF_H200) \
-	  $(if $(REF_TRANSFERS),-t $(REF_TRANSFERS)) $(if $(REF_REPRO),-r $(REF_REPRO)) \
-	  build/paper/numbers.tex
-	scripts/check-paper.sh -n build/paper/numbers.tex paper/*.tex
+	bin/mmladder values --claims paper/claims.ini --out build/paper/values.tex \
+	  --tables build/paper $(REF_RUNS) -- paper/*.tex
 	latexmk -pdf -interaction=nonstopmode -halt-on-error -outdir=build/paper paper/main.tex
 	@# Only outline fonts (Type 1, TrueType): a bitmap Type 3 font prints blurred.
 	@if pdffonts build/paper/main.pdf | grep -q 'Type 3'; then \
@@ -202,11 +213,19 @@ build/host/%.O$(1).o: kernels/host/%.c kernels/matmul.h
 endef
 $(foreach o,$(HOST_OPT_LEVELS),$(eval $(call host_kernel_rule,$(o))))
 
-build/gpu/%.o: kernels/gpu/%.cu kernels/matmul.h $(wildcard kernels/gpu/*.cuh)
+build/kernels/rung_config.o: kernels/rung_config.c kernels/rung_config.h kernels/matmul.h
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(CFLAGS) $(WARN) -Ikernels -c $< -o $@
+
+build/gpuconf/%.o: kernels/gpu/%.cu kernels/rung_config.h kernels/matmul.h $(wildcard kernels/gpu/*.cuh)
+	@mkdir -p $(@D)
+	$(CC) -x c -std=c11 $(CFLAGS) $(WARN) -Ikernels -c $< -o $@
+
+build/gpu/%.o: kernels/gpu/%.cu kernels/matmul.h kernels/rung_config.h $(wildcard kernels/gpu/*.cuh)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -Ikernels -c $< -o $@
 
-build/gpu/%_tma.o: kernels/gpu/%_tma.cu kernels/matmul.h $(wildcard kernels/gpu/*.cuh)
+build/gpu/%_tma.o: kernels/gpu/%_tma.cu kernels/matmul.h kernels/rung_config.h $(wildcard kernels/gpu/*.cuh)
 	@mkdir -p $(@D)
 	$(NVCC) $(SM90A_NVCCFLAGS) -Ikernels -c $< -o $@
 

@@ -1,10 +1,7 @@
 /* Device services for builds without nvcc: there is no GPU code in the binary,
  * so every service reports why, and gpu_open hands back no device.  Only
- * gpu_bytes_needed works, from the same formula as gpu.cu (gpu.h).
- *
- * The GPU rungs' launchers (kernels/gpu/, not built here) are stood in for by
- * launchers that return the same message, so that whatever names them (the
- * registry, the tests) links and reports the missing GPU at run time. */
+ * gpu_bytes_needed works, from the same formula as gpu.cu (gpu.h).  (The GPU
+ * rungs' launchers are not built here; the registry leaves them NULL.) */
 #include <string.h>
 
 #include "gpu.h"
@@ -88,28 +85,6 @@ const char *gpu_copy_bandwidth_gbs(struct gpu *g, size_t bytes, double *gbs)
     (void)g, (void)bytes, (void)gbs;
     return no_cuda;
 }
-
-#define NO_CUDA_LAUNCHER(name)                          \
-    const char *name(const struct gpu_launch *L)        \
-    {                                                   \
-        (void)L;                                        \
-        return no_cuda;                                 \
-    }
-
-NO_CUDA_LAUNCHER(gpumult0_launch)
-NO_CUDA_LAUNCHER(gpumult1_launch)
-NO_CUDA_LAUNCHER(gputiled_launch)
-NO_CUDA_LAUNCHER(gputiled1_launch)
-NO_CUDA_LAUNCHER(gputiled_wpt_launch)
-NO_CUDA_LAUNCHER(gpu_regblock_launch)
-NO_CUDA_LAUNCHER(gpu_vectorized_launch)
-NO_CUDA_LAUNCHER(gpu_double_buffered_launch)
-NO_CUDA_LAUNCHER(gpu_warptiled_launch)
-NO_CUDA_LAUNCHER(gpu_async_copy_launch)
-NO_CUDA_LAUNCHER(tf32_mma_sync_launch)
-NO_CUDA_LAUNCHER(tf32_wgmma_tma_launch)
-NO_CUDA_LAUNCHER(cublas_fp32_launch)
-NO_CUDA_LAUNCHER(cublas_tf32_launch)
 
 const char *gpu_host_alloc(struct gpu *g, void **p, size_t bytes, int pinned)
 {

@@ -12,6 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "claims.h"
+#include "derive.h"
+#include "values.h"
 #include "experiment.h"
 #include "gpu.h"
 #include "plan.h"
@@ -42,8 +45,9 @@ static const char USAGE[] =
     "        recorded as skipped with that reason: the budget is the file's [sampling]\n"
     "        host_point_budget_s (default 60 s); --host-budget S sets it to S seconds,\n"
     "        --no-budget runs every host point\n"
-    "  list [EXPERIMENT.ini [--host-budget S | --no-budget]]\n"
-    "        the variants (rungs) in ladder order, or the points a file expands to\n"
+    "  list [--markdown | EXPERIMENT.ini [--host-budget S | --no-budget]]\n"
+    "        the variants (rungs) in ladder order (--markdown: as the README's table), or\n"
+    "        the points a file expands to\n"
     "  plan EXPERIMENT.ini [--host-budget S | --no-budget]\n"
     "        dry run: the points, skip reasons and an estimated time; runs nothing\n"
     "  info FILE.h5\n"
@@ -54,6 +58,19 @@ static const char USAGE[] =
     "  compare NEW.h5 REFERENCE.h5 [--tolerance 0.10] [--tsv]\n"
     "        per rung and shape: best GFLOP/s in each file, the ratio, and whether it\n"
     "        is within the tolerance (exit 0 either way; 1 if nothing matched)\n"
+    "  table VIEW [--n N] [ROLE=]FILE.h5 ...\n"
+    "        a derived view as a table with a header row (the figures draw these):\n"
+    "        rungs (no file), runs (any number), ladder, configs, speedup, samples\n"
+    "        (--n: the square size, default 4096 or the largest), transfers (one file),\n"
+    "        compare (two)\n"
+    "  claims CLAIMS.ini [--markdown] [--mine FILE.h5] ROLE=FILE.h5 ...\n"
+    "        every claim of the file checked against the runs: measured, expected,\n"
+    "        verdict (exit 1 if one fails); --mine: the claims a reviewer's own run\n"
+    "        can check, on that run\n"
+    "  values --claims CLAIMS.ini --out VALUES.tex --tables DIR ROLE=FILE.h5 ... --\n"
+    "         PAPER.tex ...\n"
+    "        every \\val{KEY} and \\valtable{NAME} of the paper answered from the runs\n"
+    "        (harness/values.h lists the keys); a key it cannot answer is an error\n"
     "  device\n"
     "        the GPU this binary would use, or why there is none (exit 3)\n"
     "\n"
@@ -81,17 +98,22 @@ static int load(const char *path, struct experiment *e)
 
 static void print_variants(void)
 {
-    printf("%-2s %-19s %-22s %-5s %-5s %-8s %s\n", "#", "variant", "seed name", "dev", "prec",
-           "axes", "adds");
+    printf("%-2s %-19s %-22s %-5s %-5s %s\n", "#", "variant", "seed name", "dev", "prec",
+           "adds; configurations (tile/WPT)");
     for (size_t i = 0; i < registry_count(); i++) {
         const struct variant *v = registry_at(i);
-        char axes[32] = "";
-        if (v->axes & AXIS_TILE) strcat(axes, "TS ");
-        if (v->axes & AXIS_WPT) strcat(axes, "WPT ");
-        if (v->axes & AXIS_OPT) strcat(axes, "-O ");
-        printf("%02zu %-19s %-22s %-5s %-5s %-8s %s%s\n", i + 1, v->name, v->seed_name,
+        char configs[256] = "";
+        size_t used = 0;
+        const unsigned axes = registry_axes(v);
+        if (axes & AXIS_OPT) snprintf(configs, sizeof configs, " -O1 -O2 -O3");
+        for (const struct rung_config *c = v->configs;
+             (axes & (AXIS_TILE | AXIS_WPT)) && c && c->tile >= 0 && used < sizeof configs; c++)
+            used += (size_t)snprintf(configs + used, sizeof configs - used, " %d/%d", c->tile,
+                                     c->wpt);
+        printf("%02zu %-19s %-22s %-5s %-5s %s%s%s%s\n", i + 1, v->name, v->seed_name,
                v->device == DEV_GPU ? "gpu" : "host", v->precision == PREC_TF32 ? "tf32" : "fp32",
-               axes, v->adds, (v->device == DEV_GPU && !v->gpu) ? " [not built]" : "");
+               v->adds, configs[0] ? ";" : "", configs,
+               (v->device == DEV_GPU && !v->gpu) ? " [not built]" : "");
     }
 }
 
@@ -439,8 +461,42 @@ out_exp:
     return rc;
 }
 
+/* The ladder as the README's table: number, rung, seed name, precision and
+ * reference, configurations, what it adds. */
+static void print_variants_markdown(void)
+{
+    printf("| # | rung | seed name | precision, against | configurations (tile/WPT: block, per "
+           "thread) | what it adds |\n|---|---|---|---|---|---|\n");
+    for (size_t i = 0; i < registry_count(); i++) {
+        const struct variant *v = registry_at(i);
+        char configs[512] = "";
+        size_t used = 0;
+        if (v->device == DEV_HOST) snprintf(configs, sizeof configs, "-O1, -O2, -O3");
+        for (const struct rung_config *c = v->configs; c && c->tile >= 0 && used < sizeof configs;
+             c++) {
+            if (c->block_rows == 0) break;   /* cuBLAS: its own choice */
+            const unsigned axes = registry_axes(v);
+            char sel[32] = "";
+            if (axes & AXIS_TILE) snprintf(sel, sizeof sel, "%d%s", c->tile, axes & AXIS_WPT ? "/" : "");
+            if (axes & AXIS_WPT) snprintf(sel + strlen(sel), sizeof sel - strlen(sel), "%d", c->wpt);
+            used += (size_t)snprintf(configs + used, sizeof configs - used, "%s%s%s%dx%d, %dx%d",
+                                     used ? "; " : "", sel, sel[0] ? ": " : "", c->block_rows,
+                                     c->block_cols, c->thread_rows, c->thread_cols);
+        }
+        const int plain = v->seed_name[0] == '(';   /* "(past the seeds)": not a name */
+        printf("| %02zu | `%s` | %s%s%s | %s%s%s | %s | %s |\n", i + 1, v->name, plain ? "" : "`",
+               v->seed_name, plain ? "" : "`",
+               v->precision == PREC_TF32 ? "**TF32**" : "FP32", v->reference ? ", against " : "",
+               v->reference ? v->reference : "", configs[0] ? configs : "chosen by cuBLAS", v->adds);
+    }
+}
+
 static int cmd_list_or_plan(int argc, char **argv, int dry_run)
 {
+    if (!dry_run && argc == 3 && !strcmp(argv[2], "--markdown")) {
+        print_variants_markdown();
+        return EXIT_OK;
+    }
     if (argc < 3) {
         if (dry_run) {
             fprintf(stderr, "mmladder plan: no experiment file given\n%s", USAGE);
@@ -525,6 +581,7 @@ static int cmd_info(int argc, char **argv)
         fprintf(stderr, "mmladder: %s\n", err);
         return EXIT_INPUT;
     }
+    derive_upgrade(&f);
     printf("%s\nattributes:\n", argv[2]);
     results_visit_attrs(argv[2], print_attr, NULL, err, sizeof err);
     size_t counts[4] = {0};
@@ -580,6 +637,7 @@ static int cmd_export(int argc, char **argv)
         return EXIT_INPUT;
     }
     warn_about(path, &f);
+    derive_upgrade(&f);
     if (samples)
         report_export_samples(stdout, &f, csv ? EXPORT_CSV : EXPORT_TSV);
     else
@@ -630,6 +688,7 @@ static int cmd_compare(int argc, char **argv)
             return EXIT_INPUT;
         }
         warn_about(paths[k], &f[k]);
+        derive_upgrade(&f[k]);
     }
     size_t compared = 0, host = 0;
     size_t outside = report_compare(stdout, &f[0], &f[1], tol, tsv, &compared, &host);
@@ -649,6 +708,179 @@ static int cmd_compare(int argc, char **argv)
         return EXIT_INPUT;
     }
     return EXIT_OK;
+}
+
+/* "ROLE=PATH" or "PATH" (role "runK"): the runs a derived command is given.
+ * Returns how many were opened, or -1 (after a message). */
+static int open_runs(int argc, char **argv, int first, struct run *runs, size_t max)
+{
+    size_t n = 0;
+    for (int i = first; i < argc; i++) {
+        if (n == max) {
+            fprintf(stderr, "mmladder: more than %zu results files\n", max);
+            goto fail;
+        }
+        char role[32], err[PATH_MAX + 512];
+        const char *path = argv[i], *eq = strchr(argv[i], '=');
+        if (eq && (size_t)(eq - argv[i]) < sizeof role && eq > argv[i]) {
+            snprintf(role, sizeof role, "%.*s", (int)(eq - argv[i]), argv[i]);
+            path = eq + 1;
+        } else {
+            snprintf(role, sizeof role, "run%zu", n + 1);
+        }
+        if (derive_open(&runs[n], role, path, err, sizeof err) != 0) {
+            fprintf(stderr, "mmladder: %s\n", err);
+            goto fail;
+        }
+        n++;
+    }
+    return (int)n;
+fail:
+    while (n > 0) derive_close(&runs[--n]);
+    return -1;
+}
+
+static int cmd_table(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "mmladder table: no view given (expected one of: %s)\n%s", DERIVE_VIEWS,
+                USAGE);
+        return EXIT_INPUT;
+    }
+    const char *view = argv[2], *n_arg = NULL;
+    int first = 3;
+    if (argc > 4 && !strcmp(argv[3], "--n")) {
+        n_arg = argv[4];
+        char *end;
+        long n = strtol(n_arg, &end, 10);
+        if (*end || n < 1 || n > 1000000) {
+            fprintf(stderr, "mmladder table: --n '%s' (expected a square size, e.g. 4096)\n",
+                    n_arg);
+            return EXIT_INPUT;
+        }
+        first = 5;
+    }
+    for (int i = first; i < argc; i++)
+        if (argv[i][0] == '-') {
+            fprintf(stderr, "mmladder table: unknown option '%s'\n%s", argv[i], USAGE);
+            return EXIT_INPUT;
+        }
+    struct run runs[8];
+    int n = open_runs(argc, argv, first, runs, 8);
+    if (n < 0) return EXIT_INPUT;
+    char err[512];
+    int rc = derive_table(stdout, view, runs, (size_t)n, n_arg, err, sizeof err);
+    if (rc != 0) fprintf(stderr, "mmladder table: %s\n", err);
+    for (int i = 0; i < n; i++) derive_close(&runs[i]);
+    return rc ? EXIT_INPUT : EXIT_OK;
+}
+
+/* claims CLAIMS.ini [--markdown] [--mine FILE] [ROLE=]FILE...: each claim's
+ * measured value and verdict; exit 1 when a claim the data were given for
+ * fails. */
+static int cmd_claims(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "mmladder claims: no claims file given\n%s", USAGE);
+        return EXIT_INPUT;
+    }
+    const char *mine_path = NULL;
+    int markdown = 0, first = 3;
+    for (; first < argc && argv[first][0] == '-'; first++) {
+        if (!strcmp(argv[first], "--markdown")) {
+            markdown = 1;
+        } else if (!strcmp(argv[first], "--mine") && first + 1 < argc) {
+            mine_path = argv[++first];
+        } else {
+            fprintf(stderr, "mmladder claims: unknown option '%s' (expected --markdown or "
+                            "--mine FILE)\n", argv[first]);
+            return EXIT_INPUT;
+        }
+    }
+    char err[PATH_MAX + 512];
+    struct claims *cs = calloc(1, sizeof *cs);
+    struct claim_result *rs = calloc(CLAIM_MAX, sizeof *rs);
+    struct run *runs = calloc(9, sizeof *runs);
+    if (!cs || !rs || !runs) {
+        fprintf(stderr, "mmladder claims: out of memory\n");
+        free(cs), free(rs), free(runs);
+        return EXIT_INPUT;
+    }
+    int rc = EXIT_INPUT, n = -1;
+    if (claims_load(argv[2], cs, err, sizeof err) != 0) {
+        fprintf(stderr, "mmladder: %s\n", err);
+        goto out;
+    }
+    if ((n = open_runs(argc, argv, first, runs, 8)) < 0) goto out;
+    if (mine_path && derive_open(&runs[8], "mine", mine_path, err, sizeof err) != 0) {
+        fprintf(stderr, "mmladder: %s\n", err);
+        goto out;
+    }
+    for (size_t i = 0; i < cs->n; i++) {
+        if (mine_path)
+            claims_evaluate_mine(&cs->c[i], &runs[8], runs, (size_t)n, &rs[i]);
+        else
+            claims_evaluate(&cs->c[i], runs, (size_t)n, &rs[i]);
+    }
+    size_t failed = claims_report(stdout, cs, rs, markdown);
+    size_t evaluated = 0;
+    for (size_t i = 0; i < cs->n; i++) evaluated += rs[i].verdict != CLAIM_NOT_EVALUATED;
+    if (!markdown)
+        printf("\n%zu claims: %zu evaluated, %zu failed, %zu not evaluated\n", cs->n, evaluated,
+               failed, cs->n - evaluated);
+    rc = failed ? EXIT_INPUT : EXIT_OK;
+    if (mine_path) derive_close(&runs[8]);
+out:
+    for (int i = 0; i < n; i++) derive_close(&runs[i]);
+    free(cs), free(rs), free(runs);
+    return rc;
+}
+
+/* values --claims CLAIMS.ini --out VALUES.tex --tables DIR ROLE=FILE... -- TEX...:
+ * every \\val{KEY} and \\valtable{NAME} the TeX files use, answered. */
+static int cmd_values(int argc, char **argv)
+{
+    const char *claims_path = NULL, *out = NULL, *tables = NULL;
+    int i = 2;
+    for (; i + 1 < argc && argv[i][0] == '-' && strcmp(argv[i], "--"); i += 2) {
+        if (!strcmp(argv[i], "--claims")) claims_path = argv[i + 1];
+        else if (!strcmp(argv[i], "--out")) out = argv[i + 1];
+        else if (!strcmp(argv[i], "--tables")) tables = argv[i + 1];
+        else break;
+    }
+    int dash = i;
+    while (dash < argc && strcmp(argv[dash], "--")) dash++;
+    if (!claims_path || !out || !tables || dash >= argc - 1) {
+        fprintf(stderr, "mmladder values: usage: values --claims CLAIMS.ini --out VALUES.tex "
+                        "--tables DIR ROLE=FILE.h5 ... -- PAPER.tex ...\n");
+        return EXIT_INPUT;
+    }
+    char err[PATH_MAX + 512];
+    struct claims *cs = calloc(1, sizeof *cs);
+    struct claim_result *rs = calloc(CLAIM_MAX, sizeof *rs);
+    struct run *runs = calloc(8, sizeof *runs);
+    int rc = EXIT_INPUT, n = -1;
+    if (!cs || !rs || !runs) goto out;
+    if (claims_load(claims_path, cs, err, sizeof err) != 0) {
+        fprintf(stderr, "mmladder: %s\n", err);
+        goto out;
+    }
+    char *saved = argv[dash];
+    argv[dash] = NULL;   /* open_runs stops at argc: give it the runs only */
+    n = open_runs(dash, argv, i, runs, 8);
+    argv[dash] = saved;
+    if (n < 0) goto out;
+    for (size_t k = 0; k < cs->n; k++) claims_evaluate(&cs->c[k], runs, (size_t)n, &rs[k]);
+    if (values_write((const char *const *)argv + dash + 1, (size_t)(argc - dash - 1), out, tables,
+                     runs, (size_t)n, cs, rs, err, sizeof err) != 0) {
+        fprintf(stderr, "mmladder values: %s\n", err);
+        goto out;
+    }
+    rc = EXIT_OK;
+out:
+    for (int k = 0; k < n; k++) derive_close(&runs[k]);
+    free(cs), free(rs), free(runs);
+    return rc;
 }
 
 static int cmd_device(void)
@@ -682,6 +914,9 @@ static int dispatch(int argc, char **argv)
     if (!strcmp(argv[1], "info")) return cmd_info(argc, argv);
     if (!strcmp(argv[1], "export")) return cmd_export(argc, argv);
     if (!strcmp(argv[1], "compare")) return cmd_compare(argc, argv);
+    if (!strcmp(argv[1], "table")) return cmd_table(argc, argv);
+    if (!strcmp(argv[1], "claims")) return cmd_claims(argc, argv);
+    if (!strcmp(argv[1], "values")) return cmd_values(argc, argv);
     if (!strcmp(argv[1], "device")) {
         if (argc == 2) return cmd_device();
         fprintf(stderr, "mmladder device: unexpected argument '%s' (it takes none)\n", argv[2]);

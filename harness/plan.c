@@ -53,7 +53,7 @@ static int check_sweep(const struct experiment *e, const struct sweep *s, char *
                     {AXIS_OPT, "opt_levels", offsetof(struct sweep, opt_levels)}};
         for (size_t a = 0; a < sizeof axes / sizeof axes[0]; a++) {
             const struct int_axis *ax = (const struct int_axis *)((const char *)s + axes[a].off);
-            if ((v->axes & axes[a].axis) && ax->n == 0) {
+            if ((registry_axes(v) & axes[a].axis) && ax->n == 0) {
                 snprintf(err, errlen,
                          "%s:%d: sweep [%s]: variant '%s' needs '%s' (expected e.g. %s = %s)",
                          e->path, s->line, s->name, v->name, axes[a].key, axes[a].key,
@@ -72,9 +72,10 @@ static size_t sweep_points(const struct sweep *s)
     for (int vi = 0; vi < s->n_variants; vi++) {
         const struct variant *v = registry_find(s->variants[vi]);
         size_t k = (size_t)s->n_shapes;
-        if (v->axes & AXIS_TILE) k *= (size_t)s->tiles.n;
-        if (v->axes & AXIS_WPT) k *= (size_t)s->wpts.n;
-        if (v->axes & AXIS_OPT) k *= (size_t)s->opt_levels.n;
+        const unsigned axes = registry_axes(v);
+        if (axes & AXIS_TILE) k *= (size_t)s->tiles.n;
+        if (axes & AXIS_WPT) k *= (size_t)s->wpts.n;
+        if (axes & AXIS_OPT) k *= (size_t)s->opt_levels.n;
         if (v->device == DEV_GPU && s->host_memory.n > 0) k *= (size_t)s->host_memory.n;
         n += k;
     }
@@ -104,9 +105,10 @@ int plan_from_experiment(const struct experiment *e, int gpu_ok, const char *gpu
             for (int vi = 0; vi < s->n_variants; vi++) {
                 const struct variant *v = registry_find(s->variants[vi]);
                 const int *tiles, *wpts, *opts, *mems;
-                int nt = axis_values(&s->tiles, v->axes & AXIS_TILE, &tiles);
-                int nw = axis_values(&s->wpts, v->axes & AXIS_WPT, &wpts);
-                int no = axis_values(&s->opt_levels, v->axes & AXIS_OPT, &opts);
+                const unsigned axes = registry_axes(v);
+                int nt = axis_values(&s->tiles, axes & AXIS_TILE, &tiles);
+                int nw = axis_values(&s->wpts, axes & AXIS_WPT, &wpts);
+                int no = axis_values(&s->opt_levels, axes & AXIS_OPT, &opts);
                 int nm = axis_values(&s->host_memory,
                                      v->device == DEV_GPU && s->host_memory.n > 0, &mems);
                 for (int ti = 0; ti < nt; ti++)
@@ -118,7 +120,7 @@ int plan_from_experiment(const struct experiment *e, int gpu_ok, const char *gpu
                                 .K = s->shapes[hi].K, .tile = tiles[ti], .wpt = wpts[wi],
                                 .opt_level = opts[oi], .host_memory = mems[mi],
                                 .sweep = s->name, .line = s->shapes[hi].line};
-                            if (!registry_supports(v, pt.tile, pt.wpt, pt.opt_level,
+                            if (!registry_supports(v, pt.tile, pt.wpt, pt.opt_level, &pt.cfg,
                                                    pt.skip_reason, sizeof pt.skip_reason))
                                 pt.skip = 1;
                             else if (v->device == DEV_GPU && (!v->gpu || !gpu_ok)) {

@@ -17,12 +17,13 @@
 
 struct point {
     const struct variant *v;
+    const struct rung_config *cfg;   /* GPU rungs: the configuration; NULL otherwise */
     int M, N, K;
     int tile, wpt, opt_level;
     int host_memory;             /* HOST_MEMORY_*: GPU points that also time the copies */
     int skip;                    /* 1: recorded as skipped, not run */
     int skip_env;                /* 1: skipped for want of this machine (no GPU), not by design */
-    char skip_reason[128];
+    char skip_reason[160];
     const char *sweep;           /* name of the sweep it came from */
     int line;                    /* the line of the experiment file that gave its shape */
 };
@@ -32,7 +33,7 @@ struct point {
 struct plan {
     size_t n, cap;
     struct point *points;
-    char env_reason[128];        /* why points with skip_env cannot run here; "" if none */
+    char env_reason[160];        /* why points with skip_env cannot run here; "" if none */
 };
 
 /* Expand; on an error in the file (unknown variant, more than PLAN_MAX_POINTS

@@ -1,148 +1,161 @@
-/* The ladder, in order.  One line per rung; see registry.h. */
+/* The ladder, in order: see registry.h. */
 #include "registry.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#if MM_HAVE_CUDA
-#define GPU(fn) fn
+/* The ladder, one line a rung, in order:
+ *   HOST(name, seed name, colour, point, what it adds, code, nominal GFLOP/s)
+ *   GPU(name, seed name, precision, colour, point, what it adds, code, tiled,
+ *       nominal GFLOP/s)
+ * where `code` is the base name of the rung's functions (hostmult0_O2;
+ * gpu_async_copy_launch and gpu_async_copy_configs, from its kernel file), the
+ * precision FP32 or TF32 (which also names the cuBLAS line it is measured
+ * against: REF for the cuBLAS lines themselves), and `tiled` 1 when A and B pass
+ * through shared memory one block tile at a time (derive.h's load model).  The
+ * list declares what it names, so a new rung is its file and one line here. */
+#define LADDER(HOST, GPU)                                                                   \
+    HOST("host_naive", "hostmult0", "#8C510A", 5,                                           \
+         "triple loop accumulating in C (the baseline)", hostmult0, 0.5)                    \
+    HOST("host_restrict", "hostmult1", "#D8A300", 15,                                       \
+         "__restrict lets the compiler keep C[i][j] in a register", hostmult1, 0.6)         \
+    GPU("gpu_naive_global", "gpumult0", FP32, "#D62728", 9,                                 \
+        "one thread per output, accumulating in global memory", gpumult0, 0, 1500)          \
+    GPU("gpu_naive", "gpumult1", FP32, "#FF7F0E", 11,                                       \
+        "accumulates in a register, one store per output", gpumult1, 0, 5000)               \
+    GPU("gpu_tiled", "gputiled<TS>", FP32, "#2CA02C", 7,                                    \
+        "TS x TS tiles of A and B in shared memory: TS times fewer global loads", gputiled, \
+        1, 8000)                                                                            \
+    GPU("gpu_tiled_unrolled", "gputiled1<TS>", FP32, "#17A2B8", 15,                         \
+        "the tile's inner product loop fully unrolled", gputiled1, 1, 9000)                 \
+    GPU("gpu_tiled_wpt", "gputiled<TS,WPT,RTS>", FP32, "#1F4FB4", 13,                       \
+        "WPT outputs per thread reuse each B value from shared memory WPT times",           \
+        gputiled_wpt, 1, 15000)                                                             \
+    GPU("gpu_regblock", "(past the seeds)", FP32, "#E377C2", 7,                             \
+        "each thread a sqrt(WPT)^2 block of C in registers, A tile transposed",            \
+        gpu_regblock, 1, 25000)                                                             \
+    GPU("gpu_vectorized", "(past the seeds)", FP32, "#8C564B", 9,                           \
+        "16-byte loads from global and shared memory", gpu_vectorized, 1, 30000)            \
+    GPU("gpu_double_buffered", "(past the seeds)", FP32, "#7F7F00", 13,                     \
+        "two shared-memory stages: the next slice's loads overlap the FMAs",                \
+        gpu_double_buffered, 1, 33000)                                                      \
+    GPU("gpu_warptiled", "(past the seeds)", FP32, "#00897B", 11,                           \
+        "warp tiles of 4x4 quarters: shared loads and stores free of bank conflicts",       \
+        gpu_warptiled, 1, 40000)                                                            \
+    GPU("gpu_async_copy", "(past the seeds)", FP32, "#C2185B", 5,                           \
+        "cp.async pipeline of 32-deep slices: global to shared without registers",          \
+        gpu_async_copy, 1, 45000)                                                           \
+    GPU("tf32_mma_sync", "(past the seeds)", TF32, "#00A3E0", 13,                           \
+        "TF32 tensor cores, warp-level mma.sync (a different precision)", tf32_mma_sync, 1, \
+        150000)                                                                             \
+    GPU("tf32_wgmma_tma", "(past the seeds)", TF32, "#6B9E00", 15,                          \
+        "Hopper warpgroup MMA (wgmma) fed by the tensor memory accelerator (TMA)",          \
+        tf32_wgmma_tma, 1, 300000)                                                          \
+    GPU("cublas_fp32", "cublasSgemm", REF_FP32, "#000000", 5,                               \
+        "cuBLAS SGEMM, strict FP32 (no tensor cores): the 100% line", cublas_fp32, 0,       \
+        50000)                                                                              \
+    GPU("cublas_tf32", "cublasSgemm (TF32)", REF_TF32, "#7B3294", 5,                        \
+        "cuBLAS with TF32 tensor cores allowed: a reference line, not FP32", cublas_tf32,   \
+        0, 300000)
+
+/* Wrong on purpose, for the tests only (tests/faulty_kernels.cu): not rungs, and
+ * built only into the test binaries build/tests/mmladder-faulty and
+ * build/tests/sanitize-one. */
+#if MM_TEST_RUNGS
+#define TEST_RUNGS(GPU)                                                                     \
+    GPU("test_racy_tiled", "gputiled<TS> without __syncthreads", FP32, "#808080", 1,        \
+        "seed 002's exercise: the tiled kernel with a shared-memory race", test_racy_tiled, \
+        1, 8000)                                                                            \
+    GPU("test_one_off", "(test only)", FP32, "#808081", 1, "one element off by 0.01",       \
+        test_one_off, 0, 5000)                                                              \
+    GPU("test_nan", "(test only)", FP32, "#808082", 1, "one element NaN", test_nan, 0, 5000) \
+    GPU("test_unwritten", "(test only)", FP32, "#808083", 1,                                \
+        "the last row of C never written", test_unwritten, 0, 5000)
 #else
-#define GPU(fn) NULL
+#define TEST_RUNGS(GPU)
 #endif
 
-#if MM_TEST_RUNGS
-/* Wrong on purpose, for the tests only (tests/faulty_kernels.cu). */
-const char *test_racy_tiled_launch(const struct gpu_launch *L);
-const char *test_one_off_launch(const struct gpu_launch *L);
-const char *test_nan_launch(const struct gpu_launch *L);
-const char *test_unwritten_launch(const struct gpu_launch *L);
+#define FP32 PREC_FP32, "cublas_fp32"
+#define TF32 PREC_TF32, "cublas_tf32"
+#define REF_FP32 PREC_FP32, NULL
+#define REF_TF32 PREC_TF32, NULL
+
+/* What the lines name: host rungs' functions per -O level, GPU rungs' launchers
+ * and configuration tables. */
+#define DECLARE_HOST(name, seed, colour, point, adds, code, nominal) \
+    HOST_OPT_LEVELS_DECLARE(code);
+#define DECLARE_GPU(name, seed, prec, colour, point, adds, code, tiled, nominal) \
+    extern const struct rung_config code##_configs[];                            \
+    const char *code##_launch(const struct gpu_launch *L);
+LADDER(DECLARE_HOST, DECLARE_GPU)
+TEST_RUNGS(DECLARE_GPU)
+
+#if MM_HAVE_CUDA
+#define LAUNCHER(code) code##_launch
+#else
+#define LAUNCHER(code) NULL   /* built without nvcc: configurations only */
 #endif
 
-#define HOST_LEVELS(fn) {NULL, fn##_O1, fn##_O2, fn##_O3}
-#define TILES {8, 16, 32, 0}
-#define WPTS {1, 2, 4, 8, 16, 32, 0}
+#define HOST_ENTRY(name, seed, colour, point, adds, code, nominal)                          \
+    {name, seed, DEV_HOST, PREC_FP32, NULL, colour, point, adds, NULL, 0,                   \
+     {NULL, code##_O1, code##_O2, code##_O3}, NULL, nominal},
+#define GPU_ENTRY(name, seed, prec, colour, point, adds, code, tiled, nominal)              \
+    {name, seed, DEV_GPU, prec, colour, point, adds, code##_configs, tiled, {NULL},          \
+     LAUNCHER(code), nominal},
 
-static const struct variant LADDER[] = {
-    {"host_naive", "hostmult0", DEV_HOST, AXIS_OPT, PREC_FP32,
-     "triple loop accumulating in C (the baseline)", {0}, {0}, HOST_LEVELS(hostmult0), NULL, 0.5},
-    {"host_restrict", "hostmult1", DEV_HOST, AXIS_OPT, PREC_FP32,
-     "__restrict lets the compiler keep C[i][j] in a register", {0}, {0},
-     HOST_LEVELS(hostmult1), NULL, 0.6},
-    {"gpu_naive_global", "gpumult0", DEV_GPU, 0, PREC_FP32,
-     "one thread per output, accumulating in global memory", {0}, {0}, {0},
-     GPU(gpumult0_launch), 1500},
-    {"gpu_naive", "gpumult1", DEV_GPU, 0, PREC_FP32,
-     "accumulates in a register, one store per output", {0}, {0}, {0},
-     GPU(gpumult1_launch), 5000},
-    {"gpu_tiled", "gputiled<TS>", DEV_GPU, AXIS_TILE, PREC_FP32,
-     "TS x TS tiles of A and B in shared memory: TS times fewer global loads", TILES, {0},
-     {0}, GPU(gputiled_launch), 8000},
-    {"gpu_tiled_unrolled", "gputiled1<TS>", DEV_GPU, AXIS_TILE, PREC_FP32,
-     "the tile's inner product loop fully unrolled", TILES, {0}, {0},
-     GPU(gputiled1_launch), 9000},
-    {"gpu_tiled_wpt", "gputiled<TS,WPT,RTS>", DEV_GPU, AXIS_TILE | AXIS_WPT, PREC_FP32,
-     "WPT outputs per thread reuse each B value from shared memory WPT times", TILES, WPTS,
-     {0}, GPU(gputiled_wpt_launch), 15000},
-    {"gpu_regblock", "(past the seeds)", DEV_GPU, AXIS_TILE | AXIS_WPT, PREC_FP32,
-     "each thread a sqrt(WPT)^2 block of C in registers, A tile transposed", {64, 128, 0},
-     {16, 64, 0}, {0}, GPU(gpu_regblock_launch), 25000},
-    {"gpu_vectorized", "(past the seeds)", DEV_GPU, AXIS_TILE | AXIS_WPT, PREC_FP32,
-     "16-byte loads from global and shared memory", {64, 128, 0}, {16, 64, 0}, {0},
-     GPU(gpu_vectorized_launch), 30000},
-    {"gpu_double_buffered", "(past the seeds)", DEV_GPU, AXIS_TILE | AXIS_WPT, PREC_FP32,
-     "two shared-memory stages: the next slice's loads overlap the FMAs", {64, 128, 0},
-     {16, 64, 0}, {0}, GPU(gpu_double_buffered_launch), 33000},
-    {"gpu_warptiled", "(past the seeds)", DEV_GPU, AXIS_TILE | AXIS_WPT, PREC_FP32,
-     "warp tiles of 4x4 quarters: shared loads and stores free of bank conflicts", {64, 128, 0},
-     {64, 128, 0}, {0}, GPU(gpu_warptiled_launch), 40000},
-    {"gpu_async_copy", "(past the seeds)", DEV_GPU, AXIS_TILE | AXIS_WPT, PREC_FP32,
-     "cp.async pipeline of 32-deep slices: global to shared without registers",
-     {64, 128, 256, 0}, {64, 128, 0}, {0}, GPU(gpu_async_copy_launch), 45000},
-    {"tf32_mma_sync", "(past the seeds)", DEV_GPU, AXIS_TILE | AXIS_WPT, PREC_TF32,
-     "TF32 tensor cores, warp-level mma.sync (a different precision)", {128, 0}, {64, 128, 0},
-     {0}, GPU(tf32_mma_sync_launch), 150000},
-    {"tf32_wgmma_tma", "(past the seeds)", DEV_GPU, AXIS_TILE, PREC_TF32,
-     "Hopper warpgroup MMA (wgmma) fed by the tensor memory accelerator (TMA)", {128, 256, 0},
-     {0}, {0}, GPU(tf32_wgmma_tma_launch), 300000},
-    {"cublas_fp32", "cublasSgemm", DEV_GPU, 0, PREC_FP32,
-     "cuBLAS SGEMM, strict FP32 (no tensor cores): the 100% line", {0}, {0}, {0},
-     GPU(cublas_fp32_launch), 50000},
-    {"cublas_tf32", "cublasSgemm (TF32)", DEV_GPU, 0, PREC_TF32,
-     "cuBLAS with TF32 tensor cores allowed: a reference line, not FP32", {0}, {0}, {0},
-     GPU(cublas_tf32_launch), 300000},
-#if MM_TEST_RUNGS
-    /* Not rungs: kernels that are wrong on purpose, built only into the test
-     * binaries build/tests/mmladder-faulty and build/tests/sanitize-one. */
-    {"test_racy_tiled", "gputiled<TS> without __syncthreads", DEV_GPU, AXIS_TILE, PREC_FP32,
-     "seed 002's exercise: the tiled kernel with a shared-memory race", {16, 0}, {0}, {0},
-     GPU(test_racy_tiled_launch), 8000},
-    {"test_one_off", "(test only)", DEV_GPU, 0, PREC_FP32, "one element off by 0.01", {0}, {0},
-     {0}, GPU(test_one_off_launch), 5000},
-    {"test_nan", "(test only)", DEV_GPU, 0, PREC_FP32, "one element NaN", {0}, {0}, {0},
-     GPU(test_nan_launch), 5000},
-    {"test_unwritten", "(test only)", DEV_GPU, 0, PREC_FP32, "the last row of C never written",
-     {0}, {0}, {0}, GPU(test_unwritten_launch), 5000},
-#endif
-};
+static const struct variant RUNGS[] = {LADDER(HOST_ENTRY, GPU_ENTRY) TEST_RUNGS(GPU_ENTRY)};
 
-size_t registry_count(void) { return sizeof LADDER / sizeof LADDER[0]; }
+size_t registry_count(void) { return sizeof RUNGS / sizeof RUNGS[0]; }
 
-const struct variant *registry_at(size_t i) { return i < registry_count() ? &LADDER[i] : NULL; }
+const struct variant *registry_at(size_t i) { return i < registry_count() ? &RUNGS[i] : NULL; }
 
 const struct variant *registry_find(const char *name)
 {
     for (size_t i = 0; i < registry_count(); i++)
-        if (strcmp(LADDER[i].name, name) == 0) return &LADDER[i];
+        if (strcmp(RUNGS[i].name, name) == 0) return &RUNGS[i];
     return NULL;
 }
 
-static int in_list(const int *list, int x)
+int registry_number(const struct variant *v)
 {
-    for (int i = 0; i < REG_MAX_VALUES && list[i]; i++)
-        if (list[i] == x) return 1;
+    for (size_t i = 0; i < registry_count(); i++)
+        if (&RUNGS[i] == v) return (int)i + 1;
     return 0;
 }
 
-static void list_str(const int *list, char *buf, size_t len)
+unsigned registry_axes(const struct variant *v)
 {
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < REG_MAX_VALUES && list[i] && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%d", i ? " " : "", list[i]);
+    if (v->device == DEV_HOST) return AXIS_OPT;
+    unsigned a = 0;
+    for (const struct rung_config *c = v->configs; c && c->tile >= 0; c++)
+        a |= (c->tile ? AXIS_TILE : 0) | (c->wpt ? AXIS_WPT : 0);
+    return a;
 }
 
-int registry_supports(const struct variant *v, int tile, int wpt, int opt_level, char *why,
-                      size_t whylen)
+int registry_is_reference(const struct variant *v)
 {
-    char have[64];
-    if (v->axes & AXIS_TILE) {
-        if (!in_list(v->tiles, tile)) {
-            list_str(v->tiles, have, sizeof have);
-            if (tile > 0 && (long)tile * tile > 1024)
-                snprintf(why, whylen, "TS %d needs %d threads per block (> 1024)", tile,
-                         tile * tile);
-            else
-                snprintf(why, whylen, "TS %d not instantiated (built: %s)", tile, have);
-            return 0;
-        }
-    }
-    if (v->axes & AXIS_WPT) {
-        if (!in_list(v->wpts, wpt)) {
-            list_str(v->wpts, have, sizeof have);
-            snprintf(why, whylen, "WPT %d not instantiated (built: %s)", wpt, have);
-            return 0;
-        }
-        if (tile % wpt != 0) {
-            snprintf(why, whylen, "WPT %d does not divide TS %d", wpt, tile);
-            return 0;
-        }
-    }
-    if (v->axes & AXIS_OPT) {
-        if (opt_level < 0 || opt_level > 3 || !v->host[opt_level]) {
+    for (size_t i = 0; i < registry_count(); i++)
+        if (RUNGS[i].reference && strcmp(RUNGS[i].reference, v->name) == 0) return 1;
+    return 0;
+}
+
+int registry_supports(const struct variant *v, int tile, int wpt, int opt_level,
+                      const struct rung_config **cfg, char *why, size_t whylen)
+{
+    if (cfg) *cfg = NULL;
+    if (v->device == DEV_HOST) {
+        if (opt_level < 1 || opt_level > 3 || !v->host[opt_level]) {
             snprintf(why, whylen, "-O%d not built (built: -O1 -O2 -O3)", opt_level);
             return 0;
         }
+        return 1;
     }
+    const struct rung_config *c = rung_config_find(v->configs, tile, wpt);
+    if (!c) {
+        snprintf(why, whylen, "%s", rung_config_error(v->configs, v->name, tile, wpt));
+        return 0;
+    }
+    if (cfg) *cfg = c;
     return 1;
 }
 
@@ -151,6 +164,6 @@ const char *registry_names(char *buf, size_t len)
     size_t used = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < registry_count() && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? " " : "", LADDER[i].name);
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? " " : "", RUNGS[i].name);
     return buf;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "derive.h"
 #include "measure.h"
 
 void shape_str(char *buf, size_t len, int M, int N, int K)
@@ -89,57 +90,48 @@ void progress_end(struct progress *p)
 
 /* ---- summary ----------------------------------------------------------------- */
 
-static int same_shape(const struct result_row *a, const struct result_row *b)
-{
-    return a->M == b->M && a->N == b->N && a->K == b->K;
-}
-
-/* The cuBLAS line a row is measured against: cublas_tf32 for TF32 rows,
- * cublas_fp32 for the others (never a TF32 row against the FP32 line). */
-static double cublas_gflops(const struct result_row *rows, size_t n, const struct result_row *at)
-{
-    const char *ref = strcmp(at->precision, "tf32") == 0 ? "cublas_tf32" : "cublas_fp32";
-    for (size_t i = 0; i < n; i++)
-        if (same_shape(&rows[i], at) && strcmp(rows[i].variant, ref) == 0 &&
-            rows[i].host_memory[0] == '\0' &&
-            strcmp(rows[i].disposition, "passed") == 0)
-            return rows[i].gflops;
-    return 0;
-}
-
 void report_summary(FILE *out, const struct result_row *rows, size_t n)
 {
+    /* The rows as a run, so that "best" and "% of the reference" are derive's. */
+    struct run r;
+    memset(&r, 0, sizeof r);
+    r.f.rows = (struct result_row *)rows;
+    r.f.n_rows = n;
     char *done = calloc(n ? n : 1, 1);
-    if (!done) abort();
-    fprintf(out, "(%% cuBLAS: of cublas_fp32; T: a TF32 row, of cublas_tf32)\n");
-    fprintf(out, "%-19s %-16s %-21s %12s %9s %10s  %s\n", "variant", "shape", "best config",
-             "GFLOP/s", "% cuBLAS", "rel_err", "disposition");
+    if (!done) {
+        fprintf(out, "(no summary: out of memory)\n");
+        return;
+    }
+    fprintf(out, "(%% ref: of the rung's cuBLAS line, cublas_fp32 or, marked T, cublas_tf32)\n");
+    fprintf(out, "%-19s %-16s %-28s %12s %7s %10s  %s\n", "variant", "shape", "best config",
+            "GFLOP/s", "% ref", "rel_err", "disposition");
     for (size_t i = 0; i < n; i++) {
         if (done[i]) continue;
-        /* Gather the rows of this (variant, shape); report the best passed one. */
-        const struct result_row *best = NULL;
         size_t counts[4] = {0};   /* passed, incorrect, skipped, failed */
         for (size_t j = i; j < n; j++) {
-            if (done[j] || !same_shape(&rows[i], &rows[j]) ||
-                strcmp(rows[i].variant, rows[j].variant) != 0 ||
-                strcmp(rows[i].host_memory, rows[j].host_memory) != 0)
+            if (done[j] || rows[j].M != rows[i].M || rows[j].N != rows[i].N ||
+                rows[j].K != rows[i].K || strcmp(rows[i].variant, rows[j].variant) ||
+                strcmp(rows[i].host_memory, rows[j].host_memory))
                 continue;
             done[j] = 1;
             const char *d = rows[j].disposition;
-            int k = !strcmp(d, "passed") ? 0 : !strcmp(d, "incorrect") ? 1 : !strcmp(d, "skipped") ? 2 : 3;
-            counts[k]++;
-            if (k == 0 && (!best || rows[j].gflops > best->gflops)) best = &rows[j];
+            counts[!strcmp(d, "passed") ? 0 : !strcmp(d, "incorrect") ? 1 : !strcmp(d, "skipped") ? 2 : 3]++;
         }
-        char shape[48], cfg[48] = "", pct[16] = "-", gf[16] = "-", err[16] = "-", disp[96];
+        const struct result_row *best = derive_best_of_group(&r.f, &rows[i]);
+        const struct variant *v = registry_find(rows[i].variant);
+        char shape[48], cfg[96] = "", pct[16] = "-", gf[16] = "-", err[16] = "-", disp[96];
         shape_str(shape, sizeof shape, rows[i].M, rows[i].N, rows[i].K);
-        if (best) {
-            config_str(cfg, sizeof cfg, best);
+        if (best && v) {
+            derive_config_label(v, best, cfg, sizeof cfg);
+            if (best->host_memory[0])
+                snprintf(cfg + strlen(cfg), sizeof cfg - strlen(cfg), "%s%s", cfg[0] ? " " : "",
+                         best->host_memory);
             snprintf(gf, sizeof gf, "%.1f", best->gflops);
             snprintf(err, sizeof err, "%.2e", best->rel_err);
-            double ref = cublas_gflops(rows, n, best);
-            if (ref > 0)   /* TF32 rows: % of cuBLAS TF32, marked */
-                snprintf(pct, sizeof pct, "%.1f%s", 100.0 * best->gflops / ref,
-                         strcmp(best->precision, "tf32") == 0 ? "T" : "");
+            const double p = best->host_memory[0] ? NAN
+                             : derive_pct_ref(&r, v, (struct shape){best->M, best->N, best->K});
+            if (isfinite(p))
+                snprintf(pct, sizeof pct, "%.1f%s", p, v->precision == PREC_TF32 ? "T" : "");
         }
         int used = snprintf(disp, sizeof disp, "%zu passed", counts[0]);
         const char *names[4] = {"passed", "incorrect", "skipped", "failed"};
@@ -147,7 +139,7 @@ void report_summary(FILE *out, const struct result_row *rows, size_t n)
             if (counts[k] && used < (int)sizeof disp)
                 used += snprintf(disp + used, sizeof disp - (size_t)used, ", %zu %s", counts[k],
                                  names[k]);
-        fprintf(out, "%-19s %-16s %-21s %12s %9s %10s  %s\n", rows[i].variant, shape, cfg, gf,
+        fprintf(out, "%-19s %-16s %-28s %12s %7s %10s  %s\n", rows[i].variant, shape, cfg, gf,
                 pct, err, disp);
     }
     free(done);
@@ -155,45 +147,28 @@ void report_summary(FILE *out, const struct result_row *rows, size_t n)
 
 /* ---- comparison ------------------------------------------------------------- */
 
-static int same_group(const struct result_row *a, const struct result_row *b)
-{
-    return same_shape(a, b) && !strcmp(a->variant, b->variant) &&
-           !strcmp(a->host_memory, b->host_memory);
-}
-
-/* Best passed GFLOP/s among the rows of a's group in f; 0 if none. */
-static const struct result_row *best_of(const struct results_file *f, const struct result_row *a)
-{
-    const struct result_row *best = NULL;
-    for (size_t i = 0; i < f->n_rows; i++)
-        if (same_group(&f->rows[i], a) && !strcmp(f->rows[i].disposition, "passed") &&
-            (!best || f->rows[i].gflops > best->gflops))
-            best = &f->rows[i];
-    return best;
-}
-
 size_t report_compare(FILE *out, const struct results_file *mine, const struct results_file *ref,
                       double tolerance, int tsv, size_t *compared, size_t *host_reported)
 {
+    struct run a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    a.f = *mine;
+    b.f = *ref;
+    struct pair *p;
+    const size_t np = derive_pairs(&a, &b, &p);
     size_t outside = 0, n = 0, host = 0;
     if (tsv)
         fprintf(out, "variant\tM\tN\tK\thost_memory\tconfig\tgflops\tref_config\tref_gflops\t"
                      "ratio\twithin\n");
     else
-        fprintf(out, "%-19s %-16s %-9s %-12s %11s %-12s %11s %7s  %s\n", "variant", "shape", "memory",
-                "config", "GFLOP/s", "ref config", "ref GFLOP/s", "ratio", "within");
-    for (size_t i = 0; i < mine->n_rows; i++) {
-        const struct result_row *a = &mine->rows[i];
-        size_t j = 0;
-        while (j < i && !same_group(&mine->rows[j], a)) j++;
-        if (j < i) continue;   /* group already reported */
-        const struct result_row *m = best_of(mine, a), *r = best_of(ref, a);
-        if (!m || !r) continue;
-        const double ratio = m->gflops / r->gflops;
+        fprintf(out, "%-19s %-16s %-9s %-28s %11s %11s %7s  %s\n", "variant", "shape", "memory",
+                "config", "GFLOP/s", "ref GFLOP/s", "ratio", "within");
+    for (size_t i = 0; i < np; i++) {
         /* Host rows are single-core timings of whatever CPU ran them: reported,
          * never held to the tolerance. */
-        const int is_host = !strcmp(a->device, "host");
-        const int ok = fabs(ratio - 1.0) <= tolerance;
+        const int is_host = p[i].v->device == DEV_HOST;
+        const int ok = fabs(p[i].ratio - 1.0) <= tolerance;
         const char *verdict = is_host ? "reported" : ok ? "yes" : tsv ? "no" : "NO";
         if (is_host) {
             host++;
@@ -201,19 +176,21 @@ size_t report_compare(FILE *out, const struct results_file *mine, const struct r
             outside += !ok;
             n++;
         }
-        char shape[48], c1[48], c2[48];
-        shape_str(shape, sizeof shape, a->M, a->N, a->K);
-        config_str(c1, sizeof c1, m);
-        config_str(c2, sizeof c2, r);
+        char shape[48], c1[96], c2[96];
+        shape_str(shape, sizeof shape, p[i].s.M, p[i].s.N, p[i].s.K);
+        derive_config_label(p[i].v, p[i].a, c1, sizeof c1);
+        derive_config_label(p[i].v, p[i].b, c2, sizeof c2);
         if (tsv)
-            fprintf(out, "%s\t%d\t%d\t%d\t%s\t%s\t%.6g\t%s\t%.6g\t%.4f\t%s\n", a->variant, a->M,
-                    a->N, a->K, a->host_memory[0] ? a->host_memory : "-", c1[0] ? c1 : "-",
-                    m->gflops, c2[0] ? c2 : "-", r->gflops, ratio, verdict);
+            fprintf(out, "%s\t%d\t%d\t%d\t%s\t%s\t%.6g\t%s\t%.6g\t%.4f\t%s\n", p[i].v->name,
+                    p[i].s.M, p[i].s.N, p[i].s.K, p[i].memory[0] ? p[i].memory : "-",
+                    c1[0] ? c1 : "-", p[i].a->gflops, c2[0] ? c2 : "-", p[i].b->gflops, p[i].ratio,
+                    verdict);
         else
-            fprintf(out, "%-19s %-16s %-9s %-12s %11.1f %-12s %11.1f %7.3f  %s\n", a->variant,
-                    shape, a->host_memory[0] ? a->host_memory : "-", c1, m->gflops, c2, r->gflops,
-                    ratio, verdict);
+            fprintf(out, "%-19s %-16s %-9s %-28s %11.1f %11.1f %7.3f  %s\n", p[i].v->name, shape,
+                    p[i].memory[0] ? p[i].memory : "-", c1, p[i].a->gflops, p[i].b->gflops,
+                    p[i].ratio, verdict);
     }
+    free(p);
     if (compared) *compared = n;
     if (host_reported) *host_reported = host;
     return outside;

@@ -34,7 +34,8 @@ const struct field_desc RESULT_FIELDS[] = {
     RF(stop_rule, FIELD_STR),      RF(reason, FIELD_STR),         RF(host_memory, FIELD_STR),
     RF(h2d_ms_median, FIELD_DBL),  RF(d2h_ms_median, FIELD_DBL),  RF(registers, FIELD_INT),
     RF(shared_bytes, FIELD_INT),   RF(local_bytes, FIELD_INT),    RF(threads, FIELD_INT),
-    RF(blocks_per_sm, FIELD_INT),
+    RF(blocks_per_sm, FIELD_INT),  RF(block_rows, FIELD_INT),     RF(block_cols, FIELD_INT),
+    RF(thread_rows, FIELD_INT),    RF(thread_cols, FIELD_INT),
 };
 const size_t RESULT_NFIELDS = sizeof RESULT_FIELDS / sizeof RESULT_FIELDS[0];
 
@@ -488,17 +489,13 @@ static int write_attr(struct results *r, const char *name, hid_t t, const void *
 
 int results_attr_str(struct results *r, const char *name, const char *value)
 {
-    if (!value) value = "";
-    /* UTF-8 text; the finished_utc placeholder is sized for its final value. */
-    size_t n = strlen(value);
-    if (!strcmp(name, "finished_utc") && n < UTC_LEN) n = UTC_LEN;
-    char *buf = calloc(n + 1, 1);
-    if (!buf) return -1;
-    memcpy(buf, value, strlen(value));
-    hid_t t = h5_string_type(n + 1);
-    int rc = t < 0 || H5Tset_cset(t, H5T_CSET_UTF8) < 0 ? -1 : write_attr(r, name, t, buf);
+    /* Variable-length UTF-8: h5py reads it as a str, not bytes. */
+    const char *v = value ? value : "";
+    hid_t t = H5Tcopy(H5T_C_S1);
+    int rc = t < 0 || H5Tset_size(t, H5T_VARIABLE) < 0 || H5Tset_cset(t, H5T_CSET_UTF8) < 0
+                 ? -1
+                 : write_attr(r, name, t, &v);
     if (t >= 0) H5Tclose(t);
-    free(buf);
     return rc;
 }
 

@@ -35,8 +35,9 @@
 #include <stdint.h>
 
 /* 2 added host_memory, h2d/d2h times; 3 kernel resources; 4 crash-consistent
- * storage (SWMR, uncompressed chunks, rows committed before their samples). */
-#define RESULTS_SCHEMA_VERSION 4
+ * storage (SWMR, uncompressed chunks, rows committed before their samples);
+ * 5 the block tile and the outputs per thread as columns of their own. */
+#define RESULTS_SCHEMA_VERSION 5
 
 /* Limits the reader enforces before allocating (a file beyond them is refused
  * as damaged): rows of /results and samples of /samples. */
@@ -50,7 +51,8 @@ struct result_row {
     char precision[8];       /* "fp32" | "tf32" */
     char sweep[32];
     int32_t M, N, K;
-    int32_t tile, wpt, opt_level;    /* 0 where the variant has no such axis */
+    int32_t tile, wpt, opt_level;    /* as the experiment named them; 0 where the
+                                        variant has no such axis */
     int32_t samples;
     double flops;            /* 2 M N K */
     double time_ms_min, time_ms_median, time_ms_mean, time_ms_max, time_ms_stddev;
@@ -68,6 +70,10 @@ struct result_row {
     /* The kernel's resources (cudaFuncGetAttributes, occupancy calculator); all 0
      * for host rows and library (cuBLAS) rows. */
     int32_t registers, shared_bytes, local_bytes, threads, blocks_per_sm;
+    /* The configuration's geometry (kernels/rung_config.h): the tile of C one
+     * block computes and the outputs of one thread, rows x columns; 0 for host
+     * and library rows, and in files of schema < 5. */
+    int32_t block_rows, block_cols, thread_rows, thread_cols;
 };
 
 struct sample_row {

@@ -311,6 +311,12 @@ static void row_identity(struct result_row *row, const struct point *pt)
     snprintf(row->sweep, sizeof row->sweep, "%s", pt->sweep);
     row->M = pt->M; row->N = pt->N; row->K = pt->K;
     row->tile = pt->tile; row->wpt = pt->wpt; row->opt_level = pt->opt_level;
+    if (pt->cfg) {
+        row->block_rows = pt->cfg->block_rows;
+        row->block_cols = pt->cfg->block_cols;
+        row->thread_rows = pt->cfg->thread_rows;
+        row->thread_cols = pt->cfg->thread_cols;
+    }
     row->flops = point_flops(pt);
     snprintf(row->host_memory, sizeof row->host_memory, "%s", host_memory_name(pt->host_memory));
     row->rel_err = row->max_rel_err = NAN;

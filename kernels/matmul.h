@@ -31,8 +31,6 @@ typedef void (*host_matmul_fn)(float *C, const float *A, const float *B, int M, 
     void name##_O2(float *C, const float *A, const float *B, int M, int N, int K);      \
     void name##_O3(float *C, const float *A, const float *B, int M, int N, int K)
 
-HOST_OPT_LEVELS_DECLARE(hostmult0);
-HOST_OPT_LEVELS_DECLARE(hostmult1);
 
 /* ---- GPU rungs --------------------------------------------------------- */
 
@@ -62,25 +60,9 @@ struct kernel_resources {
 
 typedef const char *(*gpu_launch_fn)(const struct gpu_launch *L);
 
-const char *gpumult0_launch(const struct gpu_launch *L);          /* 03 */
-const char *gpumult1_launch(const struct gpu_launch *L);          /* 04 */
-const char *gputiled_launch(const struct gpu_launch *L);          /* 05 */
-const char *gputiled1_launch(const struct gpu_launch *L);         /* 06 */
-const char *gputiled_wpt_launch(const struct gpu_launch *L);      /* 07 */
-const char *gpu_regblock_launch(const struct gpu_launch *L);      /* 08 */
-const char *gpu_vectorized_launch(const struct gpu_launch *L);    /* 09 */
-const char *gpu_double_buffered_launch(const struct gpu_launch *L); /* 10 */
-const char *gpu_warptiled_launch(const struct gpu_launch *L);     /* 11 */
-const char *gpu_async_copy_launch(const struct gpu_launch *L);    /* 12 */
-const char *tf32_mma_sync_launch(const struct gpu_launch *L);     /* 13, TF32 */
-const char *tf32_wgmma_tma_launch(const struct gpu_launch *L);    /* 14, TF32, sm_90a */
-const char *cublas_fp32_launch(const struct gpu_launch *L);       /* reference line */
-const char *cublas_tf32_launch(const struct gpu_launch *L);       /* reference line */
-
-/* The tiled launchers instantiate TS in {8, 16, 32} and, for 07, every WPT in
- * {1, 2, 4, 8, 16, 32} that divides TS; 08 to 10 take a block tile of 64 or
- * 128 and WPT 16 or 64 (a 4x4 or 8x8 block of C per thread); any other value returns an error
- * string (the plan records such points as skipped before they get here). */
+/* Each rung's functions are declared by the registry (harness/registry.c), which
+ * is the one list of them: a host rung's name_O1..name_O3, a GPU rung's
+ * name_launch and name_configs (kernels/rung_config.h). */
 
 #ifdef __cplusplus
 }

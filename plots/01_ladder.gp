@@ -1,67 +1,108 @@
-# 01_ladder.gp -- figure 1, the ladder: GFLOP/s against n for every rung at
-# square sizes n = M = N = K, each point the rung's best tile width / WPT / -O
-# level at that n; cuBLAS FP32 (solid) and TF32 (dashed) as the reference
-# lines, and the GPU's FP32 peak as a horizontal line.  The tensor-core rungs
-# (13 tf32_mma_sync, 14 tf32_wgmma_tma) and cuBLAS TF32 compute in TF32: they
-# are dashed, their key entries say "(TF32)", and the headline says so when
-# the table has any of them.
+# 01_ladder.gp -- figure 1, the ladder: each rung's best GFLOP/s (ladder.tsv:
+# its best configuration at each shape) against the square size n (rows with
+# n > 0), on log axes, in two panels that share the y axis so that no panel
+# holds more than nine lines:
+#   left   the seeds' kernels (rungs.tsv from_seeds = 1: host and GPU);
+#   right  the rungs past the seeds (from_seeds = 0);
+# and in both the reference lines (is_reference = 1: cuBLAS, thicker) and the
+# run's FP32 peak (runs.tsv peak_gflops, role primary) as a dotted guide.  TF32
+# rungs are dashed and keyed "(TF32)" (the registry's title).  One key for both
+# panels, below them: every rung the table has, in ladder order.
 #
-# inputs (gnuplot -e): datadir  folder holding ladder.tsv (scripts/figures.sh)
-#                      out      output path without extension (.pdf, .png)
-#                      gpu, date  the run, for the corner label
-#                      peak     FP32 peak, GFLOP/s (attribute gpu_fp32_peak_gflops);
-#                               required when the table has GPU rows
-# Stops with an error naming the file when ladder.tsv is missing or empty.
-if (!exists("plotdir")) plotdir = system("dirname '".ARG0."'")
-load plotdir."/style.gp"
-me = "01_ladder"
-if (!exists("datadir") || !exists("out")) exit error fail("set datadir and out with gnuplot -e")
-f = datadir."/ladder.tsv"
-msg = problem(f)
-if (msg ne "") exit error fail(msg)
+# inputs (gnuplot -e): datadir, out (style.gp)
+# Stops with an error naming the table when ladder.tsv (or rungs.tsv,
+# runs.tsv) is missing or has no data rows, or has no square size.
+if (!exists("STYLE_LOADED")) {
+    _d = ""
+    do for [_i = 1:strlen(ARG0)] { if (ARG0[_i:_i] eq "/") { _d = ARG0[1:_i] } }
+    load _d."style.gp"
+}
+eval need("ladder")
+f = table("ladder")
 
-# rows per rung (0: the rung was not run; it gets no key entry)
-nrows(r) = int(system(sprintf("awk -F'\t' '$1 == \"%s\" { n++ } END { print n + 0 }' '%s'", r, f)))
-ngpu = 0
-do for [r in GPU_RUNGS] { ngpu = ngpu + nrows(r) }
-ntf32 = 0
-do for [r in TF32_RUNGS] { ntf32 = ntf32 + nrows(r) }
-has_peak = exists("peak") ? (peak > 0) : 0
-if (ngpu > 0 && !has_peak) exit error fail(need_num("peak"))
+# the rungs with a square size, and the sizes (tics)
+array PRESENT[NRUNG]
+do for [k = 1:NRUNG] { PRESENT[k] = 0 }
+array SIZES[1000]
+NS = 0
+size_i(v) = sum [_j = 1:NS] (SIZES[_j] == v ? _j : 0)
+add_size(v) = size_i(v) > 0 ? 0 : (NS = NS + 1, SIZES[NS] = v, 0)
+stats f using (column("n") > 0 ? (PRESENT[int(column("number"))] = 1, add_size(column("n"))) : 0, 0) nooutput
+if (NS == 0) { eval stop("no square size (n > 0) in ".f) }
+stats f using (column("n") > 0 ? column("n") : NaN):(column("n") > 0 ? column("gflops") : NaN) nooutput
+nmin = STATS_min_x
+nmax = STATS_max_x
+gmin = STATS_min_y
+gmax = STATS_max_y
+peak = run_peak("primary")
+if (peak > 0) { gmax = gmax > peak ? gmax : peak }
 
-stats f using 2 nooutput
-nmin = STATS_min
-nmax = STATS_max
-stats f using 3 nooutput
-gmin = has_peak ? (STATS_min < peak ? STATS_min : peak) : STATS_min
-gmax = has_peak ? (STATS_max > peak ? STATS_max : peak) : STATS_max
+# each panel's rungs as a list of numbers (references in both), and the key's
+in_panel(k, p) = PRESENT[k] && (R_ISREF[k] || R_SEEDS[k] == (p == 1 ? 1 : 0))
+LIST1 = ""
+LIST2 = ""
+ALL = ""
+do for [k = 1:NRUNG] {
+    if (in_panel(k, 1)) { LIST1 = LIST1.sprintf(" %d", k) }
+    if (in_panel(k, 2)) { LIST2 = LIST2.sprintf(" %d", k) }
+    if (PRESENT[k]) { ALL = ALL.sprintf(" %d", k) }
+}
+KEYCOLS = 3
+KEYROWS = int((words(ALL) + KEYCOLS - 1) / KEYCOLS)
 
+W = 7.0
+H = 4.4 + 0.15 * KEYROWS
 set logscale x 2
 set logscale y 10
-set xrange [nmin / 1.25 : nmax * 1.25]
+set xrange [nmin / 1.3 : nmax * 1.3]
 set yrange [10**floor(log10(gmin)) : 10**ceil(log10(gmax * 1.5))]
-set format y LOGFMT
-eval "set xtics (".xtics_at(f, 2, "").")"
+set xtics () font FONT_SMALL
+do for [i = 1:NS] { set xtics add (sprintf("%d", SIZES[i]) SIZES[i]) }
 set mxtics 1
-set xlabel "matrix size n   (C = A·B, all three matrices n × n)"
-set ylabel "GFLOP/s   (2n^3 / median time)"
-eval headline("The ladder: GFLOP/s of each rung against matrix size, FP32".(ntf32 > 0 ? " and TF32 (dashed)" : ""), \
-              "each point is the rung's best tile width, work per thread and -O level at that n; dotted: the GPU's FP32 peak")
-# one key column for all 16 rungs: a taller page than style.gp's default, and
-# a key line no taller than its font
-H = 4.4
-set key outside right center vertical maxcols 1 width -2 spacing 1.0 font FONT_SMALL
+set mytics 10
+set xlabel "matrix size n   (n × n × n)" offset 0, 0.3
+if (peak > 0) { set arrow 1 from graph 0, first peak to graph 1, first peak nohead lc rgb GUIDE lw 1.5 dt (2, 3) back }
+# the labels of the figure, set again for each format (each panel clears them)
+labels = 'eval headline("The ladder: each rung''s best GFLOP/s against the matrix size", "each point: the rung''s best configuration at that n;   thick: the reference lines;   dashed: TF32 (tensor cores)"); eval corner(run_label("primary")); if (peak > 0) { set label 1 sprintf("FP32 peak %.1f TFLOP/s", peak / 1000.0) at graph 0.02, first peak left offset 0, char 0.6 front font FONT_TINY textcolor rgb GUIDE }'
 
-if (has_peak) {
-    set arrow 1 from graph 0, first peak to graph 1, first peak nohead lt 20 lw 2 front
-    set label 1 sprintf("FP32 peak %.1f TFLOP/s", peak / 1000.0) at graph 0.02, first peak left offset 0, char 0.9 front font FONT_SMALL textcolor rgb "#404040"
-}
+# geometry, in screen fractions: two panels side by side, the key below
+X0 = 0.085
+X1 = 0.99
+GAP = 0.04
+PW = (X1 - X0 - GAP) / 2
+KEYH = (0.15 * KEYROWS + 0.12) / H
+YB = KEYH + 0.55 / H
+YT = 1 - 0.72 / H
 
-eval corner(gpu.", ".date)
 do for [fmt in formats] {
     eval term(fmt)
     set output outfile(fmt)
-    plot for [r in RUNGS] f using (strcol(1) eq r ? $2 : NaN):3 \
-        with linespoints lt rung(r) title (nrows(r) > 0 ? rung_title(r) : "")
+    set multiplot
+    eval labels
+    set key off
+    do for [p = 1:2] {
+        set lmargin at screen X0 + (p - 1) * (PW + GAP)
+        set rmargin at screen X0 + (p - 1) * (PW + GAP) + PW
+        set bmargin at screen YB
+        set tmargin at screen YT
+        set title (p == 1 ? "the seeds' kernels, host and GPU" : "the rungs past the seeds") offset 0, -0.7
+        if (p == 1) { set ylabel "GFLOP/s   (2n^3 / median time)"; set format y LOGFMT } else { set ylabel ""; set format y "" }
+        L = p == 1 ? LIST1 : LIST2
+        # the second panel draws the key for both, below them: every rung
+        # drawn, in ladder order, column by column
+        if (p == 2) {
+            set key at screen 0.5, screen KEYH center top vertical maxrows KEYROWS Left reverse noopaque nobox width 0 samplen 2.5 spacing 1.0 font FONT_SMALL
+        }
+        if (p == 1) {
+            plot for [w in L] f using (int(column("number")) == int(w) && column("n") > 0 ? column("n") : NaN):(column("gflops")) \
+                with linespoints lt int(w) notitle
+        } else {
+            plot for [w in L] f using (int(column("number")) == int(w) && column("n") > 0 ? column("n") : NaN):(column("gflops")) \
+                    with linespoints lt int(w) notitle, \
+                 for [w in ALL] NaN with linespoints lt int(w) title R_TITLE[int(w)]
+        }
+        unset label
+    }
+    unset multiplot
     set output
 }

@@ -1,65 +1,85 @@
-# 04_speedup.gp -- figure 4, speedup: every rung's best GFLOP/s at n_host, the
-# largest square size the host rungs ran at (1024 in the paper's matrix),
-# divided by the best host_naive row at that size (its -O level is named in
-# the headline).  Horizontal bars on a log scale, the ladder top to bottom.
+# 04_speedup.gp -- figure 4, speedup: each rung's best GFLOP/s at the largest
+# square size the baseline ran at, over the baseline's (speedup.tsv: speedup,
+# config, and the baseline's name in baseline), as horizontal bars on a log
+# scale, the ladder top to bottom.  In each bar: the rung's best configuration
+# there; right of it: the speedup.  Colour: the rung (rungs.tsv); TF32 rungs
+# lighter with a dashed outline (and "(TF32)" in their name), references
+# (cuBLAS) thicker bars.
 #
-# inputs (gnuplot -e): datadir  folder holding speedup.tsv (scripts/figures.sh)
-#                      out      output path without extension (.pdf, .png)
-#                      gpu, date  the run, for the corner label
-# Stops with an error naming the file when speedup.tsv is missing or empty
-# (it is empty when host_naive has no square size).
-if (!exists("plotdir")) plotdir = system("dirname '".ARG0."'")
-load plotdir."/style.gp"
-me = "04_speedup"
-if (!exists("datadir") || !exists("out")) exit error fail("set datadir and out with gnuplot -e")
-f = datadir."/speedup.tsv"
-msg = problem(f)
-if (msg ne "") exit error fail(msg)
+# inputs (gnuplot -e): datadir, out (style.gp)
+# Stops with an error naming the table when speedup.tsv (or rungs.tsv,
+# runs.tsv) is missing or empty (it is empty when the baseline has no square
+# size).
+if (!exists("STYLE_LOADED")) {
+    _d = ""
+    do for [_i = 1:strlen(ARG0)] { if (ARG0[_i:_i] eq "/") { _d = ARG0[1:_i] } }
+    load _d."style.gp"
+}
+eval need("speedup")
+f = table("speedup")
 
-nbars = datarows(f)
-# a taller page when there are more bars than the 12 the default height holds
-H = nbars > 12 ? H + 0.2 * (nbars - 12) : H
-# the baseline: the host_naive row (speedup 1), its size and -O level
-BASE = system(sprintf("awk -F'\t' '$1 == \"host_naive\" { print $2, $3, $7; exit }' '%s'", f))
-if (words(BASE) < 3) exit error fail("no host_naive row (the baseline) in ".f)
-n_host = int(word(BASE, 1))
-base_gflops = real(word(BASE, 2))
-base_opt = int(word(BASE, 3))
-
-stats f using 4 nooutput
+# the rungs present (bar i from the top: the i-th of them in ladder order),
+# the size, and the baseline's row
+array PRESENT[NRUNG]
+do for [k = 1:NRUNG] { PRESENT[k] = 0 }
+n_at = 0
+base_k = 0
+base_cfg = ""
+base_gflops = NaN
+stats f using (PRESENT[int(column("number"))] = 1, n_at = column("n"), \
+               strcol("rung") eq strcol("baseline") ? (base_k = int(column("number")), base_cfg = strcol("config"), base_gflops = column("gflops")) : 0, \
+               0) nooutput
+if (base_k == 0) { eval stop("no row of the baseline (column baseline) in ".f) }
+nbars = sum [k = 1:NRUNG] PRESENT[k]
+slot(k) = sum [_j = 1:k] PRESENT[_j]
+stats f using (column("speedup")) nooutput
 smin = STATS_min
 smax = STATS_max
-xlo = 10**floor(log10(smin < 1 ? smin : 1) - 0.3)
-# room right of the longest bar for its label
-xhi = 10**ceil(log10(smax) + 1.0)
+xlo = 10**floor(log10(smin < 1 ? smin : 1) - 0.5)
+xhi = 10**ceil(log10(smax) + 0.8)
 
-# bar i (0 = top) sits at y = -i
+# text on a bar: black on light colours, white on dark ones
+ink(c) = 0.299 * (c >> 16 & 255) + 0.587 * (c >> 8 & 255) + 0.114 * (c & 255) > 140 ? 0x000000 : 0xFFFFFF
+fill_of(k) = is_tf32(k) ? mix(R_RGB[k], 0.45) : R_RGB[k]
+speedlabel(s) = s >= 100 ? grouped(s)."×" : sprintf("%.3g×", s)
+cfg_text(s) = s eq "-" ? "" : s
+
+W = 7.0
+H = 1.6 + 0.24 * nbars
 set logscale x 10
 set xrange [xlo : xhi]
 set format x LOGFMT
-set yrange [-nbars + 0.4 : 0.6]
-set ytics scale 0 noenhanced font FONT_SMALL
+set yrange [-nbars - 0.6 : -0.4]
+set ytics () scale 0 font FONT_SMALL noenhanced
+do for [k = 1:NRUNG] { if (PRESENT[k]) { set ytics add (R_TITLE[k] -slot(k)) } }
 set grid xtics noytics
-set xlabel sprintf("speedup over 01 host_naive at -O%d, n = %d   (%.3g GFLOP/s = 1×)", base_opt, n_host, base_gflops) noenhanced
+set mxtics 10
+set xlabel sprintf("speedup over %s at n = %d   (%s, %.3g GFLOP/s = 1×)", R_TITLE[base_k], n_at, cfg_text(base_cfg), base_gflops) noenhanced
 set ylabel ""
-# room for the longest rung name, "14 tf32_wgmma_tma (TF32)"
-set lmargin 22
-eval headline(sprintf("Speedup of each rung over the host baseline at n = %d", n_host), \
-              sprintf("in each bar: the rung's best tile width, work per thread or -O level at this n; baseline: 01 host_naive at -O%d", base_opt))
+set lmargin 24
+set rmargin 2
+set tmargin 4.2
+set bmargin 4.8
+eval headline(sprintf("Speedup of each rung over the host baseline at n = %d", n_at), \
+              "each rung's best configuration at this n, in its bar;  thick: references;  lighter, dashed outline: TF32 (tensor cores)")
+eval corner(run_label("primary"))
 set key off
-eval corner(gpu.", ".date)
-# the configuration of a row, for its label: "TS 32, WPT 16", "-O3" or ""
-config(ts, wpt, opt) = opt > 0 ? sprintf("-O%d", opt) : ts > 0 ? (wpt > 0 ? sprintf("TS %d, WPT %d", ts, wpt) : sprintf("TS %d", ts)) : ""
-speedlabel(s) = s >= 100 ? grouped(s)."×" : sprintf("%.3g×", s)
-set style fill solid 0.85 border lc rgb "#303030"
+# half a bar's height: references (cuBLAS) thicker
+bh(k) = R_ISREF[k] ? 0.44 : 0.32
+y(k) = -slot(k)
+K = 'int(column("number"))'
+set style fill solid 1.0
 
 do for [fmt in formats] {
     eval term(fmt)
     set output outfile(fmt)
-    plot f using (sqrt(xlo * $4)):(-$0):(xlo):($4):(-$0 - 0.36):(-$0 + 0.36):(rung(strcol(1))):ytic(rung_title(strcol(1))) \
-             with boxxyerror lc variable notitle, \
-         f using ($4 * 1.25):(-$0):(speedlabel($4)) with labels left font FONT_SMALL notitle, \
-         f using (xlo * 1.25):(-$0):(config($5, $6, $7)):(ink(strcol(1))) \
-             with labels left font FONT_TINY textcolor rgb variable notitle
+    plot f using (sqrt(xlo * column("speedup"))):(y(@K)):(xlo):(column("speedup")):(y(@K) - bh(@K)):(y(@K) + bh(@K)):(fill_of(@K)) \
+             with boxxyerror fs solid 1 noborder fc rgb variable notitle, \
+         f using (is_tf32(@K) ? sqrt(xlo * column("speedup")) : NaN):(y(@K)):(xlo):(column("speedup")):(y(@K) - bh(@K)):(y(@K) + bh(@K)):(R_RGB[@K]) \
+             with boxxyerror fs empty lc rgb variable lw 2.5 dt (4, 2) notitle, \
+         f using (column("speedup") * 1.3):(y(@K)):(speedlabel(column("speedup"))) \
+             with labels left font FONT_SMALL notitle, \
+         f using (xlo * 1.25):(y(@K)):(cfg_text(strcol("config"))):(ink(fill_of(@K))) \
+             with labels left font FONT_TINY textcolor rgb variable noenhanced notitle
     set output
 }

@@ -1,52 +1,79 @@
-# 05_host.gp -- figure 5, the host rungs: GFLOP/s of host_naive and
-# host_restrict at -O1, -O2 and -O3 for every host shape (square sizes, then
-# the odd shapes), as clustered bars.  Colour: the rung; shade: the -O level
-# (lighter = lower).
+# 05_host.gp -- figure 5, the host rungs: GFLOP/s of every host row
+# (configs.tsv, device host) at each shape and -O level, as clustered bars: a
+# cluster per shape (square sizes, then the other shapes: shape_rank), a bar
+# per rung and -O level in it.  Colour: the rung (rungs.tsv); shade: the -O
+# level (lighter: lower).  The corner names the run's CPU, not its GPU.
 #
-# inputs (gnuplot -e): datadir  folder holding host.tsv (scripts/figures.sh)
-#                      out      output path without extension (.pdf, .png)
-#                      gpu, date  the run, for the corner label
-# Stops with an error naming the file when host.tsv is missing or empty.
-if (!exists("plotdir")) plotdir = system("dirname '".ARG0."'")
-load plotdir."/style.gp"
-me = "05_host"
-if (!exists("datadir") || !exists("out")) exit error fail("set datadir and out with gnuplot -e")
-f = datadir."/host.tsv"
-msg = problem(f)
-if (msg ne "") exit error fail(msg)
+# inputs (gnuplot -e): datadir, out (style.gp)
+# Stops with an error naming the table when configs.tsv (or rungs.tsv,
+# runs.tsv) is missing or empty, or has no host row.
+if (!exists("STYLE_LOADED")) {
+    _d = ""
+    do for [_i = 1:strlen(ARG0)] { if (ARG0[_i:_i] eq "/") { _d = ARG0[1:_i] } }
+    load _d."style.gp"
+}
+eval need("configs")
+f = table("configs")
+host(x) = strcol("device") eq "host"
 
-# the largest GFLOP/s in columns 2..7 ('-' where not measured)
-gmax = real(system(sprintf("awk -F'\t' '!/^#/ && NF { for (i = 2; i <= 7; i++) if ($i != \"-\" && $i + 0 > m) m = $i + 0 } END { print m + 0 }' '%s'", f)))
-if (gmax <= 0) exit error fail("no host GFLOP/s in ".f)
-ngroups = datarows(f)
+# the host shapes (by shape_rank), the (rung, -O level) bars and the levels
+array HR[1000]
+array HL[1000]
+NH = 0
+hr_i(r) = sum [_j = 1:NH] (HR[_j] == r ? _j : 0)
+add_shape(r, label) = hr_i(r) > 0 ? 0 : (NH = NH + 1, HR[NH] = r, HL[NH] = label, 0)
+array PK[100]
+array PO[100]
+NP = 0
+pair_i(k, o) = sum [_j = 1:NP] (PK[_j] == k && PO[_j] == o ? _j : 0)
+add_pair(k, o) = pair_i(k, o) > 0 ? 0 : (NP = NP + 1, PK[NP] = k, PO[NP] = o, 0)
+array OPTS[10]
+NO = 0
+opt_i(o) = sum [_j = 1:NO] (OPTS[_j] == o ? _j : 0)
+add_opt(o) = opt_i(o) > 0 ? 0 : (NO = NO + 1, OPTS[NO] = o, 0)
+stats f using (host(0) ? (add_shape(int(column("shape_rank")), strcol("shape")), \
+                          add_pair(int(column("number")), int(column("opt_level"))), \
+                          add_opt(int(column("opt_level")))) : 0, 0) nooutput
+if (NH == 0) { eval stop("no host row (device host) in ".f) }
+stats f using (host(0) ? column("gflops") : NaN) nooutput
+gmax = STATS_max
 
-# shape label: "1024" -> "1024", "333x555x777" -> "333×555" over "×777"
-shape(s) = strstrt(s, "x") == 0 ? s : shape_mn(s, strstrt(s, "x"))
-shape_mn(s, p) = s[1:p - 1]."×".shape_k(s[p + 1:], strstrt(s[p + 1:], "x"))
-shape_k(s, p) = s[1:p - 1]."\n×".s[p + 1:]
-shade(o) = o == 1 ? SHADE1 : o == 2 ? SHADE2 : SHADE3
+# positions: cluster c at x = c; its bars side by side, in ladder order, then -O
+cluster(r) = 1 + sum [_j = 1:NH] (HR[_j] < r ? 1 : 0)
+pair_rank(k, o) = 1 + sum [_j = 1:NP] (PK[_j] < k || (PK[_j] == k && PO[_j] < o) ? 1 : 0)
+BW = 0.84 / NP
+bx(r, k, o) = cluster(r) + (pair_rank(k, o) - (NP + 1) / 2.0) * BW
+opt_rank(o) = 1 + sum [_j = 1:NO] (OPTS[_j] < o ? 1 : 0)
+shade(k, o) = mix(R_RGB[k], NO > 1 ? 0.62 * (NO - opt_rank(o)) / (NO - 1.0) : 0)
+# "333x555x777" as "333×555×777"
+times(s) = (_p = strstrt(s, "x"), _p == 0 ? s : s[1:_p - 1]."×".times(s[_p + 1:]))
 
-set style data histogram
-set style histogram clustered gap 1.5
-set boxwidth 0.9 relative
-set xrange [-0.6 : ngroups - 0.4]
-set yrange [0 : gmax * 1.55]
-set xtics scale 0 noenhanced font FONT_SMALL
+W = 7.0
+H = 4.0
+set xrange [0.45 : NH + 0.55]
+set yrange [0 : gmax * 1.5]
+set xtics () scale 0 font FONT_SMALL
+do for [i = 1:NH] { set xtics add (times(HL[i]) cluster(HR[i])) }
 set grid noxtics ytics
-set xlabel "shape   (n: all matrices n × n;  M×N×K: C is M × N, the inner dimension K)" offset 0, -0.6
-set bmargin 5.2
+set format y "%g"
+set xlabel "shape   (n: all three matrices n × n;  M×N×K: C is M × N, the inner dimension K)"
 set ylabel "GFLOP/s"
-eval headline("Host rungs: the triple loop at -O1, -O2, -O3, with and without __restrict", \
-              "01 host_naive accumulates in C[i][j] through memory; 02 host_restrict lets the compiler keep it in a register")
-# the key: one column per rung, in the head room above the bars
-set key inside top center vertical maxrows 3 width 1 font FONT_SMALL
-eval corner(gpu.", ".date)
+set lmargin 8
+eval headline("Host rungs: GFLOP/s at each -O level and shape", \
+              "every host row of the run; colour: the rung; lighter: a lower -O level")
+eval corner(run_cpu("primary").", ".run_date("primary"))
+set key inside top center vertical maxrows NO Left reverse opaque box width 1 samplen 1.5 spacing 1.1 font FONT_SMALL
+set style fill solid 1.0 border lc rgb "#303030"
+K = 'int(column("number"))'
+O = 'int(column("opt_level"))'
+R = 'int(column("shape_rank"))'
 
 do for [fmt in formats] {
     eval term(fmt)
     set output outfile(fmt)
-    plot for [k = 0:5] f using (column(2 + k)):xtic(shape(strcol(1))) \
-        lt (k < 3 ? 1 : 2) fs solid shade(k % 3 + 1) border lc rgb "#303030" \
-        title sprintf("%s -O%d", rung_title(k < 3 ? "host_naive" : "host_restrict"), k % 3 + 1)
+    plot f using (host(0) ? bx(@R, @K, @O) : NaN):(column("gflops") / 2):(bx(@R, @K, @O) - BW * 0.45):(bx(@R, @K, @O) + BW * 0.45):(0):(column("gflops")):(shade(@K, @O)) \
+             with boxxyerror fs solid 1 border lc rgb "#303030" fc rgb variable notitle, \
+         for [p = 1:NP] NaN with boxes fs solid 1 border lc rgb "#303030" fc rgb shade(PK[p], PO[p]) \
+             title sprintf("%s -O%d", R_TITLE[PK[p]], PO[p])
     set output
 }

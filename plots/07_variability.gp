@@ -1,102 +1,92 @@
-# 07_variability.gp -- figure 7, variability: every timed sample of each
-# rung's best configuration at one square size (n = 4096), as its deviation
-# from the row's median time.  Dots: the raw samples (spread vertically so
-# that they do not hide each other); box: lower to upper quartile; bar: the
-# median; whiskers: min to max.  The deviation axis is linear within ±0.1 %
-# and logarithmic beyond (asinh), so the quiet rungs and the noisy one are
-# both readable.
+# 07_variability.gp -- figure 7, variability: every timed sample of each rung's
+# best row at one square size (samples.tsv: n = 4096 when the run has it), as
+# its deviation from that row's median time (dev_pct), one row of dots per
+# rung at the table's position x, the ladder top to bottom.  Dots are spread
+# vertically by sample number so that they do not hide each other.  The
+# deviation axis is linear within ±0.1 % and logarithmic beyond (asinh), so
+# that the quiet rungs and the noisy ones are both readable.  Right of each
+# row: its sample count and median time; a row whose stop_rule is not
+# "converged" (it stopped on a time or sample limit before its timing settled)
+# is marked: a pale red band behind it, and the rule in red.
 #
-# inputs (gnuplot -e): datadir  folder holding variability.tsv and
-#                               variability_rows.tsv (scripts/figures.sh)
-#                      out      output path without extension (.pdf, .png)
-#                      gpu, date  the run, for the corner label
-#                      var_n    (optional) the size, for the headline; default 4096
-# Stops with an error naming the file when either table is missing or empty.
-if (!exists("plotdir")) plotdir = system("dirname '".ARG0."'")
-load plotdir."/style.gp"
-me = "07_variability"
-if (!exists("datadir") || !exists("out")) exit error fail("set datadir and out with gnuplot -e")
-if (!exists("var_n")) var_n = 4096
-f = datadir."/variability.tsv"
-fr = datadir."/variability_rows.tsv"
-msg = problem(fr)
-if (msg ne "") exit error fail(msg)
-msg = problem(f)
-if (msg ne "") exit error fail(msg)
-
-# the rungs, in their x order (variability_rows.tsv: row variant x samples
-# time_ms_median stop_rule tile wpt opt_level)
-R = system(sprintf("awk -F'\t' '!/^#/ && NF { print $3, $2 }' '%s' | sort -n | awk '{ printf \"%%s \", $2 }'", fr))
-nr = words(R)
-INFO(r) = system(sprintf("awk -F'\t' '$2 == \"%s\" { print $4, $5, $6, $7, $8; exit }' '%s'", r, fr))
-config(ts, wpt) = ts > 0 ? (wpt > 0 ? sprintf(", TS %d, WPT %d", ts, wpt) : sprintf(", TS %d", ts)) : ""
-right_label(r) = (_i = INFO(r), sprintf("%s samples, %.4g ms%s", word(_i, 1), real(word(_i, 2)), \
-                 config(int(word(_i, 4)), int(word(_i, 5)))))
-# deterministic vertical spread of sample s: a golden-ratio sequence in [-0.28, 0.28]
-C = 0.1
-jitter(s) = 0.56 * ((s * 0.6180339887) - floor(s * 0.6180339887) - 0.5)
-
-# the box-plot numbers of each rung, one line per rung in a datablock
-# (y, min, lower quartile, median, upper quartile, max); drawn with plot
-# styles rather than objects so that they follow the nonlinear axis.
-# (Computed before the axis is made nonlinear: stats would see the data
-# through it.)
-set print $BOX
-do for [i = 1:nr] {
-    r = word(R, i)
-    stats f using (strcol(2) eq r ? $5 : NaN) nooutput
-    print sprintf("%d\t%.9g\t%.9g\t%.9g\t%.9g\t%.9g", -(i - 1), STATS_min, STATS_lo_quartile, STATS_median, STATS_up_quartile, STATS_max)
-    set label 100 + i right_label(r) at graph 1, first -(i - 1) left offset char 1, 0 noenhanced font FONT_TINY
+# inputs (gnuplot -e): datadir, out (style.gp)
+# Stops with an error naming the table when samples.tsv (or rungs.tsv,
+# runs.tsv) is missing or empty.
+if (!exists("STYLE_LOADED")) {
+    _d = ""
+    do for [_i = 1:strlen(ARG0)] { if (ARG0[_i:_i] eq "/") { _d = ARG0[1:_i] } }
+    load _d."style.gp"
 }
-unset print
-# deviation axis: linear near 0, logarithmic beyond C percent
-stats f using 5 nooutput
-dlo = STATS_min
-dhi = STATS_max
-set nonlinear x via asinh(x / C) inverse C * sinh(x)
-# each end: the next 1-2-5 step beyond the data (at least 2 C)
+eval need("samples")
+f = table("samples")
+
+# each row of dots (x = 0, 1, ...): its rung, count, median and stop rule
+stats f using (column("x")):(column("dev_pct")) nooutput
+NX = int(STATS_max_x) + 1
+dlo = STATS_min_y
+dhi = STATS_max_y
+array X_NUM[NX]
+array X_N[NX]
+array X_MED[NX]
+array X_STOP[NX]
+do for [i = 1:NX] { X_NUM[i] = 0 }
+n_at = 0
+stats f using (_i = int(column("x")) + 1, X_NUM[_i] = int(column("number")), X_N[_i] = int(column("samples")), \
+               X_MED[_i] = column("median_ms"), X_STOP[_i] = strcol("stop_rule"), n_at = column("n"), 0) nooutput
+converged(i) = X_STOP[i] eq "converged"
+ms(t) = t >= 100 ? sprintf("%.0f ms", t) : t >= 10 ? sprintf("%.1f ms", t) : t >= 1 ? sprintf("%.2f ms", t) : sprintf("%.3f ms", t)
+
+# deviation axis: linear near 0, logarithmic beyond C per cent; each end the
+# next 1-2-5 step beyond the data
+C = 0.1
+up125(v) = (_e = 10**floor(log10(v) + 1e-9), v <= _e * 1.0001 ? _e : v <= 2 * _e * 1.0001 ? 2 * _e : v <= 5 * _e * 1.0001 ? 5 * _e : 10 * _e)
 xmin = dlo < -C ? -up125(-dlo * 1.05) : -2 * C
 xmax = dhi > C ? up125(dhi * 1.05) : 2 * C
+# a sample's vertical place in its row: a golden-ratio sequence in [-0.3, 0.3]
+jitter(s) = 0.6 * ((s * 0.6180339887) - floor(s * 0.6180339887) - 0.5)
+
+W = 7.0
+H = 1.5 + 0.26 * NX
+set nonlinear x via asinh(x / C) inverse C * sinh(x)
 set xrange [xmin : xmax]
-# tics at 0 and at each power of ten in range
-set xtics ("0" 0)
-# (±0.1 unlabelled: next to 0 on this axis there is no room for its label)
-do for [k = -1:3] {
-    if (10**k <= xmax * 1.0001) { set xtics add ((k < 0 ? "" : sprintf("+%g", 10.0**k)) 10.0**k) }
-    if (-10**k >= xmin * 1.0001) { set xtics add ((k < 0 ? "" : sprintf("−%g", 10.0**k)) -10.0**k) }
+set xtics () font FONT_SMALL
+set xtics add ("" 0)
+do for [e = -1:3] {
+    if (10**e <= xmax * 1.0001) { set xtics add (sprintf("+%g", 10**e) 10**e) }
+    if (-(10**e) >= xmin * 1.0001) { set xtics add (sprintf("−%g", 10**e) -(10**e)) }
 }
 set mxtics 1
+set yrange [-NX + 0.4 : 0.6]
+set ytics () scale 0 font FONT_SMALL noenhanced
+do for [i = 1:NX] { if (X_NUM[i] > 0) { set ytics add (R_TITLE[X_NUM[i]] -(i - 1)) } }
 set grid xtics noytics
-set yrange [-nr + 0.45 : 0.55]
-set ytics scale 0 noenhanced font FONT_SMALL
-set ytics ("" 1)
-do for [i = 1:nr] { set ytics add (rung_title(word(R, i)) -(i - 1)) }
-set xlabel "deviation from the row's median time (%)   (asinh scale: linear within ±0.1 %)"
+set xlabel "deviation of each sample from its row's median time (%)   (asinh axis: linear within ±0.1 %)"
 set ylabel ""
-# room for the longest rung name, "14 tf32_wgmma_tma (TF32)", and the longest
-# right label, "316 samples, 0.9123 ms, TS 128, WPT 128"
-set lmargin 22
-set rmargin 28
-# a taller page when there are more rungs than the 12 the default height holds
-H = nr > 12 ? H + 0.2 * (nr - 12) : H
-eval headline(sprintf("Variability: every timed sample of each rung at n = %d, its best configuration", var_n), \
-              "dots: the samples; box: quartiles; bar: median; whiskers: min to max; right: samples, median, configuration")
+set lmargin 24
+set rmargin 27
+eval headline(sprintf("Variability: every timed sample of each rung's best configuration at n = %d", n_at), \
+              "right: samples and median time;  red: stopped on a time or sample limit before converging")
+eval corner(run_label("primary"))
 set key off
-eval corner(gpu.", ".date)
-
-BH = 0.32    # half the height of a box
-INK = "#202020"
+do for [i = 1:NX] {
+    if (X_NUM[i] > 0) {
+        eval sprintf("set label %d \"%d samples, %s%s\" at graph 1, first %d left offset char 1, 0 front noenhanced font FONT_TINY textcolor rgb '%s'", \
+                     100 + i, X_N[i], ms(X_MED[i]), converged(i) ? "" : ", ".X_STOP[i], -(i - 1), converged(i) ? "#303030" : "#C00000")
+    }
+}
+set arrow 1 from 0, graph 0 to 0, graph 1 nohead lc rgb GUIDE lw 1 back
+set label 1 "median" at 0, graph 1 center offset 0, char 0.6 front font FONT_TINY textcolor rgb GUIDE
+# rows that did not converge: a pale red band behind their dots
+do for [i = 1:NX] {
+    if (X_NUM[i] > 0 && !converged(i)) {
+        eval sprintf("set object %d rectangle from graph 0, first %g to graph 1, first %g behind fc rgb '#FBE0E0' fs solid 1 noborder", 100 + i, -(i - 1) - 0.45, -(i - 1) + 0.45)
+    }
+}
 
 do for [fmt in formats] {
     eval term(fmt)
     set output outfile(fmt)
-    plot for [r in R] f using (strcol(2) eq r ? $5 : NaN):(-$1 + jitter($3)) \
-             with points lt rung(r) pt 7 ps 0.35 notitle, \
-         $BOX using (($3 + $5) / 2):1:3:5:($1 - BH):($1 + BH) with boxxyerror fs empty dt solid lc rgb INK lw 1.2 notitle, \
-         $BOX using 4:($1 - BH):(0):(2 * BH) with vectors nohead dt solid lc rgb INK lw 2.5 notitle, \
-         $BOX using 2:1:($3 - $2):(0) with vectors nohead dt solid lc rgb INK lw 1 notitle, \
-         $BOX using 5:1:($6 - $5):(0) with vectors nohead dt solid lc rgb INK lw 1 notitle, \
-         $BOX using 2:($1 - BH / 2):(0):(BH) with vectors nohead dt solid lc rgb INK lw 1 notitle, \
-         $BOX using 6:($1 - BH / 2):(0):(BH) with vectors nohead dt solid lc rgb INK lw 1 notitle
+    plot for [i = 1:NX] f using (int(column("x")) == i - 1 ? column("dev_pct") : NaN):(-(i - 1) + jitter(column("sample"))) \
+             with points lt X_NUM[i] pt R_PT[X_NUM[i]] ps 0.35 notitle
     set output
 }

@@ -1,90 +1,130 @@
 # 08_transfers.gp -- figure 8, transfers: where the time of one product goes
-# once the matrices start and end in host memory.  For each rung in the
-# transfers run, each square size n and each kind of host memory (pinned,
-# pageable), one bar stacked from the median times of the host-to-device copy
-# of A and B, the kernel, and the device-to-host copy of C, as shares of their
-# sum; the sum itself (ms) is written above the bar.  One panel per rung.
+# once the matrices start and end in host memory.  One panel per rung of the
+# transfers run (transfers.tsv), the ladder left to right; in each, against the
+# square size n (rows with n > 0), the median times of the copy of A and B to
+# the device (h2d_ms), the kernel (kernel_ms, in the rung's colour), the copy
+# of C back (d2h_ms) and their sum (total_ms), for each kind of host memory
+# (host_memory: the first kind solid with filled points, the next dashed with
+# open ones).  The copies in blue-greys (triangles up: to the device; down: to
+# the host), the sum a broad pale band under the rest.  Log-log axes: the copies grow as n^2, the kernel as n^3.
 #
-# inputs (gnuplot -e): datadir  folder holding transfers.tsv (scripts/figures.sh)
-#                      out      output path without extension (.pdf, .png)
-#                      t_gpu, t_date  the transfers run, for the corner label
-#                               (gpu, date, of the primary run, if these are absent)
-# Stops with an error naming the file when transfers.tsv is missing or empty
-# (it is empty when the run has no pinned or pageable rows at square sizes).
-if (!exists("plotdir")) plotdir = system("dirname '".ARG0."'")
-load plotdir."/style.gp"
-me = "08_transfers"
-if (!exists("datadir") || !exists("out")) exit error fail("set datadir and out with gnuplot -e")
-if (!exists("t_gpu")) t_gpu = gpu
-if (!exists("t_date")) t_date = date
-f = datadir."/transfers.tsv"
-msg = problem(f)
-if (msg ne "") exit error fail(msg)
-
-# the rungs present (table order is ladder order) and the sizes, smallest first
-R = system(sprintf("awk -F'\t' '!/^#/ && NF && !($1 in s) { s[$1] = 1; printf \"%%s \", $1 }' '%s'", f))
-nr = words(R)
-SIZES = system(sprintf("awk -F'\t' '!/^#/ && NF { print $2 }' '%s' | sort -n | uniq | tr '\\n' ' '", f))
-ns = words(SIZES)
-size_i(n) = sum [i = 1:ns] (int(word(SIZES, i)) == n ? i : 0)
-# bar position: size group i at x = i, pinned left of centre, pageable right
-bx(n, mem) = size_i(n) + (mem eq "pinned" ? -0.2 : 0.2)
-BW2 = 0.17    # half a bar's width
-H2D_COLOUR = "#9CB9D6"
-D2H_COLOUR = "#5E6B7A"
-ms(t) = t >= 100 ? sprintf("%.0f", t) : t >= 10 ? sprintf("%.1f", t) : t >= 1 ? sprintf("%.2f", t) : sprintf("%.3f", t)
-
-set xrange [0.45 : ns + 0.55]
-set yrange [0 : 130]
-set grid noxtics ytics
-set xtics scale 0 noenhanced font FONT_TINY
-# a tic under each bar (P, U), and the size under each pair
-set xtics ("" 1)
-do for [i = 1:ns] {
-    set xtics add ("P" i - 0.2, "U" i + 0.2)
-    set label 800 + i word(SIZES, i) at first i, graph 0 center offset 0, char -2.1 font FONT_TINY
+# inputs (gnuplot -e): datadir, out (style.gp)
+# The corner names the transfers run (runs.tsv role transfers; the primary
+# run when there is none).
+# Stops with an error naming the table when transfers.tsv (or rungs.tsv,
+# runs.tsv) is missing or empty, or has no square size.
+if (!exists("STYLE_LOADED")) {
+    _d = ""
+    do for [_i = 1:strlen(ARG0)] { if (ARG0[_i:_i] eq "/") { _d = ARG0[1:_i] } }
+    load _d."style.gp"
 }
-set xlabel "n   (P: pinned, U: pageable host memory)" noenhanced font FONT_SMALL offset 0, -0.9
-eval headline("Transfers: host-to-device copy, kernel and device-to-host copy of one product", \
-              "median times as shares of their sum, the kernel in its rung's colour; above each bar: the sum in ms")
-eval corner(t_gpu.", ".t_date)
+eval need("transfers")
+f = table("transfers")
+role = has_run("transfers") ? "transfers" : "primary"
 
-# the legend, bottom left: a swatch and a label per copy (the kernel's colour
-# is its rung's, named above each panel)
-legend(i, colour, text) = sprintf("set object %d rect from screen %g, screen 0.025 to screen %g, screen 0.055 fc rgb '%s' fs solid 1 border lc rgb '#303030' front; set label %d '%s' at screen %g, screen 0.04 left front font FONT_TINY", \
-    900 + i, 0.01 + (i - 1) * 0.3, 0.035 + (i - 1) * 0.3, colour, 900 + i, text, 0.042 + (i - 1) * 0.3)
-eval legend(1, H2D_COLOUR, "copy of A and B to the device")
-eval legend(2, D2H_COLOUR, "copy of C back to the host")
-set key off
+# the rungs (panels), the kinds of host memory and the sizes present
+array PRESENT[NRUNG]
+do for [k = 1:NRUNG] { PRESENT[k] = 0 }
+MEMS = ""
+mem_i(m) = sum [_j = 1:words(MEMS)] (word(MEMS, _j) eq m ? _j : 0)
+add_mem(m) = mem_i(m) > 0 ? 0 : (MEMS = MEMS." ".m, 0)
+array SIZES[1000]
+NS = 0
+size_i(v) = sum [_j = 1:NS] (SIZES[_j] == v ? _j : 0)
+add_size(v) = size_i(v) > 0 ? 0 : (NS = NS + 1, SIZES[NS] = v, 0)
+stats f using (column("n") > 0 ? (PRESENT[int(column("number"))] = 1, add_mem(strcol("host_memory")), add_size(column("n"))) : 0, 0) nooutput
+if (NS == 0) { eval stop("no square size (n > 0) in ".f) }
+PANELS = ""
+do for [k = 1:NRUNG] { if (PRESENT[k]) { PANELS = PANELS.sprintf(" %d", k) } }
+NP = words(PANELS)
+NM = words(MEMS)
+stats f using (column("n") > 0 ? column("n") : NaN) nooutput
+nmin = STATS_min
+nmax = STATS_max
+tlo = 1e30
+thi = 0
+do for [c in "h2d_ms kernel_ms d2h_ms total_ms"] {
+    stats f using (column("n") > 0 ? column(c) : NaN) nooutput
+    tlo = STATS_min < tlo ? STATS_min : tlo
+    thi = STATS_max > thi ? STATS_max : thi
+}
+
+# each (rung, memory) series, its rows adjacent, before any axis is set
+do for [p = 1:NP] {
+    do for [m = 1:NM] {
+        eval keep(sprintf("$S%d_%d", p, m), "transfers", "n h2d_ms kernel_ms d2h_ms total_ms", \
+                  sprintf("int(column(\"number\")) == %s && strcol(\"host_memory\") eq \"%s\" && column(\"n\") > 0", word(PANELS, p), word(MEMS, m)))
+    }
+}
+
+# the parts: copies in blue-greys with triangles up (to the device) and down
+# (to the host), the kernel in the rung's colour and point, the sum a broad
+# pale band under them; host memory kinds by dash and filled or open points
+H2D = "#3C6FA8"
+D2H = "#7A8796"
+TOTAL = "#C4C4C4"
+PT_H2D = 9
+PT_D2H = 11
+set dashtype 12 (6, 3)
+mem_dt(m) = m == 1 ? 1 : 12
+mem_pt(pt, m) = m == 1 ? pt : pt - 1
 
 W = 7.0
-H = 3.6
-set tmargin 5
-set bmargin 6
-# panels side by side between these screen x coordinates
-PX0 = 0.125
-PX1 = 0.99
-PGAP = 0.04
-PW = (PX1 - PX0 - (nr - 1) * PGAP) / nr
+H = 4.5
+set logscale x 2
+set logscale y 10
+set xrange [nmin / 1.3 : nmax * 1.3]
+set yrange [10**floor(log10(tlo)) : 10**ceil(log10(thi))]
+set xtics () font FONT_SMALL
+do for [i = 1:NS] { set xtics add (sprintf("%d", SIZES[i]) SIZES[i]) }
+set mxtics 1
+set mytics 10
+set format y "%g"
+set xlabel "matrix size n   (n × n × n)" offset 0, 0.3
+ML = ""
+do for [m = 1:NM] { ML = ML.(m > 1 ? ", " : "").word(MEMS, m).(m == 1 ? " solid" : " dashed") }
+labels = 'eval headline("Transfers: the copies and the kernel of one product, matrices in host memory", "median times of the copies, the kernel and their sum;  host memory: ".ML); eval corner(run_label(role))'
+
+# geometry: panels side by side, the key below them
+X0 = 0.085
+X1 = 0.99
+GAP = 0.03
+PW = (X1 - X0 - (NP - 1) * GAP) / NP
+KEYH = 0.5 / H
+YB = KEYH + 0.55 / H
+YT = 1 - 0.72 / H
+
 do for [fmt in formats] {
     eval term(fmt)
     set output outfile(fmt)
     set multiplot
-    do for [k = 1:nr] {
-        r = word(R, k)
-        set lmargin at screen PX0 + (k - 1) * (PW + PGAP)
-        set rmargin at screen PX0 + (k - 1) * (PW + PGAP) + PW
-        set title rung_title(r) noenhanced font FONT_SMALL offset 0, -0.5
-        set ytics 0, 20, 100 format (k == 1 ? "%g%%" : "")
-        if (k == 1) { set ylabel "share of the summed time" } else { unset ylabel }
-        plot f using (strcol(1) eq r ? bx($2, strcol(3)) : NaN):(50 * $4 / $7):(bx($2, strcol(3)) - BW2):(bx($2, strcol(3)) + BW2):(0):(100 * $4 / $7) \
-                 with boxxyerror fs solid 1 border lc rgb "#303030" lc rgb H2D_COLOUR notitle, \
-             f using (strcol(1) eq r ? bx($2, strcol(3)) : NaN):(100 * ($4 + $5 / 2) / $7):(bx($2, strcol(3)) - BW2):(bx($2, strcol(3)) + BW2):(100 * $4 / $7):(100 * ($4 + $5) / $7) \
-                 with boxxyerror fs solid 1 border lc rgb "#303030" lt rung(r) dt solid notitle, \
-             f using (strcol(1) eq r ? bx($2, strcol(3)) : NaN):(100 * ($4 + $5 + $6 / 2) / $7):(bx($2, strcol(3)) - BW2):(bx($2, strcol(3)) + BW2):(100 * ($4 + $5) / $7):(100) \
-                 with boxxyerror fs solid 1 border lc rgb "#303030" lc rgb D2H_COLOUR notitle, \
-             f using (strcol(1) eq r ? bx($2, strcol(3)) : NaN):(100):(ms($7)) \
-                 with labels left rotate by 90 offset 0, char 0.3 font FONT_TINY notitle
+    eval labels
+    set key off
+    do for [p = 1:NP] {
+        k = int(word(PANELS, p))
+        set lmargin at screen X0 + (p - 1) * (PW + GAP)
+        set rmargin at screen X0 + (p - 1) * (PW + GAP) + PW
+        set bmargin at screen YB
+        set tmargin at screen YT
+        set title R_TITLE[k] offset 0, -0.7
+        if (p == 1) { set ylabel "median time (ms)"; set format y "%g" } else { set ylabel ""; set format y "" }
+        if (p == NP) {
+            set key at screen 0.5, screen KEYH center top vertical maxrows 2 Left reverse noopaque nobox width 1 samplen 3 spacing 1.1 font FONT_SMALL
+        }
+        plot for [m = 1:NM] sprintf("$S%d_%d", p, m) using (column("n")):(column("total_ms")) \
+                 with lines lc rgb TOTAL lw 7 dt mem_dt(m) notitle, \
+             for [m = 1:NM] sprintf("$S%d_%d", p, m) using (column("n")):(column("h2d_ms")) \
+                 with linespoints lc rgb H2D lw 1.8 dt mem_dt(m) pt mem_pt(PT_H2D, m) ps 0.9 notitle, \
+             for [m = 1:NM] sprintf("$S%d_%d", p, m) using (column("n")):(column("d2h_ms")) \
+                 with linespoints lc rgb D2H lw 1.8 dt mem_dt(m) pt mem_pt(PT_D2H, m) ps 0.9 notitle, \
+             for [m = 1:NM] sprintf("$S%d_%d", p, m) using (column("n")):(column("kernel_ms")) \
+                 with linespoints lt k lw 2.2 dt mem_dt(m) pt mem_pt(R_PT[k], m) ps 0.9 notitle, \
+             for [i = 1:(p == NP ? 1 : 0)] NaN with linespoints lc rgb H2D lw 1.8 pt PT_H2D title "A and B to the device", \
+             for [i = 1:(p == NP ? 1 : 0)] NaN with linespoints lc rgb D2H lw 1.8 pt PT_D2H title "C to the host", \
+             for [i = 1:(p == NP ? 1 : 0)] NaN with lines lc rgb "#606060" lw 2.2 title "kernel (rung's colour)", \
+             for [i = 1:(p == NP ? 1 : 0)] NaN with lines lc rgb TOTAL lw 7 title "sum", \
+             for [m = 1:(p == NP ? NM : 0)] NaN with linespoints lc rgb "#606060" lw 1.5 dt mem_dt(m) pt mem_pt(7, m) title word(MEMS, m)
+        unset label
     }
     unset multiplot
     set output

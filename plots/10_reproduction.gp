@@ -1,59 +1,123 @@
-# 10_reproduction.gp -- figure 10, reproduction: a new run divided by the
-# reference run, each rung's best GFLOP/s at each square size, with a band
-# for the tolerance (±tol).  Drawn only when a new run is given
-# (scripts/figures.sh -r REFERENCE.h5: the primary run is the new one).
+# 10_reproduction.gp -- figure 10, reproduction: the ratio of each rung's best
+# GFLOP/s in a new run to the reference run's (repro.tsv, ratio = new /
+# reference), at each shape both runs have (rows without host memory).  One
+# column of points per rung, the ladder left to right (its name below); in it,
+# the shapes in the table's order (shape_rank): the square sizes from the
+# smallest (left) to the largest, filled and joined, then the other shapes,
+# open.  A line at 1 and a band of ±tol; points outside it are labelled with
+# their shape.  Colour and point: the rung (rungs.tsv).
 #
-# inputs (gnuplot -e): datadir  folder holding repro.tsv (scripts/figures.sh)
-#                      out      output path without extension (.pdf, .png)
-#                      gpu, date      the new run
-#                      r_gpu, r_date  the reference run
-#                      tol      (optional) the band's half-width, a fraction; default 0.10
-# Stops with an error naming the file when repro.tsv is missing or empty (it
-# is empty when the two runs share no rung at any square size).
-if (!exists("plotdir")) plotdir = system("dirname '".ARG0."'")
-load plotdir."/style.gp"
-me = "10_reproduction"
-if (!exists("datadir") || !exists("out")) exit error fail("set datadir and out with gnuplot -e")
-if (!exists("tol")) tol = 0.10
-if (!(tol > 0 && tol < 1)) exit error fail(sprintf("tol must be a fraction in (0, 1), got %g", tol))
-if (!exists("r_gpu")) r_gpu = "reference GPU"
-if (!exists("r_date")) r_date = "unknown date"
-f = datadir."/repro.tsv"
-msg = problem(f)
-if (msg ne "") exit error fail(msg)
+# The host rungs (device host) get a narrow panel of their own, with its own
+# scale, left of the GPU rungs: the GPU rows alone set the GPU panel's range.
+#
+# inputs (gnuplot -e): datadir, out (style.gp)
+#                      tol  (optional) the band's half-width, a fraction, 0.10
+# The corner names both runs (runs.tsv roles new and reference).
+# Stops with an error naming the table when repro.tsv (or rungs.tsv, runs.tsv)
+# is missing or empty.
+if (!exists("STYLE_LOADED")) {
+    _d = ""
+    do for [_i = 1:strlen(ARG0)] { if (ARG0[_i:_i] eq "/") { _d = ARG0[1:_i] } }
+    load _d."style.gp"
+}
+if (!exists("tol")) { tol = 0.10 }
+if (!(tol > 0 && tol < 1)) { eval stop(sprintf("tol must be a fraction in (0, 1), got %g", tol)) }
+eval need("repro")
+f = table("repro")
+chosen(x) = strcol("host_memory") eq "-"
+dev(x) = strcol("device") eq "host" ? 2 : 1
 
-R = system(sprintf("awk -F'\t' '!/^#/ && NF && !($1 in s) { s[$1] = 1; printf \"%%s \", $1 }' '%s'", f))
-# points outside the band, for the headline
-nout = int(system(sprintf("awk -F'\t' -v t=%g '!/^#/ && NF && ($5 > 1 + t || $5 < 1 - t) { k++ } END { print k + 0 }' '%s'", tol, f)))
-npts = datarows(f)
+# per panel d (1: GPU rungs, 2: host rungs): the rungs, the shapes (by
+# shape_rank) and the range of the ratio
+array PRESENT[2 * NRUNG]
+do for [k = 1:2 * NRUNG] { PRESENT[k] = 0 }
+array SR[2000]
+array NSR[2]
+NSR[1] = 0
+NSR[2] = 0
+sr_i(d, r) = sum [_j = 1:NSR[d]] (SR[(d - 1) * 1000 + _j] == r ? _j : 0)
+add_sr(d, r) = sr_i(d, r) > 0 ? 0 : (NSR[d] = NSR[d] + 1, SR[(d - 1) * 1000 + NSR[d]] = r, 0)
+stats f using (chosen(0) ? (PRESENT[(dev(0) - 1) * NRUNG + int(column("number"))] = 1, \
+                            add_sr(dev(0), int(column("shape_rank")))) : 0, 0) nooutput
+if (NSR[1] + NSR[2] == 0) { eval stop("no row without host memory in ".f) }
+array RLO[2]
+array RHI[2]
+# (accumulated here, not with stats' STATS_min: a panel may have no row)
+do for [d = 1:2] {
+    RLO[d] = 1 - tol
+    RHI[d] = 1 + tol
+}
+stats f using (chosen(0) ? (_d = dev(0), _r = column("ratio"), \
+                            RLO[_d] = _r < RLO[_d] ? _r : RLO[_d], RHI[_d] = _r > RHI[_d] ? _r : RHI[_d]) : 0, 0) nooutput
+LIST1 = ""
+LIST2 = ""
+do for [k = 1:NRUNG] {
+    if (PRESENT[k]) { LIST1 = LIST1.sprintf(" %d", k) }
+    if (PRESENT[NRUNG + k]) { LIST2 = LIST2.sprintf(" %d", k) }
+}
+list(d) = d == 1 ? LIST1 : LIST2
+slot(d, k) = sum [_j = 1:words(list(d))] (int(word(list(d), _j)) == k ? _j : 0)
+sr_pos(d, r) = 1 + sum [_j = 1:NSR[d]] (SR[(d - 1) * 1000 + _j] < r ? 1 : 0)
+SLOTW = 0.78
+bx(d, k, r) = slot(d, k) + (NSR[d] > 1 ? (sr_pos(d, r) - (NSR[d] + 1) / 2.0) * SLOTW / NSR[d] : 0)
+K = 'int(column("number"))'
+R = 'int(column("shape_rank"))'
+outside(x) = column("ratio") > 1 + tol || column("ratio") < 1 - tol
+# "1000x1500x700" as "1000×1500×700"
+times(s) = (_p = strstrt(s, "x"), _p == 0 ? s : s[1:_p - 1]."×".times(s[_p + 1:]))
 
-stats f using 2 nooutput
-nmin = STATS_min
-nmax = STATS_max
-stats f using 5 nooutput
-rlo = STATS_min < 1 - tol ? STATS_min : 1 - tol
-rhi = STATS_max > 1 + tol ? STATS_max : 1 + tol
-
-set logscale x 2
-set xrange [nmin / 1.25 : nmax * 1.25]
-eval "set xtics (".xtics_at(f, 2, "").")"
-set mxtics 1
-set yrange [rlo - 0.15 * (rhi - rlo) : rhi + 0.15 * (rhi - rlo)]
-set format y "%.2f"
-set xlabel "matrix size n   (n × n × n)"
-set ylabel "GFLOP/s, new run / reference run"
-eval headline(sprintf("Reproduction: the new run against the reference, best GFLOP/s per rung and size"), \
-              sprintf("grey band: ±%g %% of the reference; %d of %d points outside it", 100 * tol, nout, npts))
-# one key column for up to 16 rungs, as in figure 1
+W = 7.0
 H = 4.4
-set key outside right center vertical maxcols 1 width -2 spacing 1.0 font FONT_SMALL
-eval corner("new: ".gpu.", ".date."   reference: ".r_gpu.", ".r_date)
+NG = words(LIST1)
+NH = words(LIST2)
+# geometry: the host panel (if any), then the GPU panel, widths by their rungs
+X0 = 0.1
+X1 = 0.99
+GAP = NH > 0 ? 0.085 : 0
+HW = NH > 0 ? NH + 0.8 : 0
+UNIT = (X1 - X0 - GAP) / (NG + HW)
+YB = 1.25 / H
+YT = 1 - 0.92 / H
+labels = 'eval headline("Reproduction: each rung''s best GFLOP/s in the new run over the reference run", sprintf("in each rung: sizes n small to large (filled), then the other shapes (open);  band: ±%g %%;  GPU points outside it labelled", 100 * tol)); eval corner(sprintf("new: %s, %s   reference: %s, %s", run_gpu("new"), run_date("new"), run_gpu("reference"), run_date("reference")))'
 
 do for [fmt in formats] {
     eval term(fmt)
     set output outfile(fmt)
-    plot '+' using 1:(1 - tol):(1 + tol) with filledcurves fc rgb "#E4E4E4" fs solid 1 noborder notitle, \
-         1 with lines lt 21 lc rgb "#606060" lw 1 notitle, \
-         for [r in R] f using (strcol(1) eq r ? $2 : NaN):5 with linespoints lt rung(r) title rung_title(r)
+    set multiplot
+    eval labels
+    set key off
+    do for [d = 2:1:-1] {
+        N = d == 1 ? NG : NH
+        if (N > 0) {
+            L = list(d)
+            left = d == 2 ? X0 : X0 + HW * UNIT + GAP
+            set lmargin at screen left
+            set rmargin at screen left + (d == 1 ? NG : HW) * UNIT
+            set bmargin at screen YB
+            set tmargin at screen YT
+            set xrange [0.4 : N + (d == 2 ? 0.8 : 0.6)]
+            set xtics () scale 0 rotate by 35 right font FONT_SMALL noenhanced
+            do for [i = 1:N] { set xtics add (R_TITLE[int(word(L, i))] i) }
+            set grid noxtics ytics
+            pad = 0.08 * (RHI[d] - RLO[d])
+            set yrange [RLO[d] - pad : RHI[d] + pad]
+            set format y "%.2f"
+            set ylabel ((d == 2 || NH == 0) ? "GFLOP/s, new run / reference run" : "") noenhanced
+            set title (d == 1 ? "GPU rungs" : "host rungs\n(own scale)") offset 0, (d == 1 ? -0.7 : -0.3)
+            set object 1 rectangle from graph 0, first 1 - tol to graph 1, first 1 + tol behind fc rgb BAND fs solid 1 noborder
+            set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead lc rgb GUIDE lw 1 back
+            do for [i = 1:N - 1] { eval sprintf("set arrow %d from %g, graph 0 to %g, graph 1 nohead lc rgb '#DDDDDD' lw 0.8 back", 10 + i, i + 0.5, i + 0.5) }
+            plot for [w in L] f using (chosen(0) && dev(0) == d && @K == int(w) && column("n") > 0 ? bx(d, int(w), @R) : NaN):(column("ratio")) \
+                     with linespoints lt int(w) lw 1.2 ps 0.7 notitle, \
+                 for [w in L] f using (chosen(0) && dev(0) == d && @K == int(w) && column("n") == 0 ? bx(d, int(w), @R) : NaN):(column("ratio")) \
+                     with points lt int(w) pt pt_open(int(w)) ps 0.7 lw 1.2 notitle, \
+                 f using (chosen(0) && d == 1 && dev(0) == d && outside(0) ? bx(d, @K, @R) : NaN):(column("ratio")):(times(strcol("shape"))) \
+                     with labels left offset char 0.6, 0 font FONT_TINY notitle
+            unset arrow
+            unset object 1
+            unset label
+        }
+    }
+    unset multiplot
     set output
 }

@@ -1,166 +1,172 @@
-# style.gp -- the look shared by every figure; each plots/NN_name.gp loads it
-# first.  It defines:
-#   - one fixed colour, point type and dash per rung (linetypes 1..16, in ladder
-#     order), used by every figure, and the rung names shown in keys
-#     ("03 gpu_naive_global", "13 tf32_mma_sync (TF32)");
-#   - the TF32 rungs (tensor cores, a different precision): is_tf32(r), and
-#     ref_cublas(r), the cuBLAS line a rung is compared with;
-#   - term(fmt): the command that opens the pdfcairo (vector) or pngcairo
-#     terminal at the figure's size W x H (inches), same geometry in both;
-#   - headline(main, sub): the caption-ready title, top left;
-#   - corner(text): the command that puts "GPU name, run date" in the
-#     lower right corner;
-#   - datarows(f) and problem(f): how a figure checks its input table, so a
-#     missing or empty table stops it with an error naming the file.
-# Usage inside a figure:  eval headline("...", "..."); eval corner(gpu.", ".date);
-#                          do for [fmt in formats] { eval term(fmt); ... }
+# style.gp -- what every figure shares; each plots/NN_name.gp loads it first
+# (scripts/figures.sh also names it before the figure: it is read once).
+#
+# gnuplot only draws.  Every number, every rung and every label comes from the
+# tables `bin/mmladder table` wrote into datadir (scripts/figures.sh), read by
+# column NAME; nothing here or in a figure computes a ratio, a best or an
+# intensity, and no rung is named here: the registry's view (rungs.tsv) gives
+# the ladder's rungs in order with their device, precision, colour, point type
+# and key title, so that a rung registered in harness/registry.c appears in
+# every figure with no edit to plots/.
+#
+# inputs (gnuplot -e): datadir  the folder of the tables (rungs.tsv, runs.tsv, ...)
+#                      out      output path without extension (.pdf and .png)
+#                      formats  (optional) "pdf png"
+#                      dpi      (optional) PNG pixels per inch, 200
+#
+# It defines:
+#   - me: the figure's name (the last part of out), which every error starts with;
+#   - table(name): the path of datadir/name.tsv; eval need("name"): stop with
+#     "NN_name: missing or empty table .../name.tsv" unless the table has data
+#     rows (NROWS: how many); eval stop("text"): stop with "NN_name: text";
+#   - the registry, from rungs.tsv, as arrays indexed by the rung's number
+#     (1 .. NRUNG): R_NAME, R_DEVICE, R_PREC, R_ISREF, R_COLOUR, R_RGB, R_PT,
+#     R_TITLE, R_SEEDS (1: the seeds' kernels and cuBLAS, 0: past the seeds);
+#     linetype k is rung k (its colour and point type; dashed when its precision
+#     is TF32, thicker when it is a reference); pt_open(k), the open point;
+#   - the runs, from runs.tsv: run_gpu(role), run_date(role), run_cpu(role),
+#     run_peak(role), run_bw(role), has_run(role);
+#   - term(fmt), outfile(fmt): pdfcairo and pngcairo at the same W x H inches;
+#   - headline(main, sub), corner(text): the title, top left, and the run's
+#     GPU and date, bottom right;
+#   - mix(rgb, t): a colour t of the way to white (for shades of a rung's colour).
+if (!exists("datadir") || !exists("out")) {
+    exit error "figure: set datadir and out with gnuplot -e \"datadir='...'; out='...'\""
+}
+me = out
+do for [_i = 1:strlen(out)] { if (out[_i:_i] eq "/") { me = out[_i + 1:] } }
 
-# ---- inputs every figure may take (gnuplot -e), with their defaults ----------
-if (!exists("formats")) formats = "pdf png"   # which files to write
-if (!exists("gpu"))  gpu = "unknown GPU"
-if (!exists("date")) date = "unknown date"
-if (!exists("dpi"))  dpi = 200                # PNG resolution, pixels per inch
+if (!exists("formats")) { formats = "pdf png" }
+if (!exists("dpi")) { dpi = 200 }
 
-# ---- terminals -----------------------------------------------------------------
-# Figure size in inches (a figure may set W and H before calling term).  Fonts
-# are given in points; the PNG is a 'dpi' rendering of the same page, so text
-# and lines have the same size relative to the figure in both files.
+# ---- tables ----------------------------------------------------------------------
+set encoding utf8
+set datafile separator "\t"
+set datafile columnheaders
+table(name) = datadir."/".name.".tsv"
+# A plot that always has one point, so that a missing table is a warning (and
+# then this error), not gnuplot's own.
+$ONE << EOD
+one
+1
+EOD
+need(name) = sprintf("set table $CHECK; plot '%s' using (1) with table, $ONE using (0) with table; unset table; NROWS = |$CHECK| - 1; if (NROWS < 1) { print '%s: missing or empty table %s (no data rows)'; exit error '%s: no data in %s.tsv' }", \
+                     table(name), me, table(name), me, name)
+# eval stop("text"): stop the figure with "NN_name: text" (printed whole: an
+# error message of gnuplot's is cut at 120 characters)
+stop(text) = sprintf("print '%s: %s'; exit error '%s: stopped (above)'", me, text, me)
+
+# eval keep("$NAME", "configs", "n gflops", "column(\"tile\") == 16"): the rows
+# of a table for which the condition holds, with those (numeric) columns under
+# their names, into datablock $NAME: a series whose rows are not adjacent in
+# its table can then be drawn as one line.  (It copies; it computes nothing.)
+_cols_head(c, i) = i > words(c) ? "" : (i > 1 ? "\t" : "").word(c, i)._cols_head(c, i + 1)
+_cols_using(c, i) = i > words(c) ? "" : (i > 1 ? ":" : "")."(column(\"".word(c, i)."\"))"._cols_using(c, i + 1)
+keep(db, name, cols, cond) = sprintf("set print %s; print \"%s\"; unset print; set table %s append separator tab; plot '%s' using %s with table if (%s); unset table", \
+                                     db, _cols_head(cols, 1), db, table(name), _cols_using(cols, 1), cond)
+
+# ---- the registry (rungs.tsv) ------------------------------------------------------
+eval need("rungs")
+stats table("rungs") using (column("number")) nooutput
+NRUNG = int(STATS_max)
+array R_NAME[NRUNG]
+array R_DEVICE[NRUNG]
+array R_PREC[NRUNG]
+array R_ISREF[NRUNG]
+array R_COLOUR[NRUNG]
+array R_RGB[NRUNG]
+array R_PT[NRUNG]
+array R_TITLE[NRUNG]
+array R_SEEDS[NRUNG]
+do for [k = 1:NRUNG] { R_NAME[k] = ""; R_TITLE[k] = ""; R_ISREF[k] = 0; R_RGB[k] = 0x808080; R_COLOUR[k] = "#808080"; R_PT[k] = 7; R_PREC[k] = ""; R_DEVICE[k] = ""; R_SEEDS[k] = 0 }
+stats table("rungs") using (_k = int(column("number")), \
+    R_NAME[_k] = strcol("rung"), R_DEVICE[_k] = strcol("device"), R_PREC[_k] = strcol("precision"), \
+    R_ISREF[_k] = int(column("is_reference")), R_COLOUR[_k] = strcol("colour"), \
+    R_RGB[_k] = int("0x".strcol("colour")[2:]), R_PT[_k] = int(column("point")), \
+    R_TITLE[_k] = strcol("title"), R_SEEDS[_k] = int(column("from_seeds")), 0) nooutput
+is_tf32(k) = R_PREC[k] eq "tf32"
+pt_open(k) = R_PT[k] - 1
+# line widths: a rung, a reference (cuBLAS) line
+LW = 1.6
+LW_REF = 2.8
+do for [k = 1:NRUNG] {
+    eval sprintf("set linetype %d lc rgb '%s' lw %g pt %d ps 0.8 dt %s", k, R_COLOUR[k], \
+                 R_ISREF[k] ? LW_REF : LW, R_PT[k], is_tf32(k) ? "(8,4)" : "solid")
+}
+# dash of rung k, for figures that set their own line properties
+rung_dt(k) = is_tf32(k) ? 2 : 1
+set dashtype 2 (8, 4)
+
+# ---- the runs (runs.tsv) -----------------------------------------------------------
+eval need("runs")
+NRUNS = NROWS
+array RUN_ROLE[NRUNS]
+array RUN_GPU[NRUNS]
+array RUN_DATE[NRUNS]
+array RUN_CPU[NRUNS]
+array RUN_PEAK[NRUNS]
+array RUN_BW[NRUNS]
+_k = 0
+stats table("runs") using (_k = _k + 1, RUN_ROLE[_k] = strcol("role"), RUN_GPU[_k] = strcol("gpu"), \
+    RUN_DATE[_k] = strcol("date"), RUN_CPU[_k] = strcol("cpu"), RUN_PEAK[_k] = column("peak_gflops"), \
+    RUN_BW[_k] = column("copy_gbs"), 0) nooutput
+run_i(role) = sum [_j = 1:NRUNS] (RUN_ROLE[_j] eq role ? _j : 0)
+has_run(role) = run_i(role) > 0
+run_gpu(role) = has_run(role) ? RUN_GPU[run_i(role)] : "unknown GPU"
+run_date(role) = has_run(role) ? RUN_DATE[run_i(role)] : "undated"
+run_cpu(role) = has_run(role) ? RUN_CPU[run_i(role)] : "unknown CPU"
+run_peak(role) = has_run(role) ? RUN_PEAK[run_i(role)] : NaN
+run_bw(role) = has_run(role) ? RUN_BW[run_i(role)] : NaN
+# "NVIDIA H100 80GB HBM3, 2026-11-23 09:39 UTC"
+run_label(role) = run_gpu(role).", ".run_date(role)
+
+# ---- terminals ---------------------------------------------------------------------
+# The paper shows every figure across both columns, about 7 inches wide; fonts
+# are in points at that size (a figure may change W and H before term()).  The
+# PNG is a dpi rendering of the same page.  (Measured: both cairo terminals
+# draw a font at 4/3 of its size times fontscale, in points (pdf) or pixels
+# (png); pdfcairo a linewidth of 1 as half a point, a point type at 1/72 inch
+# per pointscale; pngcairo both in pixels.  Hence the factors, which make
+# text, lines and points the size given, and the same in both files.)
 W = 7.0
-H = 3.6
+H = 4.0
 FONT = "Sans"
-FS = 8            # base font size, points
-# font strings (gnuplot's "set key font" wants a variable, not an expression)
-FONT_SMALL = sprintf("%s,%g", FONT, FS - 1)
-FONT_TINY  = sprintf("%s,%g", FONT, FS - 2)
-FONT_TITLE = sprintf("%s,%g", FONT, FS + 1)
-# (pdfcairo draws linewidth 1 as half a point; pngcairo as one pixel and its
-# points at a fixed pixel size, hence the factors on the PNG side.)
+FS = 8.5
+FONT_SMALL = sprintf("%s,%g", FONT, 8)
+FONT_TINY = sprintf("%s,%g", FONT, 7)
+FONT_TITLE = sprintf("%s,%g", FONT, 10)
+# (pdfcairo cuts its page to whole points: both files take W and H rounded to
+# points, the PDF's given 0.4 pt over, which the cut takes away)
+to_pt(x) = int(x * 72 + 0.5) / 72.0
+pdf_in(x) = (int(x * 72 + 0.5) + 0.4) / 72.0
 term(fmt) = fmt eq "pdf" ? \
-    sprintf("set terminal pdfcairo enhanced color size %gin,%gin font '%s,%g' fontscale 1 linewidth 1.2 butt", W, H, FONT, FS) : \
+    sprintf("set terminal pdfcairo enhanced color size %.6fin,%.6fin font '%s,%g' fontscale 0.75 linewidth 1 butt", pdf_in(W), pdf_in(H), FONT, FS) : \
     sprintf("set terminal pngcairo enhanced color size %d,%d font '%s,%g' fontscale %g linewidth %g pointscale %g butt background '#ffffff'", \
-            int(W*dpi + 0.5), int(H*dpi + 0.5), FONT, FS, dpi/72.0, 1.2*0.5*dpi/72.0, dpi/72.0)
+            int(to_pt(W) * dpi + 0.5), int(to_pt(H) * dpi + 0.5), FONT, FS, 0.75 * dpi / 72.0, 0.5 * dpi / 72.0, dpi / 72.0)
 outfile(fmt) = out.".".fmt
 
-# ---- the rungs: colour, point type, dash -----------------------------------------
-# Ladder order (as `bin/mmladder list` prints it); linetype i belongs to the
-# i-th rung in every figure.
-RUNGS = "host_naive host_restrict gpu_naive_global gpu_naive gpu_tiled gpu_tiled_unrolled gpu_tiled_wpt gpu_regblock gpu_vectorized gpu_double_buffered gpu_warptiled gpu_async_copy tf32_mma_sync tf32_wgmma_tma cublas_fp32 cublas_tf32"
-GPU_RUNGS = "gpu_naive_global gpu_naive gpu_tiled gpu_tiled_unrolled gpu_tiled_wpt gpu_regblock gpu_vectorized gpu_double_buffered gpu_warptiled gpu_async_copy tf32_mma_sync tf32_wgmma_tma cublas_fp32 cublas_tf32"
-rung(r) = r eq "host_naive" ? 1 : r eq "host_restrict" ? 2 : r eq "gpu_naive_global" ? 3 : \
-          r eq "gpu_naive" ? 4 : r eq "gpu_tiled" ? 5 : r eq "gpu_tiled_unrolled" ? 6 : \
-          r eq "gpu_tiled_wpt" ? 7 : r eq "gpu_regblock" ? 8 : r eq "gpu_vectorized" ? 9 : \
-          r eq "gpu_double_buffered" ? 10 : r eq "gpu_warptiled" ? 11 : r eq "gpu_async_copy" ? 12 : \
-          r eq "tf32_mma_sync" ? 13 : r eq "tf32_wgmma_tma" ? 14 : \
-          r eq "cublas_fp32" ? 15 : r eq "cublas_tf32" ? 16 : 0
-# The rungs that compute in TF32 (tensor cores: 10-bit mantissa products, FP32
-# accumulation), a different precision from the rest.  They are labelled TF32
-# in every key and compared with cublas_tf32, never with the FP32 line.
-TF32_RUNGS = "tf32_mma_sync tf32_wgmma_tma cublas_tf32"
-is_tf32(r) = r eq "tf32_mma_sync" || r eq "tf32_wgmma_tma" || r eq "cublas_tf32"
-# the cuBLAS reference of rung r: the same precision
-ref_cublas(r) = is_tf32(r) ? "cublas_tf32" : "cublas_fp32"
-# "03 gpu_naive_global", "13 tf32_mma_sync (TF32)": the number of the rung in
-# the ladder, then its name, then "(TF32)" for the TF32 rungs
-rung_title(r) = sprintf("%02d %s%s", rung(r), r, is_tf32(r) ? " (TF32)" : "")
-
-# Colours: host rungs in earth tones, hand-written GPU rungs in distinct hues,
-# the TF32 rungs dashed (as cuBLAS TF32 is), the cuBLAS references black (FP32,
-# solid) and purple (TF32, dashed).  COLOURS: one per linetype 1..16;
-# rung_rgb(r) is rung r's colour as a number (for mixing shades).
-COLOURS = "#8C510A #D8A300 #D62728 #FF7F0E #2CA02C #17A2B8 #1F4FB4 #E377C2 #8C564B #7F7F00 #00897B #C2185B #00A3E0 #6B9E00 #000000 #7B3294"
-rung_rgb(r) = rung(r) > 0 ? int("0x".word(COLOURS, rung(r))[2:]) : 0x808080
-set linetype 1  lc rgb word(COLOURS, 1)  lw 2.0 pt 5  ps 0.8 dt solid   # host_naive          brown, square
-set linetype 2  lc rgb word(COLOURS, 2)  lw 2.0 pt 15 ps 0.9 dt solid   # host_restrict       gold, pentagon
-set linetype 3  lc rgb word(COLOURS, 3)  lw 2.0 pt 9  ps 0.9 dt solid   # gpu_naive_global    red, triangle
-set linetype 4  lc rgb word(COLOURS, 4)  lw 2.0 pt 11 ps 0.9 dt solid   # gpu_naive           orange, inverted triangle
-set linetype 5  lc rgb word(COLOURS, 5)  lw 2.0 pt 7  ps 0.8 dt solid   # gpu_tiled           green, circle
-set linetype 6  lc rgb word(COLOURS, 6)  lw 2.0 pt 15 ps 0.9 dt solid   # gpu_tiled_unrolled  teal, pentagon
-set linetype 7  lc rgb word(COLOURS, 7)  lw 2.0 pt 13 ps 0.9 dt solid   # gpu_tiled_wpt       blue, diamond
-set linetype 8  lc rgb word(COLOURS, 8)  lw 2.0 pt 7  ps 0.8 dt solid   # gpu_regblock        pink, circle
-set linetype 9  lc rgb word(COLOURS, 9)  lw 2.0 pt 9  ps 0.9 dt solid   # gpu_vectorized      brown-grey, triangle
-set linetype 10 lc rgb word(COLOURS, 10) lw 2.0 pt 13 ps 0.9 dt solid   # gpu_double_buffered olive, diamond
-set linetype 11 lc rgb word(COLOURS, 11) lw 2.0 pt 11 ps 0.9 dt solid   # gpu_warptiled       sea green, inverted triangle
-set linetype 12 lc rgb word(COLOURS, 12) lw 2.0 pt 5  ps 0.8 dt solid   # gpu_async_copy      raspberry, square
-set linetype 13 lc rgb word(COLOURS, 13) lw 2.0 pt 13 ps 0.9 dt (6,3)   # tf32_mma_sync       azure, diamond (TF32: dashed)
-set linetype 14 lc rgb word(COLOURS, 14) lw 2.0 pt 15 ps 0.9 dt (6,3)   # tf32_wgmma_tma      lime, pentagon (TF32: dashed)
-set linetype 15 lc rgb word(COLOURS, 15) lw 2.5 pt 5  ps 0.6 dt solid   # cublas_fp32 (reference) black
-set linetype 16 lc rgb word(COLOURS, 16) lw 2.5 pt 5  ps 0.6 dt (6,3)   # cublas_tf32 (reference) purple, dashed
-# each rung's point type, filled (as in its linetype) and open
-PTS = "5 15 9 11 7 15 13 7 9 13 11 5 13 15 5 5"
-pt_filled(r) = rung(r) > 0 ? int(word(PTS, rung(r))) : 1
-pt_open(r) = rung(r) > 0 ? int(word(PTS, rung(r))) - 1 : 1
-# ink(r): a text colour readable on a bar filled with rung r's colour
-ink(r) = (r eq "host_restrict" || r eq "gpu_naive" || r eq "gpu_tiled" || r eq "gpu_tiled_unrolled" || \
-          r eq "tf32_mma_sync" || r eq "tf32_wgmma_tma") ? 0x000000 : 0xFFFFFF
-# Linetypes 20 and up, for guides (peak lines, y = x, bands).
-set linetype 20 lc rgb "#606060" lw 1.0 dt (2,3) pt 0            # guide, dotted grey
-# Dash patterns for a second axis of a line figure (e.g. tile width).
-set dashtype 11 (1, 3)           # dotted
-set dashtype 12 (5, 4)           # dashed
-set linetype 21 lc rgb "#B0B0B0" lw 1.0 dt solid pt 0            # guide, light grey
-# Fill shades for a second axis of a bar figure (lightest first).
-SHADE1 = 0.35
-SHADE2 = 0.65
-SHADE3 = 1.0
-
-# ---- common look -----------------------------------------------------------------
-set encoding utf8
+# ---- look ----------------------------------------------------------------------------
 set border 3 lw 1.0
 set tics nomirror out scale 0.6
-set mxtics default
-set mytics default
-set grid xtics ytics lt 21 lw 0.5 dt (1,3)
-set key noenhanced opaque box lc rgb "#C0C0C0" samplen 2.5 spacing 1.1 width 0.5
-set title font FONT_TITLE
-set datafile separator "\t"
-set datafile commentschars "#"
-set datafile missing "-"
-# log-scale tic labels as powers of ten
+set grid xtics ytics lc rgb "#C8C8C8" lw 0.5 dt (1, 2)
+set key noenhanced opaque box lc rgb "#C0C0C0" samplen 2.5 spacing 1.1
+set title noenhanced font FONT_SMALL
 LOGFMT = "10^{%L}"
-
-# ---- headline and corner label ------------------------------------------------------
-# The caption-ready title goes top left (a main line and a smaller second
-# line), the run ("GPU name, run date") bottom right, below the x-axis label.
-# Margins (character heights) leave room for both.
-set tmargin 4.2
-set bmargin 4.6
-# eval headline("Main line", "second line")
-headline(main, sub) = sprintf("set label 1001 \"%s\" at screen 0.008, screen 1 left offset 0, char -1.0 front noenhanced font FONT_TITLE; set label 1002 \"%s\" at screen 0.008, screen 1 left offset 0, char -2.3 front noenhanced font FONT_SMALL textcolor rgb '#303030'", main, sub)
-# eval corner("NVIDIA H100 80GB HBM3, 2026-11-22 03:23 UTC")
-corner(text) = sprintf("set label 1000 \"%s\" at screen 0.995, screen 0 right offset 0, char 0.8 front noenhanced font FONT_TINY textcolor rgb '#505050'", text)
-
-# ---- tics at the values of a column --------------------------------------------------
-# xtics_at(f, col, filter): the argument of "set xtics (...)", one tic labelled
-# with each distinct value of column col of table f (optionally only on lines
-# whose column 1 equals filter; "" for all).  eval "set xtics (".xtics_at(...).")"
-xtics_at(f, col, filter) = system(sprintf("awk -F'\t' -v c=%d -v r='%s' '!/^#/ && NF && (r == \"\" || $1 == r) && !($c in s) { s[$c] = 1; printf \"%%s\\\"%%s\\\" %%s\", (n++ ? \", \" : \"\"), $c, $c }' '%s'", col, filter, f))
-
-# ---- numbers in labels ------------------------------------------------------------------
-# grouped(x): x rounded to an integer, with thousands separated by commas
+GUIDE = "#505050"
+BAND = "#E2E2E2"
+# colour rgb (an integer) taken t of the way to white
+mix(c, t) = int((c >> 16 & 255) + (255 - (c >> 16 & 255)) * t) * 65536 + \
+            int((c >> 8 & 255) + (255 - (c >> 8 & 255)) * t) * 256 + int((c & 255) + (255 - (c & 255)) * t)
+# 12345.6 -> "12,346"
 grouped(x) = grouped_int(int(x + 0.5))
 grouped_int(i) = i >= 1000 ? grouped_int(int(i / 1000)).sprintf(",%03d", i % 1000) : sprintf("%d", i)
 
-# ---- 1-2-5 tics on a log axis -----------------------------------------------------------
-# tics125(lo, hi): the argument of "set ytics (...)": 1, 2, 5 x 10^k from lo to
-# hi, labelled with %g; for log axes spanning a decade or two, where powers of
-# ten alone leave too few tics.
-tics125_from(v, hi, acc) = v > hi * 1.0001 ? acc : \
-    tics125_from(v * (tics125_m(v) == 2 ? 2.5 : 2), hi, acc.(acc eq "" ? "" : ", ").sprintf("\"%g\" %g", v, v))
-tics125_m(v) = int(v / 10**floor(log10(v) + 1e-9) + 0.5)
-tics125_start(lo) = (_d = 10**floor(log10(lo) + 1e-9), lo <= _d * 1.0001 ? _d : lo <= 2 * _d * 1.0001 ? 2 * _d : lo <= 5 * _d * 1.0001 ? 5 * _d : 10 * _d)
-tics125(lo, hi) = tics125_from(tics125_start(lo), hi, "")
-# up125(v): the smallest 1, 2 or 5 x 10^k that is >= v (v > 0)
-up125(v) = (_e = 10**floor(log10(v) + 1e-9), v <= _e * 1.0001 ? _e : v <= 2 * _e * 1.0001 ? 2 * _e : v <= 5 * _e * 1.0001 ? 5 * _e : 10 * _e)
-# a log range a little beyond [lo, hi]
-logpad = 1.25
+# ---- title and corner ---------------------------------------------------------------
+set tmargin 4.5
+set bmargin 4.8
+# eval headline("Main line", "second line"): top left, a main line and a smaller one
+headline(main, sub) = sprintf("set label 1001 \"%s\" at screen 0.008, screen 1 left offset 0, char -1.0 front noenhanced font FONT_TITLE; set label 1002 \"%s\" at screen 0.008, screen 1 left offset 0, char -2.3 front noenhanced font FONT_SMALL textcolor rgb '#303030'", main, sub)
+# eval corner(run_label("primary")): bottom right
+corner(text) = sprintf("set label 1000 \"%s\" at screen 0.995, screen 0 right offset 0, char 0.6 front noenhanced font FONT_TINY textcolor rgb '#505050'", text)
 
-# ---- input checks ---------------------------------------------------------------
-# datarows(f): -1 if f is missing or empty, else its number of data lines
-# (lines that are neither blank nor '#' comments).
-datarows(f) = int(system(sprintf("if test -s '%s'; then awk '!/^#/ && NF { n++ } END { print n + 0 }' '%s'; else echo -1; fi", f, f)))
-# problem(f): "" when f has data rows, else what is wrong with it
-problem(f) = (_n = datarows(f), _n < 0 ? "missing or empty data file ".f : _n == 0 ? "no data rows in ".f : "")
-# fail(text): the message a figure stops with: "NN_name: text", one line
-fail(text) = me.": ".text
-# need a numeric input variable; returns "" or what is wrong
-need_num(name) = exists(name) ? (value(name) > 0 ? "" : sprintf("variable %s must be > 0 (got %g)", name, value(name))) : "variable ".name." not set (gnuplot -e \"".name."=...\")"
+STYLE_LOADED = 1

@@ -5,8 +5,9 @@
 #   (none)    the compilers (cc; g++ as nvcc's host compiler when NVCC is set),
 #             then HDF5 with its high-level library, inih and cmocka, probed by
 #             compiling and linking one program with the Makefile's flags (CC,
-#             CFLAGS, LIBS), and gnuplot for the figures
-#   --paper   LaTeX (one file from each package the paper needs) and pdffonts
+#             CFLAGS, LIBS), gnuplot for the figures, and h5py (the README's
+#             Python example, run by the tests)
+#   --paper   LaTeX (one file from each package the paper needs), BibTeX and pdffonts
 #   --fuzz    clang with libFuzzer and the sanitizers, and inih (FUZZ_CC)
 #
 # A probe that still fails after the install shows the compiler's own messages.
@@ -43,15 +44,18 @@ probe_main() {
 int main(void) { (void)H5TBget_table_info; (void)ini_parse_string; (void)_cmocka_run_group_tests; return 0; }
 C
     command -v gnuplot >/dev/null || { echo "gnuplot: not found" > "$probe_log"; return 1; }
+    python3 -c 'import h5py' 2>/dev/null || /usr/bin/python3 -c 'import h5py' 2>/dev/null ||
+        { echo "h5py: no python3 here can import it" > "$probe_log"; return 1; }
 }
 
 probe_paper() {
     : > "$probe_log"
-    for tool in latexmk pdffonts; do
+    for tool in latexmk bibtex pdffonts; do
         command -v $tool >/dev/null || echo "$tool: not found" >> "$probe_log"
     done
-    # one file from each package the paper needs (-extra, -recommended, fonts)
-    for f in enumitem.sty microtype.sty mathptmx.sty ptmr8t.tfm pcrr8t.tfm; do
+    # one file from each package the paper needs (-extra, -recommended, fonts),
+    # and the bibliography's (natbib and its plainnat style)
+    for f in enumitem.sty microtype.sty mathptmx.sty ptmr8t.tfm pcrr8t.tfm natbib.sty plainnat.bst; do
         [ -n "$(kpsewhich "$f" 2>/dev/null)" ] || echo "$f: not found by kpsewhich" >> "$probe_log"
     done
     [ ! -s "$probe_log" ]
@@ -121,14 +125,14 @@ case $mode in
     if [ -n "$need" ]; then
         # shellcheck disable=SC2086
         apt_install $need || {
-            echo "deps: the C compiler '${CC:-cc}'${NVCC:+ or g++ (nvcc's host compiler)} is" \
+            echo "deps: the C compiler '${CC:-cc}'${NVCC:+ or g++ (the host compiler of nvcc)} is" \
                  "missing. Install with:" >&2
             echo "  sudo apt-get install$(printf ' %s' $need)" >&2
             exit 1
         }
     fi
-    ensure "a program using HDF5 (with hdf5_hl), inih and cmocka, or gnuplot" probe_main \
-        libhdf5-dev hdf5-tools libinih-dev libcmocka-dev pkg-config gnuplot-nox
+    ensure "a program using HDF5 (with hdf5_hl), inih and cmocka, gnuplot or h5py" probe_main \
+        libhdf5-dev hdf5-tools libinih-dev libcmocka-dev pkg-config gnuplot-nox python3-h5py
     ;;
 *)
     echo "usage: scripts/deps.sh [--paper | --fuzz]" >&2

@@ -14,6 +14,7 @@
 #include <cuda_runtime.h>
 
 #include "gpu/launch.cuh"
+#include "rung_config.h"
 #include "matmul.h"
 
 template <int TS>
@@ -60,23 +61,23 @@ static dim3 grid_of(const struct gpu_launch *L, dim3 block)
     return dim3((L->N + block.x - 1) / block.x, (L->M + block.y - 1) / block.y);
 }
 
-extern "C" const char *test_racy_tiled_launch(const struct gpu_launch *L)
+static const char *racy(const struct gpu_launch *L)
 {
-    if (L->tile != 16) return "unsupported tile width (test_racy_tiled has TS = 16)";
     return launch_or_describe(L, racy_tiled<16>, grid_of(L, dim3(16, 16)), dim3(16, 16));
 }
 
-extern "C" const char *test_one_off_launch(const struct gpu_launch *L)
+template <enum fault F>
+static const char *launch(const struct gpu_launch *L)
 {
-    return launch_or_describe(L, faulty<ONE_OFF>, grid_of(L, dim3(16, 16)), dim3(16, 16));
+    return launch_or_describe(L, faulty<F>, grid_of(L, dim3(16, 16)), dim3(16, 16));
 }
 
-extern "C" const char *test_nan_launch(const struct gpu_launch *L)
-{
-    return launch_or_describe(L, faulty<NAN_ONE>, grid_of(L, dim3(16, 16)), dim3(16, 16));
-}
-
-extern "C" const char *test_unwritten_launch(const struct gpu_launch *L)
-{
-    return launch_or_describe(L, faulty<UNWRITTEN>, grid_of(L, dim3(16, 16)), dim3(16, 16));
-}
+/* one configuration each: 16 x 16 threads, one output each */
+#define RACY(X) X(16, 0, 16, 16, 1, 1, racy)
+#define ONE_OFF_C(X) X(0, 0, 16, 16, 1, 1, (launch<ONE_OFF>))
+#define NAN_C(X) X(0, 0, 16, 16, 1, 1, (launch<NAN_ONE>))
+#define UNWRITTEN_C(X) X(0, 0, 16, 16, 1, 1, (launch<UNWRITTEN>))
+RUNG_CONFIGS(test_racy_tiled, RACY)
+RUNG_CONFIGS(test_one_off, ONE_OFF_C)
+RUNG_CONFIGS(test_nan, NAN_C)
+RUNG_CONFIGS(test_unwritten, UNWRITTEN_C)

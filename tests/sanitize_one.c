@@ -36,12 +36,12 @@ int main(int argc, char **argv)
     }
     const struct variant *v = registry_find(argv[1]);
     const long tile = strtol(argv[2], &end, 10), wpt = strtol(argv[3], &end, 10);
-    char why[128];
+    char why[256];
     if (!v || v->device != DEV_GPU || !v->gpu) {
         fprintf(stderr, "sanitize-one: '%s' is not a GPU variant of this build\n", argv[1]);
         return 1;
     }
-    if (!registry_supports(v, (int)tile, (int)wpt, 0, why, sizeof why)) {
+    if (!registry_supports(v, (int)tile, (int)wpt, 0, NULL, why, sizeof why)) {
         fprintf(stderr, "sanitize-one: %s: %s\n", argv[1], why);
         return 1;
     }

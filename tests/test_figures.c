@@ -1,6 +1,7 @@
 /* Figures: every figure script draws from small results files that this test
- * writes (subsets of the shipped reference runs, so no number is invented), and
- * every script fails loudly, naming what is missing, when its data is absent. */
+ * writes (subsets of the shipped reference runs, so no number is invented), as
+ * a PDF and a PNG of the same shape, and every script fails loudly, naming the
+ * table that is missing, when its data is absent. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +20,9 @@
 static const char *const FIGURES[] = {
     "01_ladder",      "02_tile_width",   "03_work_per_thread", "04_speedup", "05_host",
     "06_roofline",    "07_variability",  "08_transfers",       "09_gpus",    "10_reproduction"};
+/* The table (scripts/figures.sh: OUTDIR/data/NAME.tsv) each figure draws. */
+static const char *const TABLES[] = {"ladder",  "configs", "configs",   "speedup", "configs",
+                                     "configs", "samples", "transfers", "gpus",    "repro"};
 #define N_FIGURES (sizeof FIGURES / sizeof FIGURES[0])
 
 static int have_gnuplot(void)
@@ -65,6 +69,72 @@ static void subset(const char *in, const char *out, const int *sizes)
     results_file_free(&f);
 }
 
+/* Width / height of a PNG (its IHDR) and of a PDF's first MediaBox; 0 if unreadable. */
+static double png_aspect(const char *path)
+{
+    size_t len;
+    unsigned char *d = (unsigned char *)test_read_file(path, &len);
+    double a = 0;
+    if (d && len >= 24) {
+        const double w = (double)((d[16] << 24) | (d[17] << 16) | (d[18] << 8) | d[19]),
+                     h = (double)((d[20] << 24) | (d[21] << 16) | (d[22] << 8) | d[23]);
+        a = h > 0 ? w / h : 0;
+    }
+    free(d);
+    return a;
+}
+
+static double pdf_aspect(const char *path)
+{
+    size_t len;
+    char *d = test_read_file(path, &len);
+    double a = 0, x0, y0, x1, y1;
+    for (size_t i = 0; d && i + 9 < len; i++)
+        if (!memcmp(d + i, "/MediaBox", 9)) {
+            if (sscanf(d + i + 9, " [ %lf %lf %lf %lf", &x0, &y0, &x1, &y1) == 4 && y1 > y0)
+                a = (x1 - x0) / (y1 - y0);
+            break;
+        }
+    free(d);
+    return a;
+}
+
+/* With every table of `data` but the figure's own (moved aside), the figure
+ * must stop, naming that table, and leave no PNG behind; the same with the
+ * table reduced to its header row. */
+static void fails_without_its_table(const char *data, const char *out, size_t i)
+{
+    char tsv[400], aside[420], vars[1000], script[128], base[400], png[420];
+    snprintf(tsv, sizeof tsv, "%s/%s.tsv", data, TABLES[i]);
+    snprintf(aside, sizeof aside, "%s.aside", tsv);
+    snprintf(base, sizeof base, "%s/missing-%s", out, FIGURES[i]);
+    snprintf(png, sizeof png, "%s.png", base);
+    snprintf(vars, sizeof vars, "datadir='%s'; out='%s'", data, base);
+    snprintf(script, sizeof script, "plots/%s.gp", FIGURES[i]);
+    assert_int_equal(rename(tsv, aside), 0);
+    for (int header_only = 0; header_only < 2; header_only++) {
+        if (header_only) {
+            char *text = test_read_file(aside, NULL);
+            assert_non_null(text);
+            char *nl = strchr(text, '\n');
+            if (nl) nl[1] = '\0';
+            test_write_file(tsv, text);
+            free(text);
+        }
+        char *argv[] = {"/usr/bin/env", "gnuplot", "-e", vars, script, NULL};
+        char *so, *se;
+        int rc = test_run(argv, &so, &se);
+        char want[64];
+        snprintf(want, sizeof want, "%s.tsv", TABLES[i]);
+        if (rc == 0 || !strstr(se, FIGURES[i]) || !strstr(se, want))
+            fail_msg("%s without %s (%s): exit %d, stderr: %s", FIGURES[i], want,
+                     header_only ? "header only" : "missing", rc, se);
+        assert_int_not_equal(access(png, F_OK), 0);
+        free(so); free(se);
+    }
+    assert_int_equal(rename(aside, tsv), 0);
+}
+
 static void every_figure_is_drawn(void **state)
 {
     (void)state;
@@ -96,14 +166,21 @@ static void every_figure_is_drawn(void **state)
     if (rc != 0) fail_msg("figures.sh exited %d: %s", rc, se);
     free(so); free(se);
     for (size_t i = 0; i < N_FIGURES; i++) {
+        char f[2][400];
         for (int k = 0; k < 2; k++) {
-            char f[400];
             struct stat st;
-            snprintf(f, sizeof f, "%s/%s.%s", out, FIGURES[i], k ? "png" : "pdf");
-            if (stat(f, &st) != 0 || st.st_size < 1000)
-                fail_msg("%s missing or nearly empty", f);
+            snprintf(f[k], sizeof f[k], "%s/%s.%s", out, FIGURES[i], k ? "png" : "pdf");
+            if (stat(f[k], &st) != 0 || st.st_size < 1000)
+                fail_msg("%s missing or nearly empty", f[k]);
         }
+        /* the same page: PNG and PDF of one shape (to a pixel in 1000) */
+        const double a_pdf = pdf_aspect(f[0]), a_png = png_aspect(f[1]);
+        if (!(a_pdf > 0 && a_png > 0) || a_png / a_pdf > 1.002 || a_png / a_pdf < 0.998)
+            fail_msg("%s: PDF %g wide per unit of height, PNG %g", FIGURES[i], a_pdf, a_png);
     }
+    char data[320];
+    snprintf(data, sizeof data, "%s/data", out);
+    for (size_t i = 0; i < N_FIGURES; i++) fails_without_its_table(data, out, i);
     test_rmtree(dir);
 }
 
@@ -119,7 +196,7 @@ static void every_script_fails_without_its_data(void **state)
     for (size_t i = 0; i < N_FIGURES; i++) {
         char vars[700], script[128], out[400];
         snprintf(out, sizeof out, "%s/%s", dir, FIGURES[i]);
-        snprintf(vars, sizeof vars, "datadir='%s'; out='%s'; peak=66900; bw=3000", dir, out);
+        snprintf(vars, sizeof vars, "datadir='%s'; out='%s'", dir, out);
         snprintf(script, sizeof script, "plots/%s.gp", FIGURES[i]);
         char *argv[] = {"/usr/bin/env", "gnuplot", "-e", vars, script, NULL};
         char *so, *se;

@@ -109,26 +109,29 @@ struct config {
     enum precision prec;
 };
 
-/* Every registered GPU rung at every tile and WPT it supports: a new rung in
- * the registry is tested here without touching this file. */
+/* Every registered GPU rung at every configuration its kernel file declares: a
+ * new rung in the registry is tested here without touching this file. */
 static int all_configs(struct config *c, int cap)
 {
     int n = 0;
     for (size_t i = 0; i < registry_count(); i++) {
         const struct variant *v = registry_at(i);
         if (v->device != DEV_GPU) continue;
-        static const int none[REG_MAX_VALUES] = {0};
-        const int *tiles = (v->axes & AXIS_TILE) ? v->tiles : none;
-        const int *wpts = (v->axes & AXIS_WPT) ? v->wpts : none;
-        for (int t = 0; t == 0 || (t < REG_MAX_VALUES && tiles[t]); t++)
-            for (int w = 0; w == 0 || (w < REG_MAX_VALUES && wpts[w]); w++) {
-                char why[128];
-                if (!registry_supports(v, tiles[t], wpts[w], 0, why, sizeof why)) continue;
-                assert_true(n < cap);
-                c[n++] = (struct config){v->name, v->gpu, tiles[t], wpts[w], v->precision};
-            }
+        for (const struct rung_config *k = v->configs; k && k->tile >= 0; k++) {
+            assert_true(n < cap);
+            c[n++] = (struct config){v->name, v->gpu, k->tile, k->wpt, v->precision};
+        }
     }
     return n;
+}
+
+/* The launcher of a registered GPU rung. */
+static gpu_launch_fn launcher(const char *rung)
+{
+    const struct variant *v = registry_find(rung);
+    assert_non_null(v);
+    assert_non_null(v->gpu);
+    return v->gpu;
 }
 
 /* Is `path` an executable we can run (a test-only binary of GPU builds)? */
@@ -285,7 +288,7 @@ static void check_references_agree(struct gpu *g, int M, int N, int K, uint64_t 
     assert_non_null(R);
 
     struct err_stats dev, host;
-    const char *err = gpu_run_once(g, cublas_fp32_launch, 0, 0);
+    const char *err = gpu_run_once(g, launcher("cublas_fp32"), 0, 0);
     if (!err)
         err = gpu_copy_output(g, C);
     if (!err)
@@ -340,25 +343,23 @@ static void test_unsupported_tile_or_wpt_is_refused(void **state)
 {
     struct gpu *g = device_or_skip(state);
     static const struct {
-        gpu_launch_fn fn;
         const char *name;
         int tile, wpt;
     } bad[] = {
-        {gputiled_launch, "gputiled", 12, 0},     {gputiled_launch, "gputiled", 64, 0},
-        {gputiled1_launch, "gputiled1", 12, 0},   {gputiled_wpt_launch, "gputiled_wpt", 16, 3},
-        {gputiled_wpt_launch, "gputiled_wpt", 8, 16}, {gputiled_wpt_launch, "gputiled_wpt", 12, 4},
-        {gputiled_wpt_launch, "gputiled_wpt", 32, 0},
+        {"gpu_tiled", 12, 0},     {"gpu_tiled", 64, 0},     {"gpu_tiled_unrolled", 12, 0},
+        {"gpu_tiled_wpt", 16, 3}, {"gpu_tiled_wpt", 8, 16}, {"gpu_tiled_wpt", 12, 4},
+        {"gpu_tiled_wpt", 32, 0},
     };
     set_random_inputs(g, 40, 40, 40, 4, NULL, NULL);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        const char *err = gpu_run_once(g, bad[i].fn, bad[i].tile, bad[i].wpt);
+        const char *err = gpu_run_once(g, launcher(bad[i].name), bad[i].tile, bad[i].wpt);
         print_message("%s tile %d wpt %d: %s\n", bad[i].name, bad[i].tile, bad[i].wpt,
                       err ? err : "(accepted)");
         assert_non_null(err);
     }
     struct err_stats st;
     assert_null(gpu_poison_output(g));
-    assert_null(gpu_run_once(g, gputiled_wpt_launch, 16, 4));
+    assert_null(gpu_run_once(g, launcher("gpu_tiled_wpt"), 16, 4));
     assert_null(gpu_compare(g, &st));
     assert_int_equal(verify_judge(&st, verify_tolerance(PREC_FP32, 40)).disposition, DISP_PASSED);
 }
@@ -380,31 +381,31 @@ static void test_measurements_are_plausible(void **state)
 
     set_random_inputs(g, 256, 256, 256, 5, NULL, NULL);
     double ms = 0.0;
-    assert_null(gpu_run_once(g, gputiled1_launch, 16, 0));
-    assert_null(gpu_time_once(g, gputiled1_launch, 16, 0, &ms));
+    assert_null(gpu_run_once(g, launcher("gpu_tiled_unrolled"), 16, 0));
+    assert_null(gpu_time_once(g, launcher("gpu_tiled_unrolled"), 16, 0, &ms));
     assert_true(ms > 0.0);
     ms = 0.0;
-    assert_null(gpu_time_once(g, cublas_fp32_launch, 0, 0, &ms));
+    assert_null(gpu_time_once(g, launcher("cublas_fp32"), 0, 0, &ms));
     assert_true(ms > 0.0);
 
     /* Resources of the instantiation a launcher would pick; nothing is launched. */
     struct kernel_resources kr;
-    assert_null(gpu_describe(g, gpu_double_buffered_launch, 128, 64, &kr));
+    assert_null(gpu_describe(g, launcher("gpu_double_buffered"), 128, 64, &kr));
     print_message("gpu_double_buffered 128/64: %d registers, %d B shared, %d B local, %d threads, "
                   "%d blocks/SM\n", kr.registers, kr.shared_bytes, kr.local_bytes, kr.threads,
                   kr.blocks_per_sm);
     assert_true(kr.known && kr.registers > 0 && kr.shared_bytes == 16384 && kr.threads == 256);
     assert_true(kr.blocks_per_sm >= 1);
     /* dynamic shared memory counts: three 32-deep slices of A (pitch 132) and B */
-    assert_null(gpu_describe(g, gpu_async_copy_launch, 128, 64, &kr));
+    assert_null(gpu_describe(g, launcher("gpu_async_copy"), 128, 64, &kr));
     assert_true(kr.known && kr.shared_bytes == 3 * 32 * (2 * 128 + 4) * 4 && kr.threads == 256);
-    assert_null(gpu_describe(g, tf32_wgmma_tma_launch, 256, 0, &kr));
+    assert_null(gpu_describe(g, launcher("tf32_wgmma_tma"), 256, 0, &kr));
     print_message("tf32_wgmma_tma 256: %d registers, %d B shared, %d threads, %d blocks/SM\n",
                   kr.registers, kr.shared_bytes, kr.threads, kr.blocks_per_sm);
     assert_true(kr.known && kr.threads == 384 && kr.blocks_per_sm == 1);
-    assert_null(gpu_describe(g, gputiled_launch, 16, 0, &kr));
+    assert_null(gpu_describe(g, launcher("gpu_tiled"), 16, 0, &kr));
     assert_true(kr.known && kr.threads == 256 && kr.shared_bytes == 2048);
-    assert_null(gpu_describe(g, cublas_fp32_launch, 0, 0, &kr));
+    assert_null(gpu_describe(g, launcher("cublas_fp32"), 0, 0, &kr));
     assert_false(kr.known);
 
     double gbs = 0.0;

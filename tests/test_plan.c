@@ -46,18 +46,27 @@ static void registry_is_the_ladder_in_order(void **state)
 static void registry_reasons(void **state)
 {
     (void)state;
-    char why[128];
+    char why[256];
     const struct variant *w = registry_find("gpu_tiled_wpt");
-    assert_true(registry_supports(w, 32, 8, 0, why, sizeof why));
-    assert_false(registry_supports(w, 8, 16, 0, why, sizeof why));
-    assert_string_equal(why, "WPT 16 does not divide TS 8");
-    assert_false(registry_supports(w, 64, 1, 0, why, sizeof why));
-    assert_non_null(strstr(why, "4096 threads per block"));
-    assert_false(registry_supports(w, 16, 3, 0, why, sizeof why));
-    assert_non_null(strstr(why, "WPT 3 not instantiated"));
+    const struct rung_config *cfg;
+    assert_true(registry_supports(w, 32, 8, 0, &cfg, why, sizeof why));
+    /* the kernel file's geometry: a 32 x 32 tile, 8 outputs of a column per thread */
+    assert_true(cfg->block_rows == 32 && cfg->block_cols == 32 && cfg->thread_rows == 8 &&
+                cfg->thread_cols == 1);
+    assert_false(registry_supports(w, 8, 16, 0, &cfg, why, sizeof why));
+    assert_null(cfg);
+    assert_non_null(strstr(why, "tile 8 / WPT 16: not a configuration of gpu_tiled_wpt (it has "
+                                "8/1 8/2 8/4 8/8 16/1"));
+    assert_false(registry_supports(w, 64, 1, 0, NULL, why, sizeof why));
+    assert_non_null(strstr(why, "tile 64 / WPT 1: not a configuration"));
     const struct variant *h = registry_find("host_naive");
-    assert_false(registry_supports(h, 0, 0, 0, why, sizeof why));
+    assert_false(registry_supports(h, 0, 0, 0, NULL, why, sizeof why));
     assert_non_null(strstr(why, "-O0 not built"));
+    /* the axes follow the configurations */
+    assert_int_equal(registry_axes(w), AXIS_TILE | AXIS_WPT);
+    assert_int_equal(registry_axes(registry_find("tf32_wgmma_tma")), AXIS_TILE);
+    assert_int_equal(registry_axes(registry_find("cublas_fp32")), 0);
+    assert_int_equal(registry_axes(h), AXIS_OPT);
 }
 
 static void expansion_uses_only_each_variants_axes(void **state)
@@ -173,8 +182,8 @@ static void shipped_experiments_plan_cleanly(void **state)
         size_t would_run = 0;
         for (size_t k = 0; k < p.n; k++) {
             would_run += !p.points[k].skip || p.points[k].skip_env;
-            if (p.points[k].skip && !p.points[k].skip_env)   /* by design: invalid TS/WPT only */
-                assert_non_null(strstr(p.points[k].skip_reason, "does not divide"));
+            if (p.points[k].skip && !p.points[k].skip_env)   /* by design: unbuilt pairs only */
+                assert_non_null(strstr(p.points[k].skip_reason, "not a configuration of"));
         }
         if (would_run == 0) fail_msg("%s: no point would run on any machine", files[i]);
         plan_free(&p);

@@ -14,6 +14,9 @@
  *
  * Expected effect: far faster than the host rungs, yet bound by K global
  * stores of C per output and by two global loads per multiply-add. */
+#include "rung_config.h"
+
+#ifdef __CUDACC__
 #include <cuda_runtime.h>
 
 #include "launch.cuh"
@@ -33,9 +36,15 @@ __global__ void gpumult0(float *C, const float *A, const float *B, int M, int N,
         C[row * N + col] += A[row * K + k] * B[k * N + col];
 }
 
-extern "C" const char *gpumult0_launch(const struct gpu_launch *L)
+static const char *launch(const struct gpu_launch *L)
 {
     const dim3 block(BLOCK_X, BLOCK_Y);
     const dim3 grid((L->N + BLOCK_X - 1) / BLOCK_X, (L->M + BLOCK_Y - 1) / BLOCK_Y);
     return launch_or_describe(L, gpumult0, grid, block);
 }
+#endif
+
+/* one configuration: a block of 32 x 8 threads, one output each (rows x columns
+ * of C: 8 x 32) */
+#define CONFIGS(X) X(0, 0, 8, 32, 1, 1, launch)
+RUNG_CONFIGS(gpumult0, CONFIGS)

@@ -8,6 +8,9 @@
  * Expected effect: register accumulation removes the K global stores of C per
  * output (and the ordering each store imposes on the loads after it), leaving
  * two global loads per multiply-add, mostly served by L1/L2. */
+#include "rung_config.h"
+
+#ifdef __CUDACC__
 #include <cuda_runtime.h>
 
 #include "launch.cuh"
@@ -28,9 +31,15 @@ __global__ void gpumult1(float *C, const float *A, const float *B, int M, int N,
     C[row * N + col] = csum;
 }
 
-extern "C" const char *gpumult1_launch(const struct gpu_launch *L)
+static const char *launch(const struct gpu_launch *L)
 {
     const dim3 block(BLOCK_X, BLOCK_Y);
     const dim3 grid((L->N + BLOCK_X - 1) / BLOCK_X, (L->M + BLOCK_Y - 1) / BLOCK_Y);
     return launch_or_describe(L, gpumult1, grid, block);
 }
+#endif
+
+/* one configuration: a block of 32 x 8 threads, one output each (rows x columns
+ * of C: 8 x 32) */
+#define CONFIGS(X) X(0, 0, 8, 32, 1, 1, launch)
+RUNG_CONFIGS(gpumult1, CONFIGS)

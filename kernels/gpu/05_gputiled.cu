@@ -14,6 +14,9 @@
  * trip count TS by itself, which would make this rung the same code as 06.
  * Kept rolled, it pays the loop counter, compare and branch per product that
  * 06 removes. */
+#include "rung_config.h"
+
+#ifdef __CUDACC__
 #include <cuda_runtime.h>
 
 #include "launch.cuh"
@@ -51,12 +54,12 @@ static const char *launch(const struct gpu_launch *L)
     return launch_or_describe(L, gputiled<TS>, grid, block);
 }
 
-extern "C" const char *gputiled_launch(const struct gpu_launch *L)
-{
-    switch (L->tile) {
-    case 8: return launch<8>(L);
-    case 16: return launch<16>(L);
-    case 32: return launch<32>(L);
-    default: return "unsupported tile width (gputiled has TS = 8, 16, 32)";
-    }
-}
+#endif
+
+/* TS = 8, 16, 32: a TS x TS block of threads computes a TS x TS tile of C, one
+ * output per thread */
+#define CONFIGS(X)                          \
+    X(8, 0, 8, 8, 1, 1, (launch<8>))        \
+    X(16, 0, 16, 16, 1, 1, (launch<16>))    \
+    X(32, 0, 32, 32, 1, 1, (launch<32>))
+RUNG_CONFIGS(gputiled, CONFIGS)

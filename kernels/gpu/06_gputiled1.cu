@@ -13,6 +13,9 @@
  * TS = 8 only): its trip count is known only at run time and each iteration
  * is bounded by two barriers and a global load, so copying its body mostly
  * adds code and a remainder loop; and this rung stays one change away from 05. */
+#include "rung_config.h"
+
+#ifdef __CUDACC__
 #include <cuda_runtime.h>
 
 #include "launch.cuh"
@@ -50,12 +53,12 @@ static const char *launch(const struct gpu_launch *L)
     return launch_or_describe(L, gputiled1<TS>, grid, block);
 }
 
-extern "C" const char *gputiled1_launch(const struct gpu_launch *L)
-{
-    switch (L->tile) {
-    case 8: return launch<8>(L);
-    case 16: return launch<16>(L);
-    case 32: return launch<32>(L);
-    default: return "unsupported tile width (gputiled1 has TS = 8, 16, 32)";
-    }
-}
+#endif
+
+/* TS = 8, 16, 32: a TS x TS block of threads computes a TS x TS tile of C, one
+ * output per thread */
+#define CONFIGS(X)                          \
+    X(8, 0, 8, 8, 1, 1, (launch<8>))        \
+    X(16, 0, 16, 16, 1, 1, (launch<16>))    \
+    X(32, 0, 32, 32, 1, 1, (launch<32>))
+RUNG_CONFIGS(gputiled1, CONFIGS)

@@ -11,6 +11,9 @@
  * so shared loads per FFMA drop from 2 towards 1 + 1/WPT (A is a broadcast),
  * and WPT independent FFMA chains per thread hide latency; the price is WPT
  * times fewer threads per tile and more registers per thread. */
+#include "rung_config.h"
+
+#ifdef __CUDACC__
 #include <cuda_runtime.h>
 
 #include "launch.cuh"
@@ -61,14 +64,18 @@ static const char *launch(const struct gpu_launch *L)
     return launch_or_describe(L, gputiled_wpt<TS, WPT>, grid, block);
 }
 
-#define CASE(ts, wpt) case ts * 64 + wpt: return launch<ts, wpt>(L);
+#endif
 
-extern "C" const char *gputiled_wpt_launch(const struct gpu_launch *L)
-{
-    switch (L->wpt >= 1 && L->wpt <= 32 ? L->tile * 64 + L->wpt : 0) {
-    CASE(8, 1) CASE(8, 2) CASE(8, 4) CASE(8, 8)
-    CASE(16, 1) CASE(16, 2) CASE(16, 4) CASE(16, 8) CASE(16, 16)
-    CASE(32, 1) CASE(32, 2) CASE(32, 4) CASE(32, 8) CASE(32, 16) CASE(32, 32)
-    default: return "unsupported TS/WPT combination";
-    }
-}
+/* TS = 8, 16, 32 and every WPT = 1 ... 32 that divides TS: a TS x TS tile of C
+ * per block, WPT outputs of one column per thread */
+#define CONFIGS(X)                                                                     \
+    X(8, 1, 8, 8, 1, 1, (launch<8, 1>)) X(8, 2, 8, 8, 2, 1, (launch<8, 2>))            \
+    X(8, 4, 8, 8, 4, 1, (launch<8, 4>)) X(8, 8, 8, 8, 8, 1, (launch<8, 8>))            \
+    X(16, 1, 16, 16, 1, 1, (launch<16, 1>)) X(16, 2, 16, 16, 2, 1, (launch<16, 2>))    \
+    X(16, 4, 16, 16, 4, 1, (launch<16, 4>)) X(16, 8, 16, 16, 8, 1, (launch<16, 8>))    \
+    X(16, 16, 16, 16, 16, 1, (launch<16, 16>))                                         \
+    X(32, 1, 32, 32, 1, 1, (launch<32, 1>)) X(32, 2, 32, 32, 2, 1, (launch<32, 2>))    \
+    X(32, 4, 32, 32, 4, 1, (launch<32, 4>)) X(32, 8, 32, 32, 8, 1, (launch<32, 8>))    \
+    X(32, 16, 32, 32, 16, 1, (launch<32, 16>))                                         \
+    X(32, 32, 32, 32, 32, 1, (launch<32, 32>))
+RUNG_CONFIGS(gputiled_wpt, CONFIGS)

@@ -13,9 +13,12 @@
  * rung 07.  Global loads are still scalar (rung 09 widens them).
  * Every load is guarded (zero outside the matrices) and every store, so any
  * M, N, K >= 1 is correct. */
+#include "rung_config.h"
+#include "block_tile.cuh"
+
+#ifdef __CUDACC__
 #include <cuda_runtime.h>
 
-#include "block_tile.cuh"
 #include "launch.cuh"
 #include "matmul.h"
 
@@ -68,7 +71,6 @@ static const char *launch(const struct gpu_launch *L)
     return launch_or_describe(L, gpu_regblock<BT, T>, grid, block);
 }
 
-extern "C" const char *gpu_regblock_launch(const struct gpu_launch *L)
-{
-    BLOCK_TILE_DISPATCH(L, "gpu_regblock");
-}
+#endif
+
+RUNG_CONFIGS(gpu_regblock, BLOCK_TILE_CONFIGS)

@@ -11,10 +11,13 @@
  * Expected effect: rung 08 issues about as many load instructions as FMAs in
  * its load phase and 2T LDS per T^2 FMAs in its inner loop; with both a quarter
  * as many, we expect 1.2-1.5x rung 08 at large n. */
+#include "rung_config.h"
+#include "block_tile.cuh"
+
+#ifdef __CUDACC__
 #include <cuda_runtime.h>
 
 #include "load4.cuh"
-#include "block_tile.cuh"
 #include "launch.cuh"
 #include "matmul.h"
 
@@ -60,7 +63,6 @@ static const char *launch(const struct gpu_launch *L)
     return launch_or_describe(L, gpu_vectorized<BT, T, false>, grid, block);
 }
 
-extern "C" const char *gpu_vectorized_launch(const struct gpu_launch *L)
-{
-    BLOCK_TILE_DISPATCH(L, "gpu_vectorized");
-}
+#endif
+
+RUNG_CONFIGS(gpu_vectorized, BLOCK_TILE_CONFIGS)

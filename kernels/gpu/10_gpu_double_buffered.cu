@@ -10,10 +10,13 @@
  * Expected effect: rung 09 waits for every slice's loads with the FMA pipes
  * idle; with 8 x 8 blocks per thread the loop has 512 FMAs per slice to hide
  * them, so we expect 1.1-1.3x rung 09 at large n. */
+#include "rung_config.h"
+#include "block_tile.cuh"
+
+#ifdef __CUDACC__
 #include <cuda_runtime.h>
 
 #include "load4.cuh"
-#include "block_tile.cuh"
 #include "launch.cuh"
 #include "matmul.h"
 
@@ -78,7 +81,6 @@ static const char *launch(const struct gpu_launch *L)
     return launch_or_describe(L, gpu_double_buffered<BT, T, false>, grid, block);
 }
 
-extern "C" const char *gpu_double_buffered_launch(const struct gpu_launch *L)
-{
-    BLOCK_TILE_DISPATCH(L, "gpu_double_buffered");
-}
+#endif
+
+RUNG_CONFIGS(gpu_double_buffered, BLOCK_TILE_CONFIGS)

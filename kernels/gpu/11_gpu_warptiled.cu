@@ -16,6 +16,9 @@
  * per transposed store; removing them shortens the non-FMA part of each k step
  * by about a third.  Prediction: 1.1-1.2x rung 10.  Measured (H100, 8192):
  * 1.15x at TM = 8, 1.19x at TM = 16. */
+#include "rung_config.h"
+
+#ifdef __CUDACC__
 #include <cuda_runtime.h>
 
 #include "load4.cuh"
@@ -90,12 +93,13 @@ static const char *launch(const struct gpu_launch *L)
     return launch_or_describe(L, gpu_warptiled<BT, TM, false>, grid, block);
 }
 
-/* tile = block tile BT (64 or 128); WPT 64 or 128 = 8 x 8 or 16 x 8 outputs per thread. */
-extern "C" const char *gpu_warptiled_launch(const struct gpu_launch *L)
-{
-    if (L->tile == 128 && L->wpt == 64) return launch<128, 8>(L);
-    if (L->tile == 128 && L->wpt == 128) return launch<128, 16>(L);
-    if (L->tile == 64 && L->wpt == 64) return launch<64, 8>(L);
-    if (L->tile == 64 && L->wpt == 128) return launch<64, 16>(L);
-    return "unsupported block tile / WPT (gpu_warptiled has tile 64 or 128, WPT 64 or 128)";
-}
+#endif
+
+/* tile = block tile BT x BT (64 or 128); WPT 64 or 128 = 8 x 8 or 16 x 8
+ * outputs per thread */
+#define CONFIGS(X)                                     \
+    X(64, 64, 64, 64, 8, 8, (launch<64, 8>))           \
+    X(64, 128, 64, 64, 16, 8, (launch<64, 16>))        \
+    X(128, 64, 128, 128, 8, 8, (launch<128, 8>))       \
+    X(128, 128, 128, 128, 16, 8, (launch<128, 16>))
+RUNG_CONFIGS(gpu_warptiled, CONFIGS)

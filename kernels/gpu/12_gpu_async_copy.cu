@@ -23,6 +23,9 @@
  * the same 2 blocks and 128 registers.  Blocks are launched down groups of
  * 2048 rows of C (block_order.cuh), as in rung 14: by count, a wave at 8192^3
  * then needs about 40% less of A and B at once; +0.7-0.9% (H100, n = 4096, 8192). */
+#include "rung_config.h"
+
+#ifdef __CUDACC__
 #include <cuda_runtime.h>
 
 #include "block_order.cuh"
@@ -143,15 +146,15 @@ static const char *launch(const struct gpu_launch *L)
     return launch_or_describe(L, gpu_async_copy<BM, BN, TM, false>, grid, block, smem);
 }
 
+#endif
+
 /* tile = block tile 64 x 64, 128 x 128, or 256: 128 rows x 256 columns;
- * WPT 64 or 128 = 8 x 8 or 16 x 8 outputs per thread. */
-extern "C" const char *gpu_async_copy_launch(const struct gpu_launch *L)
-{
-    if (L->tile == 128 && L->wpt == 64) return launch<128, 128, 8>(L);
-    if (L->tile == 128 && L->wpt == 128) return launch<128, 128, 16>(L);
-    if (L->tile == 64 && L->wpt == 64) return launch<64, 64, 8>(L);
-    if (L->tile == 64 && L->wpt == 128) return launch<64, 64, 16>(L);
-    if (L->tile == 256 && L->wpt == 64) return launch<128, 256, 8>(L);
-    if (L->tile == 256 && L->wpt == 128) return launch<128, 256, 16>(L);
-    return "unsupported block tile / WPT (gpu_async_copy has tile 64, 128 or 256, WPT 64 or 128)";
-}
+ * WPT 64 or 128 = 8 x 8 or 16 x 8 outputs per thread */
+#define CONFIGS(X)                                         \
+    X(64, 64, 64, 64, 8, 8, (launch<64, 64, 8>))           \
+    X(64, 128, 64, 64, 16, 8, (launch<64, 64, 16>))        \
+    X(128, 64, 128, 128, 8, 8, (launch<128, 128, 8>))      \
+    X(128, 128, 128, 128, 16, 8, (launch<128, 128, 16>))   \
+    X(256, 64, 128, 256, 8, 8, (launch<128, 256, 8>))      \
+    X(256, 128, 128, 256, 16, 8, (launch<128, 256, 16>))
+RUNG_CONFIGS(gpu_async_copy, CONFIGS)

@@ -29,6 +29,9 @@
  * ~75%; mma.sync's own rate on Hopper (wgmma, rung 14, gets the rest) and the
  * barrier per slice bring us to an expected 40% of peak: ~210 TFLOP/s at
  * 4096^3 for WPT 128 (~180 for WPT 64), 55% of cuBLAS TF32, ~5x rung 12. */
+#include "rung_config.h"
+
+#ifdef __CUDACC__
 #include <cuda_runtime.h>
 
 #include "load4.cuh"
@@ -164,9 +167,12 @@ static const char *launch(const struct gpu_launch *L)
     return launch_or_describe(L, tf32_mma_sync<WM, WN, false>, grid, block, SMEM);
 }
 
-extern "C" const char *tf32_mma_sync_launch(const struct gpu_launch *L)
-{
-    if (L->tile == 128 && L->wpt == 64) return launch<64, 32>(L);
-    if (L->tile == 128 && L->wpt == 128) return launch<64, 64>(L);
-    return "unsupported block tile / WPT (tf32_mma_sync has tile 128, WPT 64 or 128)";
-}
+#endif
+
+/* a 128 x 128 tile of C per block; WPT 64: warps of 64 x 32, WPT 128: of 64 x 64.
+ * A thread holds (rows r, r + 8) x (columns 2c, 2c + 1) of each 16 x 8 MMA
+ * tile: WM / 8 rows x WN / 4 columns. */
+#define CONFIGS(X)                                     \
+    X(128, 64, 128, 128, 8, 8, (launch<64, 32>))       \
+    X(128, 128, 128, 128, 8, 16, (launch<64, 64>))
+RUNG_CONFIGS(tf32_mma_sync, CONFIGS)

@@ -59,6 +59,9 @@
  * the multicast (CL 1) 321 / 334; clusters of 4, 311 / 349.  4095^3 reaches
  * 242: 0.18 ms over 4096^3 for the padded copies of A and B and their scratch
  * (which the default pool likely unmaps at every synchronization). */
+#include "rung_config.h"
+
+#ifdef __CUDACC__
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <cudaTypedefs.h>
@@ -327,9 +330,11 @@ static const char *launch(const struct gpu_launch *L)
     return err;
 }
 
-extern "C" const char *tf32_wgmma_tma_launch(const struct gpu_launch *L)
-{
-    if (L->tile == 128) return launch<128>(L);
-    if (L->tile == 256) return launch<256>(L);
-    return "unsupported tile (tf32_wgmma_tma has tile 128 or 256)";
-}
+#endif
+
+/* a TILE x 128 tile of C per block (TILE = 128 or 256 rows); each consumer
+ * thread holds two of its columns over TILE / 4 rows (C^T's m64 accumulators) */
+#define CONFIGS(X)                                 \
+    X(128, 0, 128, 128, 32, 2, (launch<128>))      \
+    X(256, 0, 256, 128, 64, 2, (launch<256>))
+RUNG_CONFIGS(tf32_wgmma_tma, CONFIGS)

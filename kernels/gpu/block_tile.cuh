@@ -3,6 +3,7 @@
 #ifndef KERNELS_GPU_BLOCK_TILE_CUH
 #define KERNELS_GPU_BLOCK_TILE_CUH
 
+#ifdef __CUDACC__
 #include <cuda_runtime.h>
 
 /* One k step of a slice in shared memory (As transposed: As[k][row]): T values
@@ -36,15 +37,15 @@ __device__ __forceinline__ void store_block(float *__restrict__ C, const float (
             if (row + m < M && col + n < N) C[(size_t)(row + m) * N + col + n] = acc[m][n];
 }
 
-/* The (block tile, WPT) configurations these rungs are built for; `launch` is
- * the file's template <int BT, int T> launcher. */
-#define BLOCK_TILE_DISPATCH(L, name)                                                        \
-    do {                                                                                    \
-        if ((L)->tile == 64 && (L)->wpt == 16) return launch<64, 4>(L);                     \
-        if ((L)->tile == 64 && (L)->wpt == 64) return launch<64, 8>(L);                     \
-        if ((L)->tile == 128 && (L)->wpt == 16) return launch<128, 4>(L);                   \
-        if ((L)->tile == 128 && (L)->wpt == 64) return launch<128, 8>(L);                   \
-        return "unsupported block tile / WPT (" name " has tile 64 or 128, WPT 16 or 64)"; \
-    } while (0)
+#endif /* __CUDACC__ */
+
+/* The configurations these rungs are built for (rung_config.h): block tile BT
+ * x BT of 64 or 128, WPT 16 or 64 = a 4 x 4 or 8 x 8 block of C per thread;
+ * `launch` is each file's template <int BT, int T> launcher. */
+#define BLOCK_TILE_CONFIGS(X)                          \
+    X(64, 16, 64, 64, 4, 4, (launch<64, 4>))           \
+    X(64, 64, 64, 64, 8, 8, (launch<64, 8>))           \
+    X(128, 16, 128, 128, 4, 4, (launch<128, 4>))       \
+    X(128, 64, 128, 128, 8, 8, (launch<128, 8>))
 
 #endif

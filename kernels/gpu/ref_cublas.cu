@@ -13,6 +13,9 @@
  * so row-major C = A*B is computed as column-major C^T = B^T * A^T: m = N,
  * n = M, k = K, with B first (ld N), A second (ld K) and C (ld N); no
  * transposition is needed. */
+#include "rung_config.h"
+
+#ifdef __CUDACC__
 #include <cublas_v2.h>
 
 #include "matmul.h"
@@ -31,12 +34,12 @@ static const char *gemm(const struct gpu_launch *L, cublasComputeType_t compute)
     return s == CUBLAS_STATUS_SUCCESS ? NULL : cublasGetStatusString(s);
 }
 
-extern "C" const char *cublas_fp32_launch(const struct gpu_launch *L)
-{
-    return gemm(L, CUBLAS_COMPUTE_32F);
-}
+static const char *fp32(const struct gpu_launch *L) { return gemm(L, CUBLAS_COMPUTE_32F); }
+static const char *tf32(const struct gpu_launch *L) { return gemm(L, CUBLAS_COMPUTE_32F_FAST_TF32); }
+#endif
 
-extern "C" const char *cublas_tf32_launch(const struct gpu_launch *L)
-{
-    return gemm(L, CUBLAS_COMPUTE_32F_FAST_TF32);
-}
+/* cuBLAS chooses its kernels and their tiles itself: nothing to declare */
+#define FP32_CONFIGS(X) X(0, 0, 0, 0, 0, 0, fp32)
+#define TF32_CONFIGS(X) X(0, 0, 0, 0, 0, 0, tf32)
+RUNG_CONFIGS(cublas_fp32, FP32_CONFIGS)
+RUNG_CONFIGS(cublas_tf32, TF32_CONFIGS)

@@ -1,0 +1,567 @@
+/* Claims checked against the data: see claims.h. */
+#include "claims.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the claims file ------------------------------------------------------------ */
+
+static const struct {
+    const char *name;
+    enum claim_value v;
+    int rungs;   /* how many rung arguments */
+} VALUES[] = {
+    {"pct_ref", CV_PCT_REF, 1},   {"pct_peak", CV_PCT_PEAK, 1},   {"tflops", CV_TFLOPS, 1},
+    {"ratio", CV_RATIO, 2},       {"step", CV_STEP, 1},           {"rel_stddev", CV_REL_STDDEV, 1},
+    {"copy_ratio", CV_COPY_RATIO, 1}, {"agreement", CV_AGREEMENT, 0},
+    {"unverified", CV_UNVERIFIED, 0},
+};
+#define N_VALUES (sizeof VALUES / sizeof VALUES[0])
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s)) s++;
+    char *e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1])) *--e = '\0';
+    return s;
+}
+
+/* Split s on whitespace into at most max words; returns the count, or -1 if
+ * there are more. */
+static int words(char *s, char **w, int max)
+{
+    int n = 0;
+    for (char *t = strtok(s, " \t"); t; t = strtok(NULL, " \t")) {
+        if (n == max) return -1;
+        w[n++] = t;
+    }
+    return n;
+}
+
+static int parse_number(const char *s, double *x)
+{
+    char *end;
+    *x = strtod(s, &end);
+    return end != s && *end == '\0' && isfinite(*x) ? 0 : -1;
+}
+
+struct parse {
+    const char *path;
+    int line;
+    char *err;
+    size_t errlen;
+};
+
+static int bad(struct parse *p, const char *fmt, ...)
+{
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(p->err, p->errlen, "%s:%d: %s", p->path, p->line, msg);
+    return -1;
+}
+
+static int rung_arg(struct parse *p, const char *name, char *dst, size_t len)
+{
+    if (!registry_find(name)) return bad(p, "value: unknown rung '%s'", name);
+    snprintf(dst, len, "%s", name);
+    return 0;
+}
+
+static int int_list(struct parse *p, const char *key, char *v, int *dst, int *n, int max)
+{
+    char *w[CLAIM_MAX_LIST];
+    int k = words(v, w, max < CLAIM_MAX_LIST ? max : CLAIM_MAX_LIST);
+    if (k <= 0) return bad(p, "%s: expected 1 to %d numbers", key, max);
+    for (int i = 0; i < k; i++) {
+        char *end;
+        long x = strtol(w[i], &end, 10);
+        if (*end || x < 0 || x > 100000) return bad(p, "%s: '%s' (expected a number)", key, w[i]);
+        dst[i] = (int)x;
+    }
+    *n = k;
+    return 0;
+}
+
+static int set_key(struct parse *p, struct claim *c, const char *key, char *v)
+{
+    char *w[CLAIM_MAX_LIST];
+    int n;
+    if (!strcmp(key, "text")) {
+        snprintf(c->text, sizeof c->text, "%s", v);
+    } else if (!strcmp(key, "value")) {
+        if ((n = words(v, w, 3)) < 1) return bad(p, "value: expected a kind and its rungs");
+        size_t k = 0;
+        while (k < N_VALUES && strcmp(VALUES[k].name, w[0])) k++;
+        if (k == N_VALUES) return bad(p, "value: unknown kind '%s'", w[0]);
+        if (n - 1 != VALUES[k].rungs)
+            return bad(p, "value: %s takes %d rung(s), given %d", w[0], VALUES[k].rungs, n - 1);
+        c->value = VALUES[k].v;
+        if (n > 1 && rung_arg(p, w[1], c->rung, sizeof c->rung)) return -1;
+        if (n > 2 && rung_arg(p, w[2], c->other, sizeof c->other)) return -1;
+    } else if (!strcmp(key, "runs")) {
+        if ((n = words(v, w, CLAIM_MAX_LIST)) < 1) return bad(p, "runs: expected 1 to %d roles", CLAIM_MAX_LIST);
+        for (int i = 0; i < n; i++) snprintf(c->runs[i], sizeof c->runs[i], "%s", w[i]);
+        c->n_runs = n;
+    } else if (!strcmp(key, "shapes") || !strcmp(key, "other_shapes")) {
+        struct shape *dst = key[0] == 'o' ? c->other_shapes : c->shapes;
+        if ((n = words(v, w, CLAIM_MAX_LIST)) < 1)
+            return bad(p, "%s: expected 1 to %d shapes", key, CLAIM_MAX_LIST);
+        for (int i = 0; i < n; i++)
+            if (shape_parse(w[i], &dst[i]) != 0)
+                return bad(p, "%s: '%s' (expected 4096 or MxNxK)", key, w[i]);
+        *(key[0] == 'o' ? &c->n_other_shapes : &c->n_shapes) = n;
+    } else if (!strcmp(key, "opt_levels") || !strcmp(key, "other_opt_levels")) {
+        struct claim_filter *f = key[0] == 'o' && key[1] == 't' ? &c->other_filter : &c->filter;
+        return int_list(p, key, v, f->opt_levels, &f->n_opt, 3);
+    } else if (!strcmp(key, "tiles") || !strcmp(key, "other_tiles")) {
+        struct claim_filter *f = key[0] == 'o' ? &c->other_filter : &c->filter;
+        return int_list(p, key, v, f->tiles, &f->n_tiles, CLAIM_MAX_LIST);
+    } else if (!strcmp(key, "wpts") || !strcmp(key, "other_wpts")) {
+        struct claim_filter *f = key[0] == 'o' ? &c->other_filter : &c->filter;
+        return int_list(p, key, v, f->wpts, &f->n_wpts, CLAIM_MAX_LIST);
+    } else if (!strcmp(key, "rungs")) {
+        if ((n = words(v, w, CLAIM_MAX_LIST)) < 1) return bad(p, "rungs: expected 1 to %d rungs", CLAIM_MAX_LIST);
+        for (int i = 0; i < n; i++)
+            if (rung_arg(p, w[i], c->only[i], sizeof c->only[i])) return -1;
+        c->n_only = n;
+    } else if (!strcmp(key, "precision")) {
+        if (strcmp(v, "fp32") && strcmp(v, "tf32"))
+            return bad(p, "precision: '%s' (expected fp32 or tf32)", v);
+        c->precision = !strcmp(v, "tf32") ? PREC_TF32 : PREC_FP32;
+    } else if (!strcmp(key, "device")) {
+        if (strcmp(v, "gpu") && strcmp(v, "host"))
+            return bad(p, "device: '%s' (expected gpu or host)", v);
+        c->host_rows = !strcmp(v, "host");
+    } else if (!strcmp(key, "expect")) {
+        snprintf(c->expect_text, sizeof c->expect_text, "%s", v);
+        n = words(v, w, 3);
+        double x, y;
+        if (n == 2 && !strcmp(w[0], "at_least") && !parse_number(w[1], &x)) {
+            c->expect = CE_AT_LEAST, c->lo = x, c->hi = INFINITY;
+        } else if (n == 2 && !strcmp(w[0], "at_most") && !parse_number(w[1], &x)) {
+            c->expect = CE_AT_MOST, c->lo = -INFINITY, c->hi = x;
+        } else if (n == 3 && !strcmp(w[0], "between") && !parse_number(w[1], &x) &&
+                   !parse_number(w[2], &y) && x <= y) {
+            c->expect = CE_BETWEEN, c->lo = x, c->hi = y;
+        } else if (n == 3 && !strcmp(w[0], "about") && !parse_number(w[1], &x) &&
+                   strchr(w[2], '%') && (w[2][strlen(w[2]) - 1] = '\0', !parse_number(w[2], &y)) &&
+                   y >= 0) {
+            c->expect = CE_BETWEEN, c->lo = x * (1 - y / 100), c->hi = x * (1 + y / 100);
+        } else {
+            return bad(p, "expect: '%s' (expected at_least X, at_most X, between X Y or about X "
+                          "P%%)", c->expect_text);
+        }
+    } else if (!strcmp(key, "scope")) {
+        if (strcmp(v, "any") && strcmp(v, "reference"))
+            return bad(p, "scope: '%s' (expected any or reference)", v);
+        c->any_gpu = !strcmp(v, "any");
+    } else if (!strcmp(key, "figure")) {
+        snprintf(c->figure, sizeof c->figure, "%s", v);
+    } else if (!strcmp(key, "command")) {
+        snprintf(c->command, sizeof c->command, "%s", v);
+    } else {
+        return bad(p, "unknown key '%s'", key);
+    }
+    return 0;
+}
+
+static int complete_claim(struct parse *p, const struct claim *c)
+{
+    p->line = c->line;
+    if (!c->text[0] || !c->expect_text[0] || !c->n_runs)
+        return bad(p, "[%s] needs text, runs and expect", c->id);
+    if (c->value == CV_AGREEMENT && c->n_runs != 2)
+        return bad(p, "[%s]: agreement compares exactly two runs", c->id);
+    if (c->value != CV_AGREEMENT && c->value != CV_UNVERIFIED && !c->n_shapes)
+        return bad(p, "[%s] needs shapes", c->id);
+    if (c->n_other_shapes && (c->value != CV_RATIO || c->n_other_shapes != c->n_shapes))
+        return bad(p, "[%s]: other_shapes: one for each of shapes, for a ratio", c->id);
+    if (c->value != CV_AGREEMENT && (c->n_only || c->precision >= 0 || c->host_rows))
+        return bad(p, "[%s]: rungs, precision and device filter agreement claims only", c->id);
+    return 0;
+}
+
+int claims_load(const char *path, struct claims *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->path, sizeof out->path, "%s", path);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        return -1;
+    }
+    struct parse p = {path, 0, err, errlen};
+    char buf[1024];
+    struct claim *c = NULL;
+    int rc = 0;
+    while (rc == 0 && fgets(buf, sizeof buf, f)) {
+        p.line++;
+        if (!strchr(buf, '\n') && !feof(f)) {
+            rc = bad(&p, "line longer than %zu characters", sizeof buf - 2);
+            break;
+        }
+        char *s = trim(buf);
+        if (*s == ';' || *s == '#' || *s == '\0') continue;
+        if (*s == '[') {
+            char *e = strchr(s, ']');
+            if (!e || e[1] != '\0' || e == s + 1) {
+                rc = bad(&p, "section header '%s' (expected [claim_id])", s);
+                break;
+            }
+            if (c && (rc = complete_claim(&p, c)) != 0) break;
+            if (out->n == CLAIM_MAX) {
+                rc = bad(&p, "more than %d claims", CLAIM_MAX);
+                break;
+            }
+            c = &out->c[out->n++];
+            memset(c, 0, sizeof *c);
+            c->precision = -1;
+            snprintf(c->id, sizeof c->id, "%.*s", (int)(e - s - 1), s + 1);
+            c->line = p.line;
+            for (size_t i = 0; i + 1 < out->n; i++)
+                if (!strcmp(out->c[i].id, c->id)) rc = bad(&p, "claim [%s] given twice", c->id);
+            continue;
+        }
+        char *eq = strchr(s, '=');
+        if (!eq || !c) {
+            rc = bad(&p, "'%s' (expected key = value inside a [claim])", s);
+            break;
+        }
+        *eq = '\0';
+        char *v = eq + 1, *semi = strstr(v, " ;");
+        if (semi) *semi = '\0';
+        rc = set_key(&p, c, trim(s), trim(v));
+    }
+    if (rc == 0 && ferror(f)) rc = bad(&p, "read error");
+    fclose(f);
+    if (rc == 0 && c) rc = complete_claim(&p, c);
+    if (rc == 0 && out->n == 0) {
+        snprintf(err, errlen, "%s: no claims", path);
+        rc = -1;
+    }
+    return rc;
+}
+
+/* ---- evaluation ------------------------------------------------------------------ */
+
+static const struct run *find_run(const struct run *runs, size_t n, const char *role)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(runs[i].role, role)) return &runs[i];
+    return NULL;
+}
+
+/* Does a row pass a filter? */
+static int filtered(const struct claim_filter *c, const struct result_row *row)
+{
+    int ok = 1;
+    if (c->n_opt) {
+        ok = 0;
+        for (int i = 0; i < c->n_opt; i++) ok |= row->opt_level == c->opt_levels[i];
+    }
+    if (ok && c->n_tiles) {
+        ok = 0;
+        for (int i = 0; i < c->n_tiles; i++) ok |= row->tile == c->tiles[i];
+    }
+    if (ok && c->n_wpts) {
+        ok = 0;
+        for (int i = 0; i < c->n_wpts; i++) ok |= row->wpt == c->wpts[i];
+    }
+    return ok;
+}
+
+/* The best passed ordinary row of `rung` at s within a filter. */
+static const struct result_row *best(const struct claim_filter *c, const struct run *r,
+                                     const char *rung, struct shape s)
+{
+    const struct result_row *b = NULL;
+    for (size_t i = 0; i < r->f.n_rows; i++) {
+        const struct result_row *row = &r->f.rows[i];
+        if (!strcmp(row->variant, rung) && !strcmp(row->disposition, "passed") &&
+            !row->host_memory[0] && row->M == s.M && row->N == s.N && row->K == s.K &&
+            filtered(c, row) && (!b || row->gflops > b->gflops))
+            b = row;
+    }
+    return b;
+}
+
+/* One value of the claim in run r at its i-th shape s: NaN when the data lack it. */
+static double value_at(const struct claim *c, const struct run *r, int i, struct shape s)
+{
+    const struct variant *v = registry_find(c->rung);
+    const struct result_row *a = best(&c->filter, r, c->rung, s);
+    switch (c->value) {
+    case CV_PCT_REF: {
+        const struct variant *ref = v->reference ? registry_find(v->reference) : NULL;
+        return a && ref ? 100.0 * a->gflops / derive_gflops(r, ref, s) : NAN;
+    }
+    case CV_PCT_PEAK: return a && r->peak_gflops > 0 ? 100.0 * a->gflops / r->peak_gflops : NAN;
+    case CV_TFLOPS: return a ? a->gflops / 1000.0 : NAN;
+    case CV_RATIO: {
+        const struct result_row *b =
+            best(&c->other_filter, r, c->other, c->n_other_shapes ? c->other_shapes[i] : s);
+        return a && b ? a->gflops / b->gflops : NAN;
+    }
+    case CV_COPY_RATIO: {
+        double copies[2] = {NAN, NAN};   /* pinned, pageable */
+        for (size_t i = 0; i < r->f.n_rows; i++) {
+            const struct result_row *row = &r->f.rows[i];
+            const int kind = !strcmp(row->host_memory, "pinned") ? 0
+                             : !strcmp(row->host_memory, "pageable") ? 1 : -1;
+            if (kind >= 0 && !strcmp(row->variant, c->rung) && !strcmp(row->disposition, "passed") &&
+                row->M == s.M && row->N == s.N && row->K == s.K && filtered(&c->filter, row))
+                copies[kind] = row->h2d_ms_median + row->d2h_ms_median;
+        }
+        return copies[1] / copies[0];
+    }
+    case CV_STEP: return a ? derive_step(r, v, s) : NAN;
+    case CV_REL_STDDEV: return a ? 100.0 * derive_rel_stddev(a) : NAN;
+    case CV_AGREEMENT: case CV_UNVERIFIED: break;
+    }
+    return NAN;
+}
+
+struct acc {
+    size_t count;
+    double min, max;
+    double worst_dist;      /* how far outside the bounds (or, inside, how close) */
+    char worst[128];
+    int failed;
+};
+
+static void take(struct acc *a, const struct claim *c, double x, const char *where)
+{
+    if (!isfinite(x)) return;
+    if (a->count++ == 0 || x < a->min) a->min = x;
+    if (a->count == 1 || x > a->max) a->max = x;
+    /* distance past the nearer bound: > 0 outside, <= 0 inside */
+    const double past = fmax(c->lo - x, x - c->hi);
+    if (past > 0) a->failed = 1;
+    if (a->count == 1 || past > a->worst_dist) {
+        a->worst_dist = past;
+        snprintf(a->worst, sizeof a->worst, "%s", where);
+    }
+}
+
+static const char *fmt_of(enum claim_value v)
+{
+    switch (v) {
+    case CV_RATIO: case CV_STEP: case CV_AGREEMENT: return "%.2f";
+    case CV_UNVERIFIED: return "%.0f";
+    case CV_REL_STDDEV: return "%.2f";
+    default: return "%.1f";
+    }
+}
+
+static void format_range(char *buf, size_t len, const char *fmt, double lo, double hi)
+{
+    char a[32], b[32];
+    snprintf(a, sizeof a, fmt, lo);
+    snprintf(b, sizeof b, fmt, hi);
+    if (!strcmp(a, b)) snprintf(buf, len, "%s", a);
+    else snprintf(buf, len, "%s-%s", a, b);
+}
+
+/* The text with {range}, {min}, {max} and {count} filled in. */
+static void fill_text(const struct claim *c, const struct claim_result *r, char *out, size_t len)
+{
+    const char *fmt = fmt_of(c->value);
+    size_t o = 0;
+    for (const char *s = c->text; *s && o + 1 < len;) {
+        char val[64] = "";
+        const char *end = NULL;
+        if (*s == '{' && (end = strchr(s, '}'))) {
+            const size_t n = (size_t)(end - s - 1);
+            if (n == 5 && !strncmp(s + 1, "range", 5)) format_range(val, sizeof val, fmt, r->min, r->max);
+            else if (n == 3 && !strncmp(s + 1, "min", 3)) snprintf(val, sizeof val, fmt, r->min);
+            else if (n == 3 && !strncmp(s + 1, "max", 3)) snprintf(val, sizeof val, fmt, r->max);
+            else if (n == 5 && !strncmp(s + 1, "count", 5)) snprintf(val, sizeof val, "%zu", r->count);
+            else end = NULL;
+        }
+        if (end) {
+            if (!r->count) snprintf(val, sizeof val, "?");
+            o += (size_t)snprintf(out + o, len - o, "%s", val);
+            s = end + 1;
+        } else {
+            out[o++] = *s++;
+        }
+    }
+    out[o < len ? o : len - 1] = '\0';
+}
+
+static void expected_text(const struct claim *c, char *buf, size_t len)
+{
+    const char *fmt = fmt_of(c->value);
+    char a[32], b[32];
+    snprintf(a, sizeof a, fmt, c->lo);
+    snprintf(b, sizeof b, fmt, c->hi);
+    if (c->expect == CE_AT_LEAST) snprintf(buf, len, ">= %s", a);
+    else if (c->expect == CE_AT_MOST) snprintf(buf, len, "<= %s", b);
+    else snprintf(buf, len, "%s to %s", a, b);
+}
+
+/* Evaluate over the claim's runs, in its order. */
+/* How long the runs a claim reads took, from their files: "5 min on the H100,
+ * 6 min on the H200" ("" when no file says). */
+static void run_times(const struct run *const *rs, size_t nrs, char *out, size_t len)
+{
+    size_t o = 0;
+    out[0] = '\0';
+    for (size_t k = 0; k < nrs && o < len; k++) {
+        if (!isfinite(rs[k]->wall_s)) continue;
+        const char *m = strncmp(rs[k]->gpu_name, "NVIDIA ", 7) ? rs[k]->gpu_name : rs[k]->gpu_name + 7;
+        char when[32];
+        if (rs[k]->wall_s < 90) snprintf(when, sizeof when, "%.0f s", rs[k]->wall_s);
+        else snprintf(when, sizeof when, "%.0f min", rs[k]->wall_s / 60);
+        o += (size_t)snprintf(out + o, len - o, "%s%s on the %.*s", o ? ", " : "", when,
+                              m[0] ? (int)strcspn(m, " ") : 4, m[0] ? m : "host");
+    }
+}
+
+static void evaluate(const struct claim *c, const struct run *const *rs, size_t nrs,
+                     struct claim_result *out)
+{
+    struct acc a = {0};
+    char where[192], shape[48];
+    if (c->value == CV_AGREEMENT) {
+        struct pair *p;
+        size_t n = derive_pairs(rs[0], rs[1], &p);
+        for (size_t i = 0; i < n; i++) {
+            int keep = p[i].v->device == (c->host_rows ? DEV_HOST : DEV_GPU) &&
+                       (c->precision < 0 || (int)p[i].v->precision == c->precision);
+            if (keep && c->n_only) {
+                keep = 0;
+                for (int k = 0; k < c->n_only; k++) keep |= !strcmp(c->only[k], p[i].v->name);
+            }
+            if (keep && c->n_shapes) {
+                keep = 0;
+                for (int k = 0; k < c->n_shapes; k++)
+                    keep |= p[i].s.M == c->shapes[k].M && p[i].s.N == c->shapes[k].N &&
+                            p[i].s.K == c->shapes[k].K;
+            }
+            if (!keep) continue;
+            shape_label(p[i].s, shape, sizeof shape);
+            snprintf(where, sizeof where, "%s %s%s%s", p[i].v->name, shape, p[i].memory[0] ? " " : "",
+                     p[i].memory);
+            take(&a, c, p[i].ratio, where);
+        }
+        free(p);
+    } else if (c->value == CV_UNVERIFIED) {
+        for (size_t k = 0; k < nrs; k++) {
+            size_t bad = 0;
+            for (size_t i = 0; i < rs[k]->f.n_rows; i++)
+                bad += !strcmp(rs[k]->f.rows[i].disposition, "incorrect") ||
+                       !strcmp(rs[k]->f.rows[i].disposition, "failed");
+            take(&a, c, (double)bad, rs[k]->role);
+        }
+    } else {
+        for (size_t k = 0; k < nrs; k++)
+            for (int i = 0; i < c->n_shapes; i++) {
+                shape_label(c->shapes[i], shape, sizeof shape);
+                snprintf(where, sizeof where, "%s %s", rs[k]->role, shape);
+                take(&a, c, value_at(c, rs[k], i, c->shapes[i]), where);
+            }
+    }
+    out->count = a.count;
+    out->min = a.min;
+    out->max = a.max;
+    snprintf(out->worst, sizeof out->worst, "%s", a.worst);
+    if (!a.count) {
+        out->verdict = CLAIM_NOT_EVALUATED;
+        snprintf(out->why, sizeof out->why, "no values: the data lack what it measures");
+    } else {
+        out->verdict = a.failed ? CLAIM_FAILED : CLAIM_PASSED;
+    }
+    format_range(out->measured, sizeof out->measured, fmt_of(c->value), a.min, a.max);
+    if (!a.count) snprintf(out->measured, sizeof out->measured, "-");
+    expected_text(c, out->expected, sizeof out->expected);
+    fill_text(c, out, out->text, sizeof out->text);
+    run_times(rs, nrs, out->time, sizeof out->time);
+}
+
+void claims_evaluate(const struct claim *c, const struct run *runs, size_t nruns,
+                     struct claim_result *r)
+{
+    memset(r, 0, sizeof *r);
+    const struct run *rs[CLAIM_MAX_LIST];
+    for (int i = 0; i < c->n_runs; i++) {
+        rs[i] = find_run(runs, nruns, c->runs[i]);
+        if (!rs[i]) {
+            r->verdict = CLAIM_NOT_EVALUATED;
+            snprintf(r->why, sizeof r->why, "needs the run '%s'", c->runs[i]);
+            snprintf(r->measured, sizeof r->measured, "-");
+            expected_text(c, r->expected, sizeof r->expected);
+            fill_text(c, r, r->text, sizeof r->text);
+            return;
+        }
+    }
+    evaluate(c, rs, (size_t)c->n_runs, r);
+}
+
+void claims_evaluate_mine(const struct claim *c, const struct run *mine, const struct run *refs,
+                          size_t nrefs, struct claim_result *r)
+{
+    memset(r, 0, sizeof *r);
+    int usable = c->value != CV_AGREEMENT && c->any_gpu;
+    if (c->value != CV_AGREEMENT && !c->any_gpu)
+        for (int i = 0; i < c->n_runs; i++) {
+            const struct run *ref = find_run(refs, nrefs, c->runs[i]);
+            usable |= ref && ref->gpu_name[0] && !strcmp(ref->gpu_name, mine->gpu_name);
+        }
+    if (!usable) {
+        r->verdict = CLAIM_NOT_EVALUATED;
+        snprintf(r->why, sizeof r->why, "%s",
+                 c->value == CV_AGREEMENT ? "compares two reference runs"
+                                          : "needs the reference GPU model (its runs')");
+        snprintf(r->measured, sizeof r->measured, "-");
+        expected_text(c, r->expected, sizeof r->expected);
+        fill_text(c, r, r->text, sizeof r->text);
+        return;
+    }
+    const struct run *rs[1] = {mine};
+    evaluate(c, rs, 1, r);
+}
+
+size_t claims_report(FILE *out, const struct claims *cs, const struct claim_result *rs,
+                     int markdown)
+{
+    size_t failed = 0;
+    if (markdown)
+        fprintf(out, "| claim | measured | expected | verdict | figure | how to check |\n"
+                     "|---|---|---|---|---|---|\n");
+    for (size_t i = 0; i < cs->n; i++) {
+        const struct claim *c = &cs->c[i];
+        const struct claim_result *r = &rs[i];
+        const char *verdict = r->verdict == CLAIM_PASSED   ? "passed"
+                              : r->verdict == CLAIM_FAILED ? "FAILED"
+                                                           : "not evaluated";
+        failed += r->verdict == CLAIM_FAILED;
+        if (markdown) {
+            char text[1400];
+            size_t o = 0;   /* '_' escaped, so that "__restrict" is not emphasis */
+            for (const char *t = r->text; *t && o + 3 < sizeof text; t++) {
+                if (*t == '_' || *t == '|') text[o++] = '\\';
+                text[o++] = *t;
+            }
+            text[o] = '\0';
+            fprintf(out, "| %s | %s | %s | %s | %s | `%s` (%s) |\n", text, r->measured,
+                    r->expected, verdict, c->figure[0] ? c->figure : "-",
+                    c->command[0] ? c->command : "make check-claims",
+                    r->time[0] ? r->time : "seconds");
+        } else {
+            fprintf(out, "%-28s %-14s %-16s %-14s %s\n", c->id, r->measured, r->expected, verdict,
+                    r->verdict == CLAIM_NOT_EVALUATED ? r->why
+                    : r->verdict == CLAIM_FAILED      ? r->worst
+                                                      : "");
+            fprintf(out, "    %s\n", r->text);
+        }
+    }
+    return failed;
+}

@@ -1,0 +1,120 @@
+/* Claims: every statement the README and the paper make about the results, as
+ * a check over the data with a tolerance (ReFrame's references with bounds are
+ * the model).  They are declared in one file (paper/claims.ini), one section a
+ * claim:
+ *
+ *   [fp32_best_vs_cublas]
+ *   text    = the cp.async pipeline reaches {range}% of cuBLAS FP32
+ *   value   = pct_ref gpu_async_copy      ; what is measured (below)
+ *   runs    = h100 h200                   ; the runs (roles) it is measured in
+ *   shapes  = 4096 8192                   ; at these shapes ("4096" or MxNxK)
+ *   expect  = at_least 95                 ; every value must satisfy this
+ *   scope   = reference                   ; any: holds on any GPU; reference:
+ *                                         ; only on the GPU models of its runs
+ *   figure  = 1                           ; where it is shown
+ *   command = make reproduce              ; how a reader checks it
+ *   time    = 6 min on an H100 or H200
+ *
+ * Values, one per (run, shape) unless said otherwise:
+ *   pct_ref R       R's best as % of its reference (cuBLAS, same precision)
+ *   pct_peak R      R's best as % of the run's FP32 peak
+ *   tflops R        R's best, TFLOP/s
+ *   ratio R S       R's best over S's best
+ *   step R          R's best over the rung before it (derive.h)
+ *   rel_stddev R    R's best row: stddev / mean of its samples, %
+ *   copy_ratio R    R's transfer points: copies in and out (h2d + d2h) through
+ *                   pageable host memory over the same through pinned memory
+ *   agreement       per (rung, shape) of the GPU rows both runs have: first run
+ *                   over second (runs = exactly two); optional filters: rungs
+ *                   (a list), precision (fp32 or tf32), shapes, and device
+ *                   (gpu, the default, or host: the host rows instead)
+ *   unverified      per run: points incorrect or failed
+ * Optional row filters for R: opt_levels, tiles, wpts (lists); for S:
+ * other_opt_levels, other_tiles, other_wpts, and other_shapes (S's shape for
+ * each of `shapes`, in order).
+ * Expectations: at_least X, at_most X, between X Y, about X P% (X within
+ * P%).  Text placeholders: {range} ("94.1-96.6", or one value), {min}, {max},
+ * {count}.
+ *
+ * A claim passes when it has values and every one satisfies its expectation;
+ * it is "not evaluated" when a run it needs was not given. */
+#ifndef HARNESS_CLAIMS_H
+#define HARNESS_CLAIMS_H
+
+#include <stdio.h>
+
+#include "derive.h"
+
+#define CLAIM_MAX 64
+#define CLAIM_MAX_LIST 16
+
+enum claim_value { CV_PCT_REF, CV_PCT_PEAK, CV_TFLOPS, CV_RATIO, CV_STEP, CV_REL_STDDEV,
+                   CV_COPY_RATIO, CV_AGREEMENT, CV_UNVERIFIED };
+enum claim_expect { CE_AT_LEAST, CE_AT_MOST, CE_BETWEEN };
+
+struct claim {
+    char id[48];
+    int line;
+    char text[512];
+    enum claim_value value;
+    char rung[32], other[32];
+    char runs[CLAIM_MAX_LIST][32];
+    int n_runs;
+    struct shape shapes[CLAIM_MAX_LIST];
+    int n_shapes;
+    struct shape other_shapes[CLAIM_MAX_LIST];   /* ratio: S at these instead */
+    int n_other_shapes;
+    struct claim_filter {       /* rows a rung's best is taken over (empty: all) */
+        int opt_levels[4], n_opt, tiles[CLAIM_MAX_LIST], n_tiles, wpts[CLAIM_MAX_LIST], n_wpts;
+    } filter, other_filter;     /* for R, and for S */
+    char only[CLAIM_MAX_LIST][32];   /* agreement: these rungs only (none: all) */
+    int n_only;
+    int precision;             /* agreement: -1 both, else PREC_FP32 or PREC_TF32 */
+    int host_rows;             /* agreement: the host rows instead of the GPU rows */
+    enum claim_expect expect;
+    double lo, hi;             /* the bounds every value must lie within */
+    char expect_text[64];      /* as the file gave it, e.g. "at_least 95" */
+    int any_gpu;               /* scope = any */
+    char figure[32], command[96];
+};
+
+struct claims {
+    char path[512];
+    size_t n;
+    struct claim c[CLAIM_MAX];
+};
+
+/* Parse a claims file: 0, or -1 with "FILE:LINE: ..." in err. */
+int claims_load(const char *path, struct claims *out, char *err, size_t errlen);
+
+enum claim_verdict { CLAIM_PASSED, CLAIM_FAILED, CLAIM_NOT_EVALUATED };
+
+struct claim_result {
+    enum claim_verdict verdict;
+    size_t count;              /* values measured */
+    double min, max;
+    char worst[128];           /* where the value farthest outside (or nearest the
+                                  bound) was measured: "h100 4096" */
+    char why[160];             /* not evaluated: what it needs */
+    char text[640];            /* the claim's text with its values filled in */
+    char measured[64], expected[80];   /* formatted, as printed */
+    char time[128];            /* how long its runs took, from their files */
+};
+
+/* Evaluate claim c over the given runs (matched by role). */
+void claims_evaluate(const struct claim *c, const struct run *runs, size_t nruns,
+                     struct claim_result *r);
+
+/* Evaluate claim c on one reviewer's run alone: scope `any` claims over that
+ * run; `reference` claims over it only when its GPU is that of one of the
+ * claim's runs among `refs` (that run's values then come from `mine`);
+ * agreement claims are not evaluated. */
+void claims_evaluate_mine(const struct claim *c, const struct run *mine, const struct run *refs,
+                          size_t nrefs, struct claim_result *r);
+
+/* The verdicts as an aligned table (or Markdown for the README); returns the
+ * number of failed claims. */
+size_t claims_report(FILE *out, const struct claims *cs, const struct claim_result *rs,
+                     int markdown);
+
+#endif

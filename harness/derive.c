@@ -1,0 +1,678 @@
+/* Derived views of results files: see derive.h. */
+#include "derive.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- runs ---------------------------------------------------------------------- */
+
+struct attr_sink {
+    struct run *r;
+};
+
+static void take_attr(const char *name, const char *value, void *ctx)
+{
+    struct run *r = ((struct attr_sink *)ctx)->r;
+    char *end;
+    if (!strcmp(name, "gpu_name")) snprintf(r->gpu_name, sizeof r->gpu_name, "%s", value);
+    else if (!strcmp(name, "created_utc")) snprintf(r->created_utc, sizeof r->created_utc, "%s", value);
+    else if (!strcmp(name, "git_commit")) snprintf(r->git_commit, sizeof r->git_commit, "%s", value);
+    else if (!strcmp(name, "cpu_model")) snprintf(r->cpu_model, sizeof r->cpu_model, "%s", value);
+    else if (!strcmp(name, "nvcc_version")) snprintf(r->nvcc_version, sizeof r->nvcc_version, "%s", value);
+    else if (!strcmp(name, "seed")) snprintf(r->seed, sizeof r->seed, "%s", value);
+    else if (!strcmp(name, "cc_version")) snprintf(r->cc_version, sizeof r->cc_version, "%s", value);
+    else if (!strcmp(name, "gpu_sampling_rule")) snprintf(r->gpu_rule, sizeof r->gpu_rule, "%s", value);
+    else if (!strcmp(name, "host_sampling_rule")) snprintf(r->host_rule, sizeof r->host_rule, "%s", value);
+    static const struct {
+        const char *name;
+        size_t off;
+    } nums[] = {{"gpu_fp32_peak_gflops", offsetof(struct run, peak_gflops)},
+                {"gpu_copy_bandwidth_gbs", offsetof(struct run, copy_gbs)},
+                {"wall_time_s", offsetof(struct run, wall_s)},
+                {"gpu_sm_count", offsetof(struct run, sms)},
+                {"gpu_max_clock_mhz", offsetof(struct run, clock_mhz)},
+                {"gpu_l2_bytes", offsetof(struct run, l2_bytes)},
+                {"cuda_driver_version", offsetof(struct run, driver)}};
+    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
+        if (strcmp(name, nums[i].name)) continue;
+        double x = strtod(value, &end);
+        if (end != value && x > 0 && isfinite(x)) *(double *)((char *)r + nums[i].off) = x;
+    }
+}
+
+int derive_open(struct run *r, const char *role, const char *path, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    r->peak_gflops = r->copy_gbs = r->wall_s = r->sms = r->clock_mhz = r->l2_bytes = r->driver = NAN;
+    size_t n = strlen(role);
+    if (n == 0 || n >= sizeof r->role) {
+        snprintf(err, errlen, "run role '%s' (expected 1 to %zu letters, digits, '_' or '-')",
+                 role, sizeof r->role - 1);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!isalnum((unsigned char)role[i]) && role[i] != '_' && role[i] != '-') {
+            snprintf(err, errlen, "run role '%s' (expected letters, digits, '_' or '-')", role);
+            return -1;
+        }
+    snprintf(r->role, sizeof r->role, "%s", role);
+    snprintf(r->path, sizeof r->path, "%s", path);
+    if (results_read(path, &r->f, err, errlen) != 0) return -1;
+    struct attr_sink sink = {r};
+    if (results_visit_attrs(path, take_attr, &sink, err, errlen) != 0) {
+        results_file_free(&r->f);
+        return -1;
+    }
+    derive_upgrade(&r->f);
+    return 0;
+}
+
+void derive_upgrade(struct results_file *f)
+{
+    for (size_t i = 0; i < f->n_rows; i++) {
+        struct result_row *row = &f->rows[i];
+        const struct variant *v = registry_find(row->variant);
+        const struct rung_config *c = v ? rung_config_find(v->configs, row->tile, row->wpt) : NULL;
+        if (c && row->block_rows == 0 && row->thread_rows == 0) {
+            row->block_rows = c->block_rows;
+            row->block_cols = c->block_cols;
+            row->thread_rows = c->thread_rows;
+            row->thread_cols = c->thread_cols;
+        }
+    }
+}
+
+void derive_close(struct run *r) { results_file_free(&r->f); }
+
+/* ---- shapes ---------------------------------------------------------------------- */
+
+int shape_parse(const char *s, struct shape *out)
+{
+    int d[3], n = 0, consumed = 0;
+    char x1, x2;
+    if (sscanf(s, "%d%c%d%c%d%n", &d[0], &x1, &d[1], &x2, &d[2], &n) == 5 && x1 == 'x' &&
+        x2 == 'x' && s[n] == '\0') {
+        *out = (struct shape){d[0], d[1], d[2]};
+    } else if (sscanf(s, "%d%n", &d[0], &consumed) == 1 && s[consumed] == '\0') {
+        *out = (struct shape){d[0], d[0], d[0]};
+    } else {
+        return -1;
+    }
+    return out->M > 0 && out->N > 0 && out->K > 0 ? 0 : -1;
+}
+
+int shape_square(struct shape s)
+{
+    return s.M == s.N && s.N == s.K && s.M % 32 == 0 ? s.M : 0;
+}
+
+void shape_label(struct shape s, char *buf, size_t len)
+{
+    if (s.M == s.N && s.N == s.K) snprintf(buf, len, "%d", s.M);
+    else snprintf(buf, len, "%dx%dx%d", s.M, s.N, s.K);
+}
+
+static struct shape shape_of(const struct result_row *row)
+{
+    return (struct shape){row->M, row->N, row->K};
+}
+
+static int same_shape(struct shape a, struct shape b)
+{
+    return a.M == b.M && a.N == b.N && a.K == b.K;
+}
+
+/* ---- a rung's best, and what is measured against it ---------------------------- */
+
+static int ordinary(const struct result_row *row)
+{
+    return !strcmp(row->disposition, "passed") && row->host_memory[0] == '\0';
+}
+
+const struct result_row *derive_best(const struct run *r, const struct variant *v, struct shape s)
+{
+    const struct result_row *best = NULL;
+    for (size_t i = 0; i < r->f.n_rows; i++) {
+        const struct result_row *row = &r->f.rows[i];
+        if (ordinary(row) && !strcmp(row->variant, v->name) && same_shape(shape_of(row), s) &&
+            (!best || row->gflops > best->gflops))
+            best = row;
+    }
+    return best;
+}
+
+double derive_gflops(const struct run *r, const struct variant *v, struct shape s)
+{
+    const struct result_row *b = derive_best(r, v, s);
+    return b ? b->gflops : NAN;
+}
+
+double derive_pct_ref(const struct run *r, const struct variant *v, struct shape s)
+{
+    const struct variant *ref = v->reference ? registry_find(v->reference) : NULL;
+    return ref ? 100.0 * derive_gflops(r, v, s) / derive_gflops(r, ref, s) : NAN;
+}
+
+double derive_pct_peak(const struct run *r, const struct variant *v, struct shape s)
+{
+    if (v->device != DEV_GPU || v->precision != PREC_FP32 || !(r->peak_gflops > 0)) return NAN;
+    return 100.0 * derive_gflops(r, v, s) / r->peak_gflops;
+}
+
+const struct variant *derive_prev(const struct run *r, const struct variant *v, struct shape s)
+{
+    for (int i = registry_number(v) - 2; i >= 0; i--) {
+        const struct variant *u = registry_at((size_t)i);
+        if (u->device == v->device && u->precision == v->precision && !registry_is_reference(u) &&
+            derive_best(r, u, s))
+            return u;
+    }
+    return NULL;
+}
+
+double derive_step(const struct run *r, const struct variant *v, struct shape s)
+{
+    if (registry_is_reference(v)) return NAN;
+    const struct variant *p = derive_prev(r, v, s);
+    return p ? derive_gflops(r, v, s) / derive_gflops(r, p, s) : NAN;
+}
+
+double derive_intensity(const struct variant *v, const struct result_row *row)
+{
+    if (v->device != DEV_GPU || registry_is_reference(v)) return NAN;
+    if (!v->tiled) return 2.0 / (2 * sizeof(float));   /* one FMA, two operands */
+    const double bm = row->block_rows, bn = row->block_cols;
+    return bm > 0 && bn > 0 ? 2.0 * bm * bn / (sizeof(float) * (bm + bn)) : NAN;
+}
+
+double derive_compulsory_intensity(struct shape s)
+{
+    const double M = s.M, N = s.N, K = s.K;
+    return 2.0 * M * N * K / (sizeof(float) * (M * K + K * N + M * N));
+}
+
+double derive_rel_stddev(const struct result_row *row)
+{
+    return row->samples > 1 && row->time_ms_mean > 0 ? row->time_ms_stddev / row->time_ms_mean
+                                                      : NAN;
+}
+
+void derive_config_label(const struct variant *v, const struct result_row *row, char *buf,
+                         size_t len)
+{
+    if (v->device == DEV_HOST)
+        snprintf(buf, len, "-O%d", row->opt_level);
+    else if (row->block_rows > 0 && row->thread_rows > 0)
+        snprintf(buf, len, "%dx%d block, %dx%d per thread", row->block_rows, row->block_cols,
+                 row->thread_rows, row->thread_cols);
+    else if (row->tile || row->wpt)   /* files of schema < 5 */
+        snprintf(buf, len, "tile %d, WPT %d", row->tile, row->wpt);
+    else
+        snprintf(buf, len, "%s", "");
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    const int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+size_t derive_squares(const struct run *r, int device, int *out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->f.n_rows; i++) {
+        const struct result_row *row = &r->f.rows[i];
+        const struct variant *v = registry_find(row->variant);
+        const int sq = shape_square(shape_of(row));
+        if (!v || !sq || !ordinary(row) || (device >= 0 && (int)v->device != device)) continue;
+        size_t k = 0;
+        while (k < n && out[k] != sq) k++;
+        if (k == n && n < max) out[n++] = sq;
+    }
+    qsort(out, n, sizeof *out, cmp_int);
+    return n;
+}
+
+/* ---- pairs of runs ------------------------------------------------------------- */
+
+static int same_group(const struct result_row *x, const struct result_row *y)
+{
+    return same_shape(shape_of(x), shape_of(y)) && !strcmp(x->variant, y->variant) &&
+           !strcmp(x->host_memory, y->host_memory);
+}
+
+const struct result_row *derive_best_of_group(const struct results_file *f,
+                                              const struct result_row *x)
+{
+    const struct result_row *best = NULL;
+    for (size_t i = 0; i < f->n_rows; i++)
+        if (same_group(&f->rows[i], x) && !strcmp(f->rows[i].disposition, "passed") &&
+            (!best || f->rows[i].gflops > best->gflops))
+            best = &f->rows[i];
+    return best;
+}
+
+size_t derive_pairs(const struct run *a, const struct run *b, struct pair **out)
+{
+    *out = NULL;
+    size_t n = 0, cap = 0;
+    for (size_t i = 0; i < a->f.n_rows; i++) {
+        const struct result_row *x = &a->f.rows[i];
+        const struct variant *v = registry_find(x->variant);
+        size_t j = 0;
+        while (j < i && !same_group(&a->f.rows[j], x)) j++;
+        if (!v || j < i) continue;   /* unknown rung, or group already taken */
+        const struct result_row *ba = derive_best_of_group(&a->f, x), *bb = derive_best_of_group(&b->f, x);
+        if (!ba || !bb) continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 64;
+            struct pair *p = realloc(*out, cap * sizeof *p);
+            if (!p) break;
+            *out = p;
+        }
+        (*out)[n++] = (struct pair){v, shape_of(x), x->host_memory, ba, bb, ba->gflops / bb->gflops};
+    }
+    return n;
+}
+
+/* ---- tables ---------------------------------------------------------------------- */
+
+const char *const DERIVE_VIEWS = "rungs runs ladder configs speedup samples transfers compare";
+
+static void num(FILE *out, double x)
+{
+    if (isfinite(x)) fprintf(out, "\t%.6g", x);
+    else fputs("\t-", out);
+}
+
+static void str(FILE *out, const char *s)
+{
+    fputc('\t', out);
+    if (!s || !*s) {
+        fputc('-', out);
+        return;
+    }
+    for (; *s; s++) fputc(*s == '\t' || *s == '\n' ? ' ' : *s, out);
+}
+
+/* rungs: the registry, for the figures' styles and keys */
+static void view_rungs(FILE *out)
+{
+    fputs("number\trung\tdevice\tprecision\treference\tis_reference\tcolour\tpoint\ttitle"
+          "\tfrom_seeds\n", out);
+    for (size_t i = 0; i < registry_count(); i++) {
+        const struct variant *v = registry_at(i);
+        char title[96];
+        snprintf(title, sizeof title, "%02zu %s%s", i + 1, v->name,
+                 v->precision == PREC_TF32 ? " (TF32)" : "");
+        fprintf(out, "%zu", i + 1);
+        str(out, v->name);
+        str(out, v->device == DEV_GPU ? "gpu" : "host");
+        str(out, v->precision == PREC_TF32 ? "tf32" : "fp32");
+        str(out, v->reference);
+        fprintf(out, "\t%d", registry_is_reference(v));
+        str(out, v->colour);
+        fprintf(out, "\t%d", v->point);
+        str(out, title);
+        /* 1: one of the seeds' kernels (or their cuBLAS), 0: a rung past them */
+        fprintf(out, "\t%d", strcmp(v->seed_name, "(past the seeds)") != 0);
+        fputc('\n', out);
+    }
+}
+
+/* runs: what a figure writes in its corner and on its guides */
+static void view_runs(FILE *out, const struct run *runs, size_t nruns)
+{
+    fputs("role\tgpu\tdate\tcomplete\tpeak_gflops\tcopy_gbs\tcommit\tcpu\n", out);
+    for (size_t k = 0; k < nruns; k++) {
+        const struct run *r = &runs[k];
+        char date[32];
+        snprintf(date, sizeof date, "%.10s %.5s UTC", r->created_utc,
+                 strlen(r->created_utc) > 11 ? r->created_utc + 11 : "");
+        fputs(r->role, out);
+        str(out, r->gpu_name[0] && strcmp(r->gpu_name, "none") ? r->gpu_name : "no GPU");
+        str(out, r->created_utc[0] ? date : "undated");
+        fprintf(out, "\t%d", r->f.complete);
+        num(out, r->peak_gflops);
+        num(out, r->copy_gbs);
+        str(out, r->git_commit);
+        str(out, r->cpu_model);
+        fputc('\n', out);
+    }
+}
+
+/* The columns every row-level view starts with. */
+static void row_head(FILE *out)
+{
+    fputs("number\trung\tdevice\tprecision\tM\tN\tK\tn\tshape", out);
+}
+
+static void row_cells(FILE *out, const struct variant *v, struct shape s)
+{
+    fprintf(out, "%d", registry_number(v));
+    str(out, v->name);
+    str(out, v->device == DEV_GPU ? "gpu" : "host");
+    str(out, v->precision == PREC_TF32 ? "tf32" : "fp32");
+    char label[48];
+    shape_label(s, label, sizeof label);
+    fprintf(out, "\t%d\t%d\t%d\t%d", s.M, s.N, s.K, shape_square(s));
+    str(out, label);
+}
+
+/* Shapes in the order every figure shows them: the square sizes ascending, then
+ * the other shapes by FLOP count, then M. */
+static int shape_before(struct shape a, struct shape b)
+{
+    const int sa = shape_square(a), sb = shape_square(b);
+    if ((sa > 0) != (sb > 0)) return sa > 0;
+    if (sa > 0) return sa < sb;
+    const double fa = (double)a.M * a.N * a.K, fb = (double)b.M * b.N * b.K;
+    return fa < fb || (fa == fb && (a.M < b.M || (a.M == b.M && a.N < b.N)));
+}
+
+/* The distinct shapes of a table, in that order; shape_rank: 1-based place of
+ * a shape among them (the x position figures give it), 0 if absent. */
+struct shapes {
+    struct shape s[512];
+    size_t n;
+};
+
+static void shapes_add(struct shapes *t, struct shape s)
+{
+    size_t j = 0;
+    while (j < t->n && !same_shape(t->s[j], s)) j++;
+    if (j < t->n || t->n == sizeof t->s / sizeof t->s[0]) return;
+    j = t->n++;
+    for (; j > 0 && shape_before(s, t->s[j - 1]); j--) t->s[j] = t->s[j - 1];
+    t->s[j] = s;
+}
+
+static int shape_rank(const struct shapes *t, struct shape s)
+{
+    for (size_t j = 0; j < t->n; j++)
+        if (same_shape(t->s[j], s)) return (int)j + 1;
+    return 0;
+}
+
+/* Each (rung, shape) of a run's ordinary rows once, in ladder order, then the
+ * square sizes ascending, then the other shapes by FLOP count (so that a rung's
+ * squares are adjacent rows, one line in a figure); f(row of the group's best)
+ * is called for each. */
+static void each_best(const struct run *r, void (*f)(FILE *, const struct run *,
+                                                      const struct variant *, struct shape),
+                      FILE *out)
+{
+    for (size_t k = 0; k < registry_count(); k++) {
+        const struct variant *v = registry_at(k);
+        struct shape seen[512];
+        size_t ns = 0;
+        for (size_t i = 0; i < r->f.n_rows; i++) {
+            const struct result_row *row = &r->f.rows[i];
+            if (!ordinary(row) || strcmp(row->variant, v->name)) continue;
+            struct shape s = shape_of(row);
+            size_t j = 0;
+            while (j < ns && !same_shape(seen[j], s)) j++;
+            if (j == ns && ns < sizeof seen / sizeof seen[0]) seen[ns++] = s;
+        }
+        for (size_t a = 1; a < ns; a++)   /* squares by n, then the others (shape_before) */
+            for (size_t b = a; b > 0 && shape_before(seen[b], seen[b - 1]); b--) {
+                struct shape t = seen[b];
+                seen[b] = seen[b - 1];
+                seen[b - 1] = t;
+            }
+        for (size_t j = 0; j < ns; j++) f(out, r, v, seen[j]);
+    }
+}
+
+/* ladder: each rung's best at each shape, with what it is measured against */
+static void ladder_row(FILE *out, const struct run *r, const struct variant *v, struct shape s)
+{
+    const struct result_row *b = derive_best(r, v, s);
+    const struct variant *p = derive_prev(r, v, s);
+    char cfg[96];
+    derive_config_label(v, b, cfg, sizeof cfg);
+    row_cells(out, v, s);
+    num(out, b->gflops);
+    num(out, derive_pct_ref(r, v, s));
+    num(out, derive_pct_peak(r, v, s));
+    num(out, derive_step(r, v, s));
+    str(out, p && !registry_is_reference(v) ? p->name : NULL);
+    num(out, derive_intensity(v, b));
+    num(out, 100.0 * derive_rel_stddev(b));
+    fprintf(out, "\t%d\t%d\t%d\t%d\t%d\t%d\t%d", b->tile, b->wpt, b->opt_level, b->block_rows,
+            b->block_cols, b->thread_rows, b->thread_cols);
+    str(out, cfg);
+    fputc('\n', out);
+}
+
+static void view_ladder(FILE *out, const struct run *r)
+{
+    row_head(out);
+    fputs("\tgflops\tpct_ref\tpct_peak\tstep\tstep_from\tintensity\trel_stddev_pct\ttile\twpt"
+          "\topt_level\tblock_rows\tblock_cols\tthread_rows\tthread_cols\tconfig\n", out);
+    each_best(r, ladder_row, out);
+}
+
+/* configs: every ordinary row, with whether it is its rung's best there; in
+ * ladder order, then by configuration (opt_level, tile, wpt, geometry), then
+ * shape (shape_before), so that one configuration's sizes are adjacent rows */
+static int config_before(const struct result_row *a, const struct result_row *b)
+{
+    const int ka[] = {a->opt_level, a->tile, a->wpt, a->block_rows, a->block_cols,
+                      a->thread_rows, a->thread_cols},
+              kb[] = {b->opt_level, b->tile, b->wpt, b->block_rows, b->block_cols,
+                      b->thread_rows, b->thread_cols};
+    for (size_t i = 0; i < sizeof ka / sizeof ka[0]; i++)
+        if (ka[i] != kb[i]) return ka[i] < kb[i];
+    return shape_before(shape_of(a), shape_of(b));
+}
+
+static void view_configs(FILE *out, const struct run *r)
+{
+    row_head(out);
+    fputs("\ttile\twpt\topt_level\tblock_rows\tblock_cols\tthread_rows\tthread_cols\tgflops"
+          "\tintensity\tcompulsory_intensity\tbest\trel_stddev_pct\tsamples\tconfig"
+          "\tshape_rank\n", out);
+    struct shapes t = {.n = 0};
+    for (size_t i = 0; i < r->f.n_rows; i++)
+        if (ordinary(&r->f.rows[i]) && registry_find(r->f.rows[i].variant))
+            shapes_add(&t, shape_of(&r->f.rows[i]));
+    const struct result_row **rows = malloc((r->f.n_rows + 1) * sizeof *rows);
+    if (!rows) return;
+    for (size_t k = 0; k < registry_count(); k++) {
+        const struct variant *v = registry_at(k);
+        size_t n = 0;
+        for (size_t i = 0; i < r->f.n_rows; i++) {   /* this rung's rows, sorted as they come */
+            const struct result_row *row = &r->f.rows[i];
+            if (!ordinary(row) || strcmp(row->variant, v->name)) continue;
+            size_t j = n++;
+            for (; j > 0 && config_before(row, rows[j - 1]); j--) rows[j] = rows[j - 1];
+            rows[j] = row;
+        }
+        for (size_t i = 0; i < n; i++) {
+            const struct result_row *row = rows[i];
+            char cfg[96];
+            derive_config_label(v, row, cfg, sizeof cfg);
+            row_cells(out, v, shape_of(row));
+            fprintf(out, "\t%d\t%d\t%d\t%d\t%d\t%d\t%d", row->tile, row->wpt, row->opt_level,
+                    row->block_rows, row->block_cols, row->thread_rows, row->thread_cols);
+            num(out, row->gflops);
+            num(out, derive_intensity(v, row));
+            num(out, derive_compulsory_intensity(shape_of(row)));
+            fprintf(out, "\t%d", derive_best(r, v, shape_of(row)) == row);
+            num(out, 100.0 * derive_rel_stddev(row));
+            fprintf(out, "\t%d", row->samples);
+            str(out, cfg);
+            fprintf(out, "\t%d", shape_rank(&t, shape_of(row)));
+            fputc('\n', out);
+        }
+    }
+    free(rows);
+}
+
+/* speedup: at the largest square size host_naive ran at, each rung's best and
+ * its speedup over host_naive's best there */
+static void view_speedup(FILE *out, const struct run *r)
+{
+    const struct variant *base = registry_find("host_naive");
+    int sizes[64];
+    size_t n = derive_squares(r, DEV_HOST, sizes, 64);
+    int nh = 0;
+    for (size_t i = 0; i < n; i++)
+        if (derive_best(r, base, (struct shape){sizes[i], sizes[i], sizes[i]})) nh = sizes[i];
+    row_head(out);
+    fputs("\tgflops\tspeedup\tconfig\tbaseline\n", out);
+    if (!nh) return;
+    const struct shape s = {nh, nh, nh};
+    const double b = derive_gflops(r, base, s);
+    for (size_t k = 0; k < registry_count(); k++) {
+        const struct variant *v = registry_at(k);
+        const struct result_row *row = derive_best(r, v, s);
+        if (!row) continue;
+        char cfg[96];
+        derive_config_label(v, row, cfg, sizeof cfg);
+        row_cells(out, v, s);
+        num(out, row->gflops);
+        num(out, row->gflops / b);
+        str(out, cfg);
+        str(out, base->name);
+        fputc('\n', out);
+    }
+}
+
+/* samples: every sample of each rung's best row at square size n (the arg, or
+ * 4096 when the run has it, else its largest GPU square size) */
+static void view_samples(FILE *out, const struct run *r, const char *arg)
+{
+    int n = arg ? atoi(arg) : 0;
+    if (n <= 0) {
+        int sizes[64];
+        size_t k = derive_squares(r, DEV_GPU, sizes, 64);
+        if (k == 0) k = derive_squares(r, -1, sizes, 64);
+        n = k ? sizes[k - 1] : 0;
+        for (size_t i = 0; i < k; i++)
+            if (sizes[i] == 4096) n = 4096;
+    }
+    row_head(out);
+    fputs("\tx\tsample\ttime_ms\tdev_pct\tmedian_ms\tstop_rule\tsamples\tconfig\n", out);
+    const struct shape s = {n, n, n};
+    int x = 0;
+    for (size_t k = 0; k < registry_count(); k++) {
+        const struct variant *v = registry_at(k);
+        const struct result_row *row = derive_best(r, v, s);
+        if (!row) continue;
+        const int32_t index = (int32_t)(row - r->f.rows);
+        char cfg[96];
+        derive_config_label(v, row, cfg, sizeof cfg);
+        for (size_t i = 0; i < r->f.n_samples; i++) {
+            const struct sample_row *sm = &r->f.samples[i];
+            if (sm->row != index) continue;
+            row_cells(out, v, s);
+            fprintf(out, "\t%d\t%d", x, sm->sample);
+            num(out, sm->time_ms);
+            num(out, 100.0 * (sm->time_ms / row->time_ms_median - 1.0));
+            num(out, row->time_ms_median);
+            str(out, row->stop_rule);
+            fprintf(out, "\t%d", row->samples);
+            str(out, cfg);
+            fputc('\n', out);
+        }
+        x++;
+    }
+}
+
+/* transfers: transfer points, their copies and kernel */
+static void view_transfers(FILE *out, const struct run *r)
+{
+    row_head(out);
+    fputs("\thost_memory\th2d_ms\tkernel_ms\td2h_ms\ttotal_ms\n", out);
+    for (size_t k = 0; k < registry_count(); k++)
+        for (size_t i = 0; i < r->f.n_rows; i++) {
+            const struct result_row *row = &r->f.rows[i];
+            if (strcmp(row->variant, registry_at(k)->name) || !row->host_memory[0] ||
+                strcmp(row->disposition, "passed"))
+                continue;
+            row_cells(out, registry_at(k), shape_of(row));
+            str(out, row->host_memory);
+            num(out, row->h2d_ms_median);
+            num(out, row->time_ms_median);
+            num(out, row->d2h_ms_median);
+            num(out, row->h2d_ms_median + row->time_ms_median + row->d2h_ms_median);
+            fputc('\n', out);
+        }
+}
+
+/* compare: each (rung, shape, host memory) of the first run that the second
+ * has too: both bests and their ratio; in ladder order, then shape
+ * (shape_before), then host memory */
+static int pair_before(const struct pair *x, const struct pair *y)
+{
+    const int kx = registry_number(x->v), ky = registry_number(y->v);
+    if (kx != ky) return kx < ky;
+    if (!same_shape(x->s, y->s)) return shape_before(x->s, y->s);
+    return strcmp(x->memory, y->memory) < 0;
+}
+
+static void view_compare(FILE *out, const struct run *a, const struct run *b)
+{
+    struct pair *p;
+    size_t n = derive_pairs(a, b, &p);
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && pair_before(&p[j], &p[j - 1]); j--) {
+            struct pair t = p[j];
+            p[j] = p[j - 1];
+            p[j - 1] = t;
+        }
+    row_head(out);
+    fputs("\thost_memory\tgflops\tgflops_ref\tratio\tconfig\tconfig_ref\tshape_rank\n", out);
+    struct shapes t = {.n = 0};
+    for (size_t i = 0; i < n; i++) shapes_add(&t, p[i].s);
+    for (size_t i = 0; i < n; i++) {
+        char c1[96], c2[96];
+        derive_config_label(p[i].v, p[i].a, c1, sizeof c1);
+        derive_config_label(p[i].v, p[i].b, c2, sizeof c2);
+        row_cells(out, p[i].v, p[i].s);
+        str(out, p[i].memory);
+        num(out, p[i].a->gflops);
+        num(out, p[i].b->gflops);
+        num(out, p[i].ratio);
+        str(out, c1);
+        str(out, c2);
+        fprintf(out, "\t%d", shape_rank(&t, p[i].s));
+        fputc('\n', out);
+    }
+    free(p);
+}
+
+int derive_table(FILE *out, const char *view, const struct run *runs, size_t nruns,
+                 const char *arg, char *err, size_t errlen)
+{
+    static const char *const known[] = {"rungs", "runs", "ladder", "configs", "speedup",
+                                        "samples", "transfers", "compare"};
+    size_t k = 0;
+    while (k < sizeof known / sizeof known[0] && strcmp(known[k], view)) k++;
+    if (k == sizeof known / sizeof known[0]) {
+        snprintf(err, errlen, "unknown view '%s' (expected one of: %s)", view, DERIVE_VIEWS);
+        return -1;
+    }
+    const char *want = !strcmp(view, "rungs")     ? (nruns == 0 ? NULL : "no results file")
+                       : !strcmp(view, "runs")    ? (nruns >= 1 ? NULL : "results files")
+                       : !strcmp(view, "compare") ? (nruns == 2 ? NULL : "two results files")
+                                                  : (nruns == 1 ? NULL : "one results file");
+    if (want) {
+        snprintf(err, errlen, "view '%s' takes %s (given %zu)", view, want, nruns);
+        return -1;
+    }
+    if (!strcmp(view, "rungs")) view_rungs(out);
+    else if (!strcmp(view, "runs")) view_runs(out, runs, nruns);
+    else if (!strcmp(view, "ladder")) view_ladder(out, &runs[0]);
+    else if (!strcmp(view, "configs")) view_configs(out, &runs[0]);
+    else if (!strcmp(view, "speedup")) view_speedup(out, &runs[0]);
+    else if (!strcmp(view, "samples")) view_samples(out, &runs[0], arg);
+    else if (!strcmp(view, "transfers")) view_transfers(out, &runs[0]);
+    else view_compare(out, &runs[0], &runs[1]);
+    return 0;
+}

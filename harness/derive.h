@@ -1,0 +1,114 @@
+/* Derive: every view of results files that needs the registry.  The binary is
+ * the only reader of results: the figures (through `mmladder table`), the
+ * claims (claims.h) and the paper's values (values.h) all take their numbers
+ * from here, so that a rule (which row is a rung's best, what a rung is
+ * compared with, what a square size is) is written once.
+ *
+ * Terms used throughout:
+ *   - a run: one results file, loaded under a role ("h100", "repro", "mine");
+ *   - an ordinary row: a passed row that is not a transfer point (host_memory
+ *     empty);
+ *   - a rung's best at a shape: its ordinary row of highest GFLOP/s there, over
+ *     all its configurations (tile, WPT, -O level);
+ *   - a square size n: M = N = K = n and n a multiple of 32 (the sizes axis of
+ *     the experiments; square odd shapes such as 4095 are edge tests);
+ *   - a rung's reference: the cuBLAS line of its precision (registry.h);
+ *   - a step: a rung's best over the best of the rung before it in the ladder
+ *     with the same device and precision, at the same shape;
+ *   - the global-load model of a configuration: FLOP per byte of A and B read
+ *     from global memory when each FMA reads its operands there (untiled rungs,
+ *     0.25) or each block reads a block tile of A and B per k (tiled rungs,
+ *     2 BM BN / (4 (BM + BN))); the compulsory intensity of a shape is
+ *     2MNK / (4 (MK + KN + MN)), each matrix moved once. */
+#ifndef HARNESS_DERIVE_H
+#define HARNESS_DERIVE_H
+
+#include <stdio.h>
+
+#include "registry.h"
+#include "results.h"
+
+struct run {
+    char role[32];
+    char path[4096];
+    struct results_file f;
+    /* from the root attributes ("" or NaN where the file has none) */
+    char gpu_name[128], created_utc[32], git_commit[48], cpu_model[128], nvcc_version[32];
+    char seed[32], cc_version[160];
+    char gpu_rule[192], host_rule[192];   /* the sampling rules, "name=value ..." */
+    double peak_gflops, copy_gbs, wall_s, sms, clock_mhz, l2_bytes, driver;
+};
+
+/* Load `path` under `role` (letters, digits, '_' and '-').  0, or -1 with err.
+ * Rows of files of schema < 5 get the geometry their (tile, wpt) names
+ * (derive_upgrade). */
+int derive_open(struct run *r, const char *role, const char *path, char *err, size_t errlen);
+void derive_close(struct run *r);
+/* Rows of files of schema < 5 name a configuration by (tile, wpt) alone: give
+ * them the geometry their kernel file declares for that pair (as derive_open
+ * does; for readers of a bare results_file). */
+void derive_upgrade(struct results_file *f);
+
+struct shape {
+    int M, N, K;
+};
+/* "4096" (square) or "4095x4095x4095": 0, or -1. */
+int shape_parse(const char *s, struct shape *out);
+/* n when the shape is a square size (above), else 0. */
+int shape_square(struct shape s);
+/* "4096" for a square size, else "MxNxK". */
+void shape_label(struct shape s, char *buf, size_t len);
+
+/* The rung's best ordinary row at the shape, or NULL. */
+const struct result_row *derive_best(const struct run *r, const struct variant *v, struct shape s);
+/* Its GFLOP/s; NaN when there is none. */
+double derive_gflops(const struct run *r, const struct variant *v, struct shape s);
+/* 100 x best / the reference's best at the shape; NaN without either. */
+double derive_pct_ref(const struct run *r, const struct variant *v, struct shape s);
+/* 100 x best / the run's FP32 peak, for GPU FP32 rungs; NaN otherwise. */
+double derive_pct_peak(const struct run *r, const struct variant *v, struct shape s);
+/* The rung before v in its step (above) that the run has at the shape, or NULL;
+ * and the step itself (NaN without one). */
+const struct variant *derive_prev(const struct run *r, const struct variant *v, struct shape s);
+double derive_step(const struct run *r, const struct variant *v, struct shape s);
+
+/* The global-load model of a row's configuration (NaN for host and library
+ * rows), and the compulsory intensity of a shape. */
+double derive_intensity(const struct variant *v, const struct result_row *row);
+double derive_compulsory_intensity(struct shape s);
+/* stddev / mean of a row's samples; NaN without samples. */
+double derive_rel_stddev(const struct result_row *row);
+/* "32x32 block, 16x1 per thread", "-O2", "" (cuBLAS): a row's configuration. */
+void derive_config_label(const struct variant *v, const struct result_row *row, char *buf,
+                         size_t len);
+
+/* The square sizes the run has ordinary rows at (of rungs on `device`, or of
+ * any rung when device < 0), ascending; returns how many (at most max). */
+size_t derive_squares(const struct run *r, int device, int *out, size_t max);
+
+/* The best passed row of the (rung, shape, host memory) group that x belongs
+ * to, in f; NULL if the group has none. */
+const struct result_row *derive_best_of_group(const struct results_file *f,
+                                              const struct result_row *x);
+
+/* The (rung, shape, host memory) groups of run a that run b also has, with
+ * the best passed row of each (transfer points compared as such). */
+struct pair {
+    const struct variant *v;
+    struct shape s;
+    const char *memory;
+    const struct result_row *a, *b;
+    double ratio;                     /* a / b, GFLOP/s */
+};
+/* Returns the count; *out is malloc'd (free it). */
+size_t derive_pairs(const struct run *a, const struct run *b, struct pair **out);
+
+/* The views `mmladder table` prints (tab-separated, a header row first; "-"
+ * for a missing value).  runs[0] is the run a view is of; `compare` takes two
+ * and `runs` any number.  -1 with err for an unknown view or missing runs. */
+int derive_table(FILE *out, const char *view, const struct run *runs, size_t nruns,
+                 const char *arg, char *err, size_t errlen);
+/* The names of the views, for usage text. */
+extern const char *const DERIVE_VIEWS;
+
+#endif

@@ -1,0 +1,64 @@
+/* A GPU rung's configurations, declared once, in its kernel file:
+ *
+ *     #define CONFIGS(X)                                   \
+ *         X(128,  64, 128, 128,  8, 8, (launch<128, 128, 8>)) \
+ *         X(256,  64, 128, 256,  8, 8, (launch<128, 256, 8>))
+ *     RUNG_CONFIGS(gpu_async_copy, CONFIGS)
+ *
+ * Each entry gives the two numbers an experiment file selects it by (`tiles`
+ * and `wpts`; 0 where the rung has no such axis), the block tile of C it
+ * computes (rows x columns), the outputs of one thread (rows x columns; 0 x 0
+ * where the rung does not say, as for cuBLAS), and the function that launches
+ * it.  RUNG_CONFIGS(name, LIST) defines from that one list
+ *   - name_configs[], the table that the registry, the plan (its skip reasons)
+ *     and the results (the block and thread columns) read, ending in an entry
+ *     of tile -1; it is C, so builds without nvcc have it too (the kernel file
+ *     is compiled as C, where everything else sits under __CUDACC__);
+ *   - under nvcc, the launcher name_launch(L), which runs the entry whose
+ *     (tile, wpt) L names, or says which pairs exist. */
+#ifndef KERNELS_RUNG_CONFIG_H
+#define KERNELS_RUNG_CONFIG_H
+
+#include "matmul.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct rung_config {
+    int tile, wpt;                  /* how experiment files name it */
+    int block_rows, block_cols;     /* the tile of C one block computes */
+    int thread_rows, thread_cols;   /* the outputs of one thread */
+};
+
+/* "tile 96 / WPT 8: not a configuration of NAME (it has 64/64 128/64 ...)", in a
+ * buffer of the calling thread. */
+const char *rung_config_error(const struct rung_config *c, const char *name, int tile, int wpt);
+
+/* The entry of c with this (tile, wpt), or NULL. */
+const struct rung_config *rung_config_find(const struct rung_config *c, int tile, int wpt);
+
+#ifdef __cplusplus
+}
+#endif
+
+#define RUNG_CONFIG_ENTRY(t, w, br, bc, tr, tc, fn) {t, w, br, bc, tr, tc},
+#define RUNG_CONFIG_END {-1, -1, 0, 0, 0, 0}
+
+#ifdef __CUDACC__
+#define RUNG_CONFIG_CASE(t, w, br, bc, tr, tc, fn) \
+    if (L->tile == (t) && L->wpt == (w)) return fn(L);
+#define RUNG_CONFIGS(name, LIST)                                                           \
+    extern "C" const struct rung_config name##_configs[] = {LIST(RUNG_CONFIG_ENTRY)       \
+                                                                RUNG_CONFIG_END};          \
+    extern "C" const char *name##_launch(const struct gpu_launch *L)                       \
+    {                                                                                      \
+        LIST(RUNG_CONFIG_CASE)                                                             \
+        return rung_config_error(name##_configs, #name, L->tile, L->wpt);                 \
+    }
+#else
+#define RUNG_CONFIGS(name, LIST) \
+    const struct rung_config name##_configs[] = {LIST(RUNG_CONFIG_ENTRY) RUNG_CONFIG_END};
+#endif
+
+#endif

@@ -1,0 +1,327 @@
+/* The one reader of results: derived views (derive.h), the claims checked
+ * against them (claims.h) and the paper's values (values.h), on a small file
+ * whose answers are known, and the claims on the shipped reference runs,
+ * which must fail when a rung is made slower. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "claims.h"
+#include "derive.h"
+#include "values.h"
+#include "util.h"
+
+/* A passed row of `rung` at n x n x n: gflops, and its tile / WPT. */
+static struct result_row row_of(const char *rung, int n, double gflops, int tile, int wpt)
+{
+    struct result_row r = {.M = n, .N = n, .K = n, .tile = tile, .wpt = wpt, .samples = 2,
+                           .gflops = gflops, .disposition = "passed", .stop_rule = "converged"};
+    const struct variant *v = registry_find(rung);
+    snprintf(r.variant, sizeof r.variant, "%s", rung);
+    snprintf(r.device, sizeof r.device, "%s", v->device == DEV_GPU ? "gpu" : "host");
+    snprintf(r.precision, sizeof r.precision, "%s", v->precision == PREC_TF32 ? "tf32" : "fp32");
+    r.flops = 2.0 * n * n * n;
+    r.time_ms_median = r.time_ms_mean = r.flops / (gflops * 1e6);
+    r.time_ms_stddev = 0.01 * r.time_ms_mean;
+    if (v->device == DEV_HOST) r.opt_level = tile ? tile : 2;
+    return r;
+}
+
+/* The known file: at 256, naive 100, tiled 300 (TS 8) and 400 (TS 16), cuBLAS
+ * FP32 1000; at 512 tiled 450; host_naive 1 at 256; a transfer row of the tiled
+ * rung that must never count as its best. */
+static void write_known(const char *path)
+{
+    struct result_row rows[] = {
+        row_of("gpu_naive", 256, 100, 0, 0),      row_of("gpu_tiled", 256, 300, 8, 0),
+        row_of("gpu_tiled", 256, 400, 16, 0),     row_of("cublas_fp32", 256, 1000, 0, 0),
+        row_of("gpu_tiled", 512, 450, 16, 0),     row_of("host_naive", 256, 1, 2, 0),
+        row_of("gpu_tiled", 256, 9000, 32, 0),
+    };
+    snprintf(rows[6].host_memory, sizeof rows[6].host_memory, "pinned");
+    char err[512];
+    struct results *r;
+    if (results_create(&r, path, 0, err, sizeof err) != 0) fail_msg("%s", err);
+    assert_int_equal(results_attr_double(r, "gpu_fp32_peak_gflops", 2000.0), 0);
+    assert_int_equal(results_attr_str(r, "gpu_name", "NVIDIA Test GPU"), 0);
+    const double s[2] = {1, 1};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        assert_int_equal(results_append(r, &rows[i], s, NULL, NULL, 2), 0);
+    assert_int_equal(results_finish(r, 1, "2026-11-24T00:00:00Z", 1.0), 0);
+    assert_int_equal(results_close(r, err, sizeof err), 0);
+}
+
+struct known {
+    char dir[256], path[300];
+    struct run run;
+};
+
+static int known_setup(void **state)
+{
+    struct known *k = calloc(1, sizeof *k);
+    test_tmpdir(k->dir, sizeof k->dir);
+    snprintf(k->path, sizeof k->path, "%s/known.h5", k->dir);
+    write_known(k->path);
+    char err[512];
+    if (derive_open(&k->run, "x", k->path, err, sizeof err) != 0) {
+        print_message("%s\n", err);
+        return -1;
+    }
+    *state = k;
+    return 0;
+}
+
+static int known_teardown(void **state)
+{
+    struct known *k = *state;
+    derive_close(&k->run);
+    test_rmtree(k->dir);
+    free(k);
+    return 0;
+}
+
+static void best_ratio_step_intensity(void **state)
+{
+    struct known *k = *state;
+    const struct run *r = &k->run;
+    const struct shape s = {256, 256, 256};
+    const struct variant *tiled = registry_find("gpu_tiled"), *naive = registry_find("gpu_naive");
+    const struct result_row *b = derive_best(r, tiled, s);
+    assert_non_null(b);
+    assert_true(b->gflops == 400 && b->tile == 16);   /* not the transfer row */
+    assert_true(fabs(derive_pct_ref(r, tiled, s) - 40.0) < 1e-9);
+    assert_true(fabs(derive_pct_peak(r, tiled, s) - 20.0) < 1e-9);
+    assert_true(isnan(derive_pct_peak(r, registry_find("host_naive"), s)));
+    assert_ptr_equal(derive_prev(r, tiled, s), naive);
+    assert_true(fabs(derive_step(r, tiled, s) - 4.0) < 1e-9);
+    assert_true(isnan(derive_step(r, naive, s)));   /* gpu_naive_global is not in the file */
+    assert_true(isnan(derive_step(r, registry_find("cublas_fp32"), s)));
+    /* the kernel file's geometry: TS 16 is a 16 x 16 tile -> 2*16*16 / (4*32) */
+    assert_int_equal(b->block_rows, 16);
+    assert_true(fabs(derive_intensity(tiled, b) - 4.0) < 1e-9);
+    assert_true(fabs(derive_intensity(naive, derive_best(r, naive, s)) - 0.25) < 1e-9);
+    assert_true(isnan(derive_intensity(registry_find("cublas_fp32"), derive_best(r, registry_find("cublas_fp32"), s))));
+    assert_true(fabs(derive_compulsory_intensity(s) - 2.0 * 256 / 12) < 1e-9);
+    int sizes[8];
+    assert_int_equal(derive_squares(r, DEV_GPU, sizes, 8), 2);
+    assert_true(sizes[0] == 256 && sizes[1] == 512);
+    char label[96];
+    derive_config_label(tiled, b, label, sizeof label);
+    assert_string_equal(label, "16x16 block, 1x1 per thread");
+    struct shape q;
+    assert_int_equal(shape_parse("4095x4095x1", &q), 0);
+    assert_true(q.M == 4095 && q.K == 1 && !shape_square(q));
+    assert_int_equal(shape_parse("4096", &q), 0);
+    assert_int_equal(shape_square(q), 4096);
+    assert_int_equal(shape_parse("4096x", &q), -1);
+}
+
+/* Every view prints its header and only known runs; a wrong call says why. */
+static void views_have_headers(void **state)
+{
+    struct known *k = *state;
+    char err[256];
+    const char *views[] = {"ladder", "configs", "speedup", "samples", "transfers", "runs"};
+    for (size_t i = 0; i < sizeof views / sizeof views[0]; i++) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *out = open_memstream(&buf, &len);
+        assert_int_equal(derive_table(out, views[i], &k->run, 1, NULL, err, sizeof err), 0);
+        fclose(out);
+        assert_true(len > 0 && strchr(buf, '\n'));
+        assert_null(strstr(buf, "\t\t"));   /* an empty cell is "-" */
+        free(buf);
+    }
+    FILE *null = fopen("/dev/null", "w");
+    assert_int_equal(derive_table(null, "ladders", &k->run, 1, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, "unknown view 'ladders'"));
+    assert_int_equal(derive_table(null, "compare", &k->run, 1, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, "two results files"));
+    fclose(null);
+}
+
+static void write_text(const char *path, const char *text) { test_write_file(path, text); }
+
+static void claims_file_errors_name_the_line(void **state)
+{
+    struct known *k = *state;
+    char p[400], err[512];
+    snprintf(p, sizeof p, "%s/c.ini", k->dir);
+    struct claims *cs = calloc(1, sizeof *cs);
+    const struct {
+        const char *text, *expect;
+    } bad[] = {
+        {"[a]\ntext = t\nvalue = pct_ref gpu_nope\n", ":3: value: unknown rung 'gpu_nope'"},
+        {"[a]\ntext = t\nvalue = ratio gpu_tiled\n", ":3: value: ratio takes 2 rung(s), given 1"},
+        {"[a]\ntext = t\nexpect = more_than 3\n", ":3: expect: 'more_than 3'"},
+        {"[a]\ntext = t\nvalue = pct_ref gpu_tiled\nruns = x\nexpect = at_least 1\n",
+         ":1: [a] needs shapes"},
+        {"[a]\nflavour = 1\n", ":2: unknown key 'flavour'"},
+        {"text = t\n", ":1: 'text = t' (expected key = value inside a [claim])"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        write_text(p, bad[i].text);
+        assert_int_equal(claims_load(p, cs, err, sizeof err), -1);
+        if (!strstr(err, bad[i].expect)) fail_msg("case %zu: '%s' lacks '%s'", i, err, bad[i].expect);
+    }
+    free(cs);
+}
+
+static void claims_pass_fail_and_wait(void **state)
+{
+    struct known *k = *state;
+    char p[400], err[512];
+    snprintf(p, sizeof p, "%s/c.ini", k->dir);
+    write_text(p, "[holds]\ntext = tiled reaches {range}%\nvalue = pct_ref gpu_tiled\nruns = x\n"
+                  "shapes = 256\nexpect = at_least 30\n"
+                  "[fails]\ntext = t\nvalue = pct_ref gpu_tiled\nruns = x\nshapes = 256\n"
+                  "expect = at_least 50\n"
+                  "[waits]\ntext = t\nvalue = pct_ref gpu_tiled\nruns = y\nshapes = 256\n"
+                  "expect = at_least 1\n"
+                  "[ratio]\ntext = {range}\nvalue = ratio gpu_tiled gpu_tiled\ntiles = 16\n"
+                  "other_tiles = 8\nruns = x\nshapes = 256\nexpect = about 1.33 1%\n");
+    struct claims *cs = calloc(1, sizeof *cs);
+    assert_int_equal(claims_load(p, cs, err, sizeof err), 0);
+    assert_int_equal(cs->n, 4);
+    struct claim_result r;
+    claims_evaluate(&cs->c[0], &k->run, 1, &r);
+    assert_int_equal(r.verdict, CLAIM_PASSED);
+    assert_string_equal(r.text, "tiled reaches 40.0%");
+    claims_evaluate(&cs->c[1], &k->run, 1, &r);
+    assert_int_equal(r.verdict, CLAIM_FAILED);
+    assert_string_equal(r.worst, "x 256");
+    claims_evaluate(&cs->c[2], &k->run, 1, &r);
+    assert_int_equal(r.verdict, CLAIM_NOT_EVALUATED);
+    assert_non_null(strstr(r.why, "needs the run 'y'"));
+    claims_evaluate(&cs->c[3], &k->run, 1, &r);   /* 400 / 300 */
+    assert_int_equal(r.verdict, CLAIM_PASSED);
+    assert_string_equal(r.text, "1.33");
+    free(cs);
+}
+
+static void values_answer_keys_and_name_unknown_ones(void **state)
+{
+    struct known *k = *state;
+    char out[256], why[256];
+    const struct {
+        const char *key, *value;
+    } ok[] = {{"x.gflops.gpu_tiled.256", "400"}, {"x.pct_ref.gpu_tiled.256", "40.0"},
+              {"x.step.gpu_tiled.256", "4.00"},   {"x.ratio.gpu_tiled.gpu_naive.256", "4.00"},
+              {"x.gpu_model", "Test GPU"},        {"x.config.gpu_tiled.256", "16\\(\\times\\)16 block, 1\\(\\times\\)1 per thread"},
+              {"x.largest_step_rung.256", "\\rung{gpu\\_tiled}"}};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        if (values_key(ok[i].key, &k->run, 1, NULL, NULL, out, sizeof out, why, sizeof why) != 0)
+            fail_msg("%s: %s", ok[i].key, why);
+        assert_string_equal(out, ok[i].value);
+    }
+    assert_int_equal(values_key("x.gflops.gpu_tiled.4096", &k->run, 1, NULL, NULL, out, sizeof out,
+                                why, sizeof why), -1);
+    assert_int_equal(values_key("y.gpu", &k->run, 1, NULL, NULL, out, sizeof out, why, sizeof why), -1);
+    assert_non_null(strstr(why, "no run has the role 'y'"));
+    char tex[400], vals[400], err[512];
+    snprintf(tex, sizeof tex, "%s/p.tex", k->dir);
+    snprintf(vals, sizeof vals, "%s/values.tex", k->dir);
+    write_text(tex, "The tiled rung reaches \\val{x.pct_ref.gpu_tiled.256}\\%.\n"
+                    "And \\val{x.flops.gpu_tiled.256} is no key.\n");
+    const char *texs[] = {tex};
+    assert_int_equal(values_write(texs, 1, vals, k->dir, &k->run, 1, NULL, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, "p.tex:2: \\val{x.flops.gpu_tiled.256}"));
+    assert_int_equal(access(vals, F_OK), -1);   /* nothing half written */
+    write_text(tex, "The tiled rung reaches \\val{x.pct_ref.gpu_tiled.256}\\%.\n");
+    assert_int_equal(values_write(texs, 1, vals, k->dir, &k->run, 1, NULL, NULL, err, sizeof err), 0);
+    char *v = test_read_file(vals, NULL);
+    assert_non_null(strstr(v, "\\valdef{x.pct_ref.gpu_tiled.256}{40.0}"));
+    free(v);
+}
+
+/* Every registered rung has a style of its own and what its views need. */
+static void every_rung_has_a_style(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < registry_count(); i++) {
+        const struct variant *v = registry_at(i);
+        unsigned rgb;
+        char tail;
+        if (!v->colour || sscanf(v->colour, "#%6x%c", &rgb, &tail) != 1 || strlen(v->colour) != 7)
+            fail_msg("%s: colour '%s' (expected #RRGGBB)", v->name, v->colour ? v->colour : "");
+        if (v->point < 1) fail_msg("%s: no point type", v->name);
+        for (size_t j = 0; j < i; j++)
+            if (!strcmp(registry_at(j)->colour, v->colour))
+                fail_msg("%s and %s share the colour %s", registry_at(j)->name, v->name, v->colour);
+        if (v->device == DEV_GPU && (!v->configs || v->configs[0].tile < 0))
+            fail_msg("%s: no configurations", v->name);
+        if (v->reference && !registry_find(v->reference))
+            fail_msg("%s: reference '%s' is not a rung", v->name, v->reference);
+        if (v->device == DEV_GPU && !v->reference && !registry_is_reference(v))
+            fail_msg("%s: a GPU rung measured against nothing", v->name);
+    }
+}
+
+/* The shipped reference runs support every claim, and stop supporting the
+ * rung-12 claim once its rows are made 20% slower. */
+static void claims_hold_on_shipped_data_and_fail_on_slower_rows(void **state)
+{
+    (void)state;
+    const char *keys[] = {"REF_H100", "REF_H200", "REF_TRANSFERS", "REF_REPRO"};
+    const char *roles[] = {"h100", "h200", "transfers", "repro"};
+    char paths[4][256], args[4][300];
+    for (int i = 0; i < 4; i++) {
+        test_reference(keys[i], paths[i], sizeof paths[i]);
+        snprintf(args[i], sizeof args[i], "%s=%s", roles[i], paths[i]);
+    }
+    char *argv[] = {(char *)test_binary(), "claims", "paper/claims.ini", args[0], args[1],
+                    args[2], args[3], NULL};
+    char *out, *err;
+    int rc = test_run(argv, &out, &err);
+    if (rc != 0) fail_msg("claims on the shipped data: exit %d\n%s%s", rc, out, err);
+    assert_non_null(strstr(out, "0 failed, 0 not evaluated"));
+    free(out), free(err);
+
+    /* the H100 reference with gpu_async_copy 20% slower */
+    char dir[256], slow[300], e[512];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(slow, sizeof slow, "%s/slow.h5", dir);
+    struct results_file f;
+    assert_int_equal(results_read(paths[0], &f, e, sizeof e), 0);
+    struct results *w;
+    assert_int_equal(results_create(&w, slow, 0, e, sizeof e), 0);
+    assert_int_equal(results_attr_str(w, "gpu_name", "NVIDIA H100 80GB HBM3"), 0);
+    for (size_t i = 0; i < f.n_rows; i++) {
+        struct result_row row = f.rows[i];
+        if (!strcmp(row.variant, "gpu_async_copy")) row.gflops *= 0.8;
+        assert_int_equal(results_append(w, &row, NULL, NULL, NULL, 0), 0);
+    }
+    assert_int_equal(results_finish(w, 1, "2026-11-24T00:00:00Z", 1.0), 0);
+    assert_int_equal(results_close(w, e, sizeof e), 0);
+    results_file_free(&f);
+    char a0[340];
+    snprintf(a0, sizeof a0, "h100=%s", slow);
+    argv[3] = a0;
+    rc = test_run(argv, &out, &err);
+    assert_int_equal(rc, 1);
+    const char *line = strstr(out, "async_copy_vs_cublas");
+    assert_non_null(line);
+    assert_non_null(strstr(line, "FAILED"));
+    free(out), free(err);
+    test_rmtree(dir);
+}
+
+const struct CMUnitTest derive_tests[] = {
+    cmocka_unit_test_setup_teardown(best_ratio_step_intensity, known_setup, known_teardown),
+    cmocka_unit_test_setup_teardown(views_have_headers, known_setup, known_teardown),
+    cmocka_unit_test_setup_teardown(claims_file_errors_name_the_line, known_setup, known_teardown),
+    cmocka_unit_test_setup_teardown(claims_pass_fail_and_wait, known_setup, known_teardown),
+    cmocka_unit_test_setup_teardown(values_answer_keys_and_name_unknown_ones, known_setup,
+                                    known_teardown),
+    cmocka_unit_test(every_rung_has_a_style),
+    cmocka_unit_test(claims_hold_on_shipped_data_and_fail_on_slower_rows),
+};
+const size_t derive_tests_count = sizeof derive_tests / sizeof derive_tests[0];

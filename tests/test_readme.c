@@ -1,0 +1,75 @@
+/* The README: its generated tables (the ladder from the registry, the claims
+ * from the shipped data) are what the binary prints now, and its Python
+ * example runs against the shipped file it names. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "util.h"
+
+static void generated_tables_are_current(void **state)
+{
+    (void)state;
+    const char *keys[] = {"REF_H100", "REF_H200", "REF_TRANSFERS", "REF_REPRO"};
+    const char *roles[] = {"h100", "h200", "transfers", "repro"};
+    char runs[2048] = "", path[256];
+    for (int i = 0; i < 4; i++) {
+        test_reference(keys[i], path, sizeof path);
+        snprintf(runs + strlen(runs), sizeof runs - strlen(runs), "%s%s=%s", i ? " " : "",
+                 roles[i], path);
+    }
+    setenv("REF_RUNS", runs, 1);
+    setenv("BIN", test_binary(), 1);
+    char *argv[] = {"scripts/readme.sh", "--check", NULL}, *out, *err;
+    int rc = test_run(argv, &out, &err);
+    if (rc != 0) fail_msg("scripts/readme.sh --check: exit %d\n%s", rc, err);
+    free(out), free(err);
+}
+
+/* The first ```python block of the README, run by a python3 that has h5py. */
+static void python_example_runs(void **state)
+{
+    (void)state;
+    const char *pythons[] = {"/usr/bin/python3", "python3"};
+    const char *py = NULL;
+    for (size_t i = 0; i < 2 && !py; i++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "%s -c 'import h5py' >/dev/null 2>&1", pythons[i]);
+        if (system(cmd) == 0) py = pythons[i];
+    }
+    if (!py) {
+        print_message("skipped: no python3 with h5py here (apt-get install python3-h5py)\n");
+        skip();
+    }
+    char *readme = test_read_file("README.md", NULL);
+    assert_non_null(readme);
+    char *start = strstr(readme, "```python\n");
+    assert_non_null(start);
+    start += strlen("```python\n");
+    char *end = strstr(start, "```");
+    assert_non_null(end);
+    *end = '\0';
+    char dir[256], script[300];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(script, sizeof script, "%s/example.py", dir);
+    test_write_file(script, start);
+    char *argv[] = {(char *)py, script, NULL}, *out, *err;
+    int rc = test_run(argv, &out, &err);
+    if (rc != 0) fail_msg("the README's Python example: exit %d\n%s", rc, err);
+    assert_non_null(strstr(out, "H100"));   /* the GPU it names, and a number */
+    free(out), free(err), free(readme);
+    test_rmtree(dir);
+}
+
+const struct CMUnitTest readme_tests[] = {
+    cmocka_unit_test(generated_tables_are_current),
+    cmocka_unit_test(python_example_runs),
+};
+const size_t readme_tests_count = sizeof readme_tests / sizeof readme_tests[0];
