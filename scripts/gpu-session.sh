@@ -9,7 +9,7 @@ mkdir -p "$out"
 . scripts/offline-env.sh || exit 1
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw \
     --format=csv | tee "$out/gpu.txt"
-make -j"$(nproc)" all build/tests/run_tests > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+make -j"$(nproc)" all build/tests/run_tests build/tests/mmladder-faulty build/tests/sanitize-one > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 MMLADDER=bin/mmladder build/tests/run_tests 2>&1 | tee "$out/test.log" | tail -25
 test_rc=${PIPESTATUS[0]}
 echo "tests exit: $test_rc"

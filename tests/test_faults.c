@@ -22,6 +22,7 @@
  *                       per SIGINT and SIGTERM combination (default 12 and 6)
  *   MM_FAULT_SEED=S     the seed of the random kill moments (printed every run) */
 #define _GNU_SOURCE   /* flock, mount, pipe2, mkdirat/openat, setenv */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -376,6 +377,25 @@ static size_t list_fd(int fd, char (*names)[256], size_t max)
     }
     closedir(d);
     return n;
+}
+
+/* A default file name, EXP-DEVICE-YYYYMMDDTHHMMSSZ.h5 or ...Z-K.h5 (K >= 2; DEVICE
+ * is "cpu" or the GPU's name): the length of the stem up to the stamp, with K in
+ * *k (1 when there is none), or 0 when the name is not of that form. */
+static size_t default_stem(const char *name, const char *exp, int *k)
+{
+    const size_t e = strlen(exp);
+    *k = 1;
+    if (strncmp(name, exp, e) || name[e] != '-') return 0;
+    const char *z = strrchr(name, 'Z');   /* the stamp's end */
+    if (!z || z - name < (ptrdiff_t)(e + 18)) return 0;
+    const char *t = z - 15;   /* "-YYYYMMDDTHHMMSSZ" */
+    if (t[-1] != '-' || t[8] != 'T') return 0;
+    for (int i = 0; i < 15; i++)
+        if (i != 8 && !isdigit((unsigned char)t[i])) return 0;
+    const char *rest = z + 1;
+    if (strcmp(rest, ".h5") && (sscanf(rest, "-%d.h5", k) != 1 || *k < 2)) return 0;
+    return (size_t)(z + 1 - name);
 }
 
 static size_t list_dir(const char *dir, char (*names)[256], size_t max)
@@ -1243,9 +1263,8 @@ static void long_paths(void **state)
         if (pc->ok) {
             if (rc != 0) fail_msg("%s: status %d; stderr: %.400s", what, rc, err);
             if (n_names != 1) fail_msg("%s: %zu files in its folder (expected 1)", what, n_names);
-            if (is_o ? strcmp(names[0], "r.h5") != 0
-                     : strncmp(names[0], "faults-cpu-", 11) != 0 ||
-                           strcmp(names[0] + strlen(names[0]) - 3, ".h5") != 0)
+            int k;
+            if (is_o ? strcmp(names[0], "r.h5") != 0 : !default_stem(names[0], "faults", &k))
                 fail_msg("%s: wrote '%s'", what, names[0]);
             char path[PATH_MAX + 800];
             snprintf(path, sizeof path, "%s/%s", folder, names[0]);
@@ -1314,20 +1333,16 @@ static void concurrent_runs_into_one_folder(void **state)
     }
     print_message("faults: %d concurrent runs wrote:%s\n", RUNS, listing);
     if (n != RUNS) fail_msg("%zu files in %s (expected %d):%s", n, dir, RUNS, listing);
-    /* faults-cpu-YYYYMMDDTHHMMSSZ.h5, then -2, -3, ... for runs of the same second */
-    const char *prefix = "faults-cpu-";
-    const size_t stamp_len = 16;
+    /* faults-DEVICE-YYYYMMDDTHHMMSSZ.h5, then -2, -3, ... for runs of the same second */
     for (size_t i = 0; i < n; i++) {
         const char *nm = names[i];
-        const char *rest = nm + strlen(prefix) + stamp_len;
         int k = 1;
-        if (strncmp(nm, prefix, strlen(prefix)) != 0 || strlen(nm) < strlen(prefix) + stamp_len + 3 ||
-            (strcmp(rest, ".h5") != 0 && (sscanf(rest, "-%d.h5", &k) != 1 || k < 2)))
-            fail_msg("an unexpected name '%s' in %s", nm, dir);
+        const size_t stem = default_stem(nm, "faults", &k);
+        if (!stem) fail_msg("an unexpected name '%s' in %s", nm, dir);
         /* the names of one second are stem.h5, stem-2.h5 ... stem-m.h5 */
         size_t same = 0;
         for (size_t j = 0; j < n; j++)
-            same += !strncmp(names[j], nm, strlen(prefix) + stamp_len);
+            same += !strncmp(names[j], nm, stem);
         if ((size_t)k > same) fail_msg("'%s': suffix -%d, but %zu files of that second", nm, k, same);
         char path[PATH_MAX];
         snprintf(path, sizeof path, "%s/%s", dir, nm);

@@ -197,7 +197,10 @@ static void wrong_kernels_are_caught(void **state)
 {
     (void)device_or_skip(state);
     const char *bin = "build/tests/mmladder-faulty";
-    if (!have_binary(bin)) skip();
+    if (!have_binary(bin)) {
+        print_message("skipped: %s is not built (make test builds it)\n", bin);
+        skip();
+    }
     char dir[256], exp[300], h5[300];
     test_tmpdir(dir, sizeof dir);
     snprintf(exp, sizeof exp, "%s/faulty.ini", dir);
@@ -263,8 +266,14 @@ static long sanitizer_errors(const char *tool, const char *variant, const char *
 static void racecheck_catches_the_missing_barrier(void **state)
 {
     (void)device_or_skip(state);
-    if (!have_binary("build/tests/sanitize-one") || system("command -v compute-sanitizer >/dev/null 2>&1") != 0)
+    if (!have_binary("build/tests/sanitize-one")) {
+        print_message("skipped: build/tests/sanitize-one is not built (make test builds it)\n");
         skip();
+    }
+    if (system("command -v compute-sanitizer >/dev/null 2>&1") != 0) {
+        print_message("skipped: compute-sanitizer is not on PATH (it comes with the CUDA toolkit)\n");
+        skip();
+    }
     assert_true(sanitizer_errors("racecheck", "test_racy_tiled", "16", "0", "64x64x64") > 0);
     assert_int_equal(sanitizer_errors("racecheck", "gpu_tiled", "16", "0", "64x64x64"), 0);
     assert_int_equal(sanitizer_errors("memcheck", "gpu_async_copy", "128", "64", "17x33x65"), 0);

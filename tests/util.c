@@ -108,7 +108,7 @@ int test_run(char *const argv[], char **out, char **err)
         if (fo < 0 || fe < 0) _exit(126);
         dup2(fo, 1);
         dup2(fe, 2);
-        execv(argv[0], argv);
+        execvp(argv[0], argv);   /* a bare name is looked up on PATH */
         _exit(127);
     }
     int st = 0;
