@@ -49,7 +49,7 @@ ifneq ($(strip $(NVCC)),)
   TEST_BINS  := build/tests/mmladder-faulty build/tests/sanitize-one
   CPPFLAGS   += -DMM_HAVE_CUDA=1
   LINK       := $(NVCC)
-  LINK_LIBS  := -lcublas -ldl -Xlinker -rpath=$(CUDA_HOME)/lib64
+  LINK_LIBS  := -lcublas -Xlinker -rpath=$(CUDA_HOME)/lib64
 else
   # Without nvcc each kernel file is compiled as C for its configurations alone
   # (kernels/rung_config.h): the plan and the results need them.
@@ -61,7 +61,7 @@ endif
 LIB_OBJ := $(HARNESS_OBJ) $(HOST_KERNEL_OBJ) $(GPU_OBJ) build/kernels/rung_config.o
 # Recursive (=), not simple (:=): HDF5_LIBS asks pkg-config, which `make deps`
 # may only just have installed.
-LIBS     = $(HDF5_LIBS) $(INIH_LIBS) $(LINK_LIBS) -lpthread -lm
+LIBS     = $(HDF5_LIBS) $(INIH_LIBS) $(LINK_LIBS) -ldl -lpthread -lm
 
 # ---- user-facing targets -------------------------------------------------------
 .PHONY: all help test test-built deps deps-paper figures figures-built paper check-claims readme \
