@@ -47,9 +47,9 @@ struct telemetry;
  * ...", or the first read's failure. */
 struct telemetry *telemetry_start(const char *pci_bus_id, double period_ms, char *why, size_t whylen);
 
-/* The same over any source.  The first reading is taken before this returns;
- * when it fails, the source is closed and NULL returned with its why.  On any
- * other failure the source is closed too. */
+/* The same over any source; period_ms must be above 0.  The first reading is
+ * taken before this returns; when it fails, the source is closed and NULL
+ * returned with its why.  On any other failure the source is closed too. */
 struct telemetry *telemetry_start_source(struct telemetry_source src, double period_ms, char *why,
                                          size_t whylen);
 
@@ -63,7 +63,7 @@ const char *telemetry_error(struct telemetry *t);
 /* The GPU's maximum SM clock, read once at start; NAN when unknown or t is NULL. */
 double telemetry_max_clock_mhz(const struct telemetry *t);
 
-/* "NVML 12.580.159.04" (NVML's version), or the source's name; "" for NULL. */
+/* "NVML 13.580.159.04" (NVML's version), or the source's name; "" for NULL. */
 const char *telemetry_source_name(const struct telemetry *t);
 
 struct telemetry_summary {
