@@ -18,7 +18,8 @@ static const struct {
     {"pct_ref", CV_PCT_REF, 1},   {"pct_peak", CV_PCT_PEAK, 1},   {"tflops", CV_TFLOPS, 1},
     {"ratio", CV_RATIO, 2},       {"step", CV_STEP, 1},           {"rel_stddev", CV_REL_STDDEV, 1},
     {"copy_ratio", CV_COPY_RATIO, 1}, {"agreement", CV_AGREEMENT, 0},
-    {"unverified", CV_UNVERIFIED, 0},
+    {"unverified", CV_UNVERIFIED, 0}, {"pct_ref_ci", CV_PCT_REF_CI, 1},
+    {"stable_share", CV_STABLE_SHARE, 0},
 };
 #define N_VALUES (sizeof VALUES / sizeof VALUES[0])
 
@@ -179,7 +180,8 @@ static int complete_claim(struct parse *p, const struct claim *c)
         return bad(p, "[%s] needs text, runs and expect", c->id);
     if (c->value == CV_AGREEMENT && c->n_runs != 2)
         return bad(p, "[%s]: agreement compares exactly two runs", c->id);
-    if (c->value != CV_AGREEMENT && c->value != CV_UNVERIFIED && !c->n_shapes)
+    if (c->value != CV_AGREEMENT && c->value != CV_UNVERIFIED && c->value != CV_STABLE_SHARE &&
+        !c->n_shapes)
         return bad(p, "[%s] needs shapes", c->id);
     if (c->n_other_shapes && (c->value != CV_RATIO || c->n_other_shapes != c->n_shapes))
         return bad(p, "[%s]: other_shapes: one for each of shapes, for a ratio", c->id);
@@ -293,6 +295,13 @@ static const struct result_row *best(const struct claim_filter *c, const struct 
 }
 
 /* One value of the claim in run r at its i-th shape s: NaN when the data lack it. */
+/* Was this row sampled paired with its rung's reference? */
+static int paired(const struct result_row *a, const struct variant *v)
+{
+    return a->pairs > 1 && v->reference && !strcmp(a->paired_with, v->reference) &&
+           isfinite(a->ref_ratio);
+}
+
 static double value_at(const struct claim *c, const struct run *r, int i, struct shape s)
 {
     const struct variant *v = registry_find(c->rung);
@@ -300,8 +309,10 @@ static double value_at(const struct claim *c, const struct run *r, int i, struct
     switch (c->value) {
     case CV_PCT_REF: {
         const struct variant *ref = v->reference ? registry_find(v->reference) : NULL;
+        if (a && paired(a, v)) return 100.0 * a->ref_ratio;
         return a && ref ? 100.0 * a->gflops / derive_gflops(r, ref, s) : NAN;
     }
+    case CV_PCT_REF_CI: return a && paired(a, v) ? 100.0 * a->ref_ratio_ci95 : NAN;
     case CV_PCT_PEAK: return a && r->peak_gflops > 0 ? 100.0 * a->gflops / r->peak_gflops : NAN;
     case CV_TFLOPS: return a ? a->gflops / 1000.0 : NAN;
     case CV_RATIO: {
@@ -323,7 +334,7 @@ static double value_at(const struct claim *c, const struct run *r, int i, struct
     }
     case CV_STEP: return a ? derive_step(r, v, s) : NAN;
     case CV_REL_STDDEV: return a ? 100.0 * derive_rel_stddev(a) : NAN;
-    case CV_AGREEMENT: case CV_UNVERIFIED: break;
+    case CV_AGREEMENT: case CV_UNVERIFIED: case CV_STABLE_SHARE: break;
     }
     return NAN;
 }
@@ -355,6 +366,7 @@ static const char *fmt_of(enum claim_value v)
     switch (v) {
     case CV_RATIO: case CV_STEP: case CV_AGREEMENT: return "%.2f";
     case CV_UNVERIFIED: return "%.0f";
+    case CV_PCT_REF_CI: return "%.2f";
     case CV_REL_STDDEV: return "%.2f";
     default: return "%.1f";
     }
@@ -453,6 +465,19 @@ static void evaluate(const struct claim *c, const struct run *const *rs, size_t 
             take(&a, c, p[i].ratio, where);
         }
         free(p);
+    } else if (c->value == CV_STABLE_SHARE) {
+        for (size_t k = 0; k < nrs; k++) {
+            size_t n = 0, stable = 0;
+            for (size_t i = 0; i < rs[k]->f.n_rows; i++) {
+                const struct result_row *row = &rs[k]->f.rows[i];
+                if (strcmp(row->device, "gpu") || strcmp(row->disposition, "passed") ||
+                    row->host_memory[0] || !(row->time_ms_median >= 1.0))
+                    continue;
+                n++;
+                stable += derive_rel_stddev(row) <= 0.01;
+            }
+            take(&a, c, n ? 100.0 * stable / n : NAN, rs[k]->role);
+        }
     } else if (c->value == CV_UNVERIFIED) {
         for (size_t k = 0; k < nrs; k++) {
             size_t bad = 0;

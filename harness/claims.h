@@ -16,7 +16,10 @@
  *   time    = 6 min on an H100 or H200
  *
  * Values, one per (run, shape) unless said otherwise:
- *   pct_ref R       R's best as % of its reference (cuBLAS, same precision)
+ *   pct_ref R       R's best as % of its reference (cuBLAS, same precision): the
+ *                   mean of paired samples where the row has them (derive.h)
+ *   pct_ref_ci R    half the width of that value's 95% confidence interval, in
+ *                   points of % (paired rows only)
  *   pct_peak R      R's best as % of the run's FP32 peak
  *   tflops R        R's best, TFLOP/s
  *   ratio R S       R's best over S's best
@@ -29,6 +32,8 @@
  *                   (a list), precision (fp32 or tf32), shapes, and device
  *                   (gpu, the default, or host: the host rows instead)
  *   unverified      per run: points incorrect or failed
+ *   stable_share    per run: % of the passed GPU points of >= 1 ms (median) whose
+ *                   samples' relative stddev is at most 1%
  * Optional row filters for R: opt_levels, tiles, wpts (lists); for S:
  * other_opt_levels, other_tiles, other_wpts, and other_shapes (S's shape for
  * each of `shapes`, in order).
@@ -49,7 +54,7 @@
 #define CLAIM_MAX_LIST 16
 
 enum claim_value { CV_PCT_REF, CV_PCT_PEAK, CV_TFLOPS, CV_RATIO, CV_STEP, CV_REL_STDDEV,
-                   CV_COPY_RATIO, CV_AGREEMENT, CV_UNVERIFIED };
+                   CV_COPY_RATIO, CV_AGREEMENT, CV_UNVERIFIED, CV_PCT_REF_CI, CV_STABLE_SHARE };
 enum claim_expect { CE_AT_LEAST, CE_AT_MOST, CE_BETWEEN };
 
 struct claim {

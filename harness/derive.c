@@ -150,10 +150,29 @@ double derive_gflops(const struct run *r, const struct variant *v, struct shape 
     return b ? b->gflops : NAN;
 }
 
+/* The best row's pairing with its reference, when it was sampled paired. */
+static const struct result_row *paired_best(const struct run *r, const struct variant *v,
+                                            struct shape s)
+{
+    const struct result_row *b = derive_best(r, v, s);
+    return b && b->pairs > 1 && v->reference && !strcmp(b->paired_with, v->reference) &&
+                   isfinite(b->ref_ratio)
+               ? b
+               : NULL;
+}
+
 double derive_pct_ref(const struct run *r, const struct variant *v, struct shape s)
 {
+    const struct result_row *p = paired_best(r, v, s);
+    if (p) return 100.0 * p->ref_ratio;
     const struct variant *ref = v->reference ? registry_find(v->reference) : NULL;
     return ref ? 100.0 * derive_gflops(r, v, s) / derive_gflops(r, ref, s) : NAN;
+}
+
+double derive_pct_ref_ci95(const struct run *r, const struct variant *v, struct shape s)
+{
+    const struct result_row *p = paired_best(r, v, s);
+    return p ? 100.0 * p->ref_ratio_ci95 : NAN;
 }
 
 double derive_pct_peak(const struct run *r, const struct variant *v, struct shape s)
@@ -445,6 +464,11 @@ static void ladder_row(FILE *out, const struct run *r, const struct variant *v, 
     fprintf(out, "\t%d\t%d\t%d\t%d\t%d\t%d\t%d", b->tile, b->wpt, b->opt_level, b->block_rows,
             b->block_cols, b->thread_rows, b->thread_cols);
     str(out, cfg);
+    num(out, derive_pct_ref_ci95(r, v, s));
+    num(out, b->clock_mhz_mean);
+    num(out, b->samples > 0 && b->telemetry[0] && strcmp(b->telemetry, "unavailable")
+                 ? 100.0 * b->throttled_samples / b->samples
+                 : NAN);
     fputc('\n', out);
 }
 
@@ -452,7 +476,8 @@ static void view_ladder(FILE *out, const struct run *r)
 {
     row_head(out);
     fputs("\tgflops\tpct_ref\tpct_peak\tstep\tstep_from\tintensity\trel_stddev_pct\ttile\twpt"
-          "\topt_level\tblock_rows\tblock_cols\tthread_rows\tthread_cols\tconfig\n", out);
+          "\topt_level\tblock_rows\tblock_cols\tthread_rows\tthread_cols\tconfig"
+          "\tpct_ref_ci95\tclock_mhz\tthrottled_pct\n", out);
     each_best(r, ladder_row, out);
 }
 

@@ -64,7 +64,12 @@ const struct result_row *derive_best(const struct run *r, const struct variant *
 /* Its GFLOP/s; NaN when there is none. */
 double derive_gflops(const struct run *r, const struct variant *v, struct shape s);
 /* 100 x best / the reference's best at the shape; NaN without either. */
+/* 100 x the rung's speed over its reference's at s: from the best row's paired
+ * samples (schema 6: the mean ratio of pairs taken side by side) when it has
+ * them, else the ratio of the two rows' medians (older files). */
 double derive_pct_ref(const struct run *r, const struct variant *v, struct shape s);
+/* Half the width of its 95% confidence interval, in points of %; NaN unpaired. */
+double derive_pct_ref_ci95(const struct run *r, const struct variant *v, struct shape s);
 /* 100 x best / the run's FP32 peak, for GPU FP32 rungs; NaN otherwise. */
 double derive_pct_peak(const struct run *r, const struct variant *v, struct shape s);
 /* The rung before v in its step (above) that the run has at the shape, or NULL;

@@ -70,12 +70,17 @@ enum {
     S_HOST_LONG_POINT_MS,
     S_TARGET_REL_STDDEV,
     S_HOST_POINT_BUDGET_S,
+    S_GPU_MIN_SAMPLE_MS,
+    S_GPU_WARMUP_MIN_MS,
+    S_GPU_WARMUP_MAX_MS,
+    S_GPU_CAPPED_SAMPLE_MS,
     N_SAMPLING_KEYS
 };
 static const char *const sampling_keys[N_SAMPLING_KEYS] = {
     "gpu_min_samples",  "gpu_max_samples",  "gpu_min_time_ms",  "gpu_timeout_ms",
     "host_min_samples", "host_max_samples", "host_min_time_ms", "host_timeout_ms",
-    "host_long_point_ms", "target_rel_stddev", "host_point_budget_s"};
+    "host_long_point_ms", "target_rel_stddev", "host_point_budget_s", "gpu_min_sample_ms",
+    "gpu_warmup_min_ms", "gpu_warmup_max_ms", "gpu_capped_sample_ms"};
 
 enum { W_VARIANTS, W_SIZES, W_SHAPES, W_TILES, W_WPTS, W_OPT_LEVELS, W_HOST_MEMORY,
        N_SWEEP_KEYS };
@@ -530,6 +535,10 @@ static void sampling_value(struct parse_ctx *c, int key, const char *v, int cont
             e->host_rule.target_rel_stddev = x;
             break;
         case S_HOST_POINT_BUDGET_S: e->host_point_budget_s = x; break;
+        case S_GPU_MIN_SAMPLE_MS: e->gpu_rule.min_sample_ms = x; break;
+        case S_GPU_WARMUP_MIN_MS: e->gpu_rule.warmup_min_ms = x; break;
+        case S_GPU_WARMUP_MAX_MS: e->gpu_rule.warmup_max_ms = x; break;
+        case S_GPU_CAPPED_SAMPLE_MS: e->gpu_rule.capped_sample_ms = x; break;
         }
         break;
     }

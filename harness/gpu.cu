@@ -26,7 +26,7 @@
 enum { REDUCE_THREADS = 256, TIMED_COPIES = 10 };
 
 /* Layout of the scratch buffer (GPU_SCRATCH_BYTES): the comparison's sums and
- * maxima, then the clock kernel's two readings. */
+ * maxima. */
 struct compare_sums {
     double sum_sq_diff, sum_sq_ref;
     unsigned long long max_abs_diff_bits, max_abs_ref_bits;   /* non-negative doubles */
@@ -34,9 +34,16 @@ struct compare_sums {
 };
 struct scratch {
     struct compare_sums sums;
-    unsigned long long clock_cycles, clock_ns;
 };
 static_assert(sizeof(struct scratch) <= GPU_SCRATCH_BYTES, "scratch outgrew GPU_SCRATCH_BYTES");
+
+/* What a timed sample launches. */
+struct timed {
+    gpu_launch_fn fn;
+    int tile, wpt;
+    float *C;
+    cudaGraphExec_t exec;         /* NULL: launch one by one */
+};
 
 struct gpu {
     int device;
@@ -45,12 +52,17 @@ struct gpu {
     cudaEvent_t start, stop;
     cublasHandle_t blas;
     void *blas_workspace;
-    float *dA, *dB, *dC;          /* current inputs and output */
+    long long l2_bytes;
+    unsigned char *sets;          /* input_sets copies of (A, B), set_bytes apart */
+    size_t set_bytes, b_offset;   /* B of a set starts b_offset bytes after its A */
+    int input_sets;
+    float *dA, *dB, *dC;          /* the first set, and the output */
+    float *dCref;                 /* the reference's output in paired samples */
     double *dR;                   /* float64 reference of the current inputs */
     int M, N, K;                  /* current shape; 0 when there is none */
-    unsigned char *flush;         /* 2 x L2, memset before each timed launch */
-    size_t flush_bytes;
-    unsigned flush_count;
+    struct timed timed[2];        /* the prepared samples: [0] the rung, [1] its reference */
+    int n_timed, launches;
+    unsigned next_set;            /* the set the next single launch reads */
     struct scratch *scratch;
     cudaEvent_t done;             /* recorded to wait for the stream without blocking */
     volatile sig_atomic_t *interrupt;   /* set: waits give up ("interrupted") */
@@ -218,30 +230,6 @@ compare_kernel(struct compare_sums *out, const float *C, const double *R, size_t
     }
 }
 
-static __device__ unsigned long long global_timer_ns(void)
-{
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
-
-/* SM cycles (clock64) and nanoseconds (%globaltimer) over a spin of >= 1 ms. */
-__global__ void clock_kernel(struct scratch *out)
-{
-    if (threadIdx.x != 0)
-        return;
-    const unsigned long long t0 = global_timer_ns();
-    const long long c0 = clock64();
-    unsigned long long t1 = t0;
-    long long c1 = c0;
-    while (t1 - t0 < 1000000ull) {
-        t1 = global_timer_ns();
-        c1 = clock64();
-    }
-    out->clock_cycles = (unsigned long long)(c1 - c0);
-    out->clock_ns = t1 - t0;
-}
-
 static unsigned grid_for(const struct gpu *g, size_t n, unsigned threads)
 {
     size_t blocks = (n + threads - 1) / threads;
@@ -327,10 +315,7 @@ static const char *open_device(struct gpu *g, struct gpu_info *info)
 
     TRY(ck(g, cudaMalloc((void **)&g->scratch, GPU_SCRATCH_BYTES),
            "cudaMalloc(scratch, %zu bytes)", GPU_SCRATCH_BYTES));
-    g->flush_bytes = 2 * (size_t)in.l2_bytes;
-    if (g->flush_bytes)
-        TRY(ck(g, cudaMalloc((void **)&g->flush, g->flush_bytes),
-               "cudaMalloc(L2 flush buffer, %zu bytes)", g->flush_bytes));
+    g->l2_bytes = in.l2_bytes;
 
     if (info)
         *info = in;
@@ -371,12 +356,15 @@ const char *gpu_open(struct gpu **out, struct gpu_info *info)
 
 static void free_shape(struct gpu *g)
 {
-    cudaFree(g->dA);
-    cudaFree(g->dB);
+    gpu_timing_release(g);
+    cudaFree(g->sets);
     cudaFree(g->dC);
+    cudaFree(g->dCref);
     cudaFree(g->dR);
-    g->dA = g->dB = g->dC = NULL;
+    g->sets = NULL;
+    g->dA = g->dB = g->dC = g->dCref = NULL;
     g->dR = NULL;
+    g->input_sets = 0;
     g->M = g->N = g->K = 0;
 }
 
@@ -388,7 +376,6 @@ void gpu_close(struct gpu *g)
     if (g->stream)
         cudaStreamSynchronize(g->stream);
     free_shape(g);
-    cudaFree(g->flush);
     cudaFree(g->scratch);
     if (g->blas)
         cublasDestroy(g->blas);
@@ -425,17 +412,37 @@ size_t gpu_bytes_needed(int M, int N, int K, long long l2_bytes)
 static const char *alloc_shape(struct gpu *g, int M, int N, int K)
 {
     const size_t mk = (size_t)M * K, kn = (size_t)K * N, mn = (size_t)M * N;
-    TRY(ck(g, cudaMalloc((void **)&g->dA, mk * sizeof(float)), "cudaMalloc(A, %zu bytes)",
-           mk * sizeof(float)));
-    TRY(ck(g, cudaMalloc((void **)&g->dB, kn * sizeof(float)), "cudaMalloc(B, %zu bytes)",
-           kn * sizeof(float)));
+    g->b_offset = gpu_matrix_stride(mk);
+    g->set_bytes = g->b_offset + gpu_matrix_stride(kn);
+    g->input_sets = gpu_input_sets(M, N, K, g->l2_bytes);
+    const size_t all = g->set_bytes * (size_t)g->input_sets;
+    TRY(ck(g, cudaMalloc((void **)&g->sets, all), "cudaMalloc(%d input sets, %zu bytes)",
+           g->input_sets, all));
+    g->dA = (float *)g->sets;
+    g->dB = (float *)(g->sets + g->b_offset);
     TRY(ck(g, cudaMalloc((void **)&g->dC, mn * sizeof(float)), "cudaMalloc(C, %zu bytes)",
            mn * sizeof(float)));
+    TRY(ck(g, cudaMalloc((void **)&g->dCref, mn * sizeof(float)),
+           "cudaMalloc(the reference's C, %zu bytes)", mn * sizeof(float)));
     TRY(ck(g, cudaMalloc((void **)&g->dR, mn * sizeof(double)), "cudaMalloc(R, %zu bytes)",
            mn * sizeof(double)));
     g->M = M;
     g->N = N;
     g->K = K;
+    return NULL;
+}
+
+/* Copy the first set (A, B) into every other set. */
+static const char *copy_sets(struct gpu *g)
+{
+    const size_t a = (size_t)g->M * g->K * sizeof(float), b = (size_t)g->K * g->N * sizeof(float);
+    for (int i = 1; i < g->input_sets; i++) {
+        unsigned char *s = g->sets + (size_t)i * g->set_bytes;
+        TRY(ck(g, cudaMemcpyAsync(s, g->dA, a, cudaMemcpyDeviceToDevice, g->stream),
+               "cudaMemcpy(A into input set %d)", i));
+        TRY(ck(g, cudaMemcpyAsync(s + g->b_offset, g->dB, b, cudaMemcpyDeviceToDevice, g->stream),
+               "cudaMemcpy(B into input set %d)", i));
+    }
     return NULL;
 }
 
@@ -468,6 +475,7 @@ const char *gpu_set_inputs(struct gpu *g, const float *A, const float *B, int M,
                     N, K, INT_MAX);
 
     const char *err = NULL;
+    gpu_timing_release(g);
     if (M != g->M || N != g->N || K != g->K) {
         free_shape(g);
         if ((err = alloc_shape(g, M, N, K))) {
@@ -487,6 +495,8 @@ const char *gpu_set_inputs(struct gpu *g, const float *A, const float *B, int M,
         !(err = ck(g, cudaMalloc((void **)&B64, kn * sizeof(double)),
                    "cudaMalloc(B as float64, %zu bytes)", kn * sizeof(double))))
         err = compute_reference(g, A64, B64);
+    if (!err)
+        err = copy_sets(g);
 
     /* The stream is idle here on success; on failure wait before freeing. */
     cudaStreamSynchronize(g->stream);
@@ -507,12 +517,14 @@ static const char *need_inputs(struct gpu *g, const char *who)
     return g->M ? NULL : fail(g, "%s: no inputs (call gpu_set_inputs first)", who);
 }
 
-static struct gpu_launch launch_args(const struct gpu *g, int tile, int wpt)
+/* The arguments of a launch on input set `set` writing C. */
+static struct gpu_launch launch_on(const struct gpu *g, int tile, int wpt, unsigned set, float *C)
 {
     struct gpu_launch L;
-    L.C = g->dC;
-    L.A = g->dA;
-    L.B = g->dB;
+    const unsigned char *s = g->sets + (size_t)(set % (unsigned)g->input_sets) * g->set_bytes;
+    L.C = C;
+    L.A = (const float *)s;
+    L.B = (const float *)(s + g->b_offset);
     L.M = g->M;
     L.N = g->N;
     L.K = g->K;
@@ -522,6 +534,11 @@ static struct gpu_launch launch_args(const struct gpu *g, int tile, int wpt)
     L.blas = (void *)g->blas;
     L.describe = NULL;
     return L;
+}
+
+static struct gpu_launch launch_args(const struct gpu *g, int tile, int wpt)
+{
+    return launch_on(g, tile, wpt, 0, g->dC);
 }
 
 const char *gpu_describe(struct gpu *g, gpu_launch_fn fn, int tile, int wpt,
@@ -557,29 +574,116 @@ const char *gpu_run_once(struct gpu *g, gpu_launch_fn fn, int tile, int wpt)
     return wait_stream(g, what);
 }
 
-const char *gpu_time_once(struct gpu *g, gpu_launch_fn fn, int tile, int wpt, double *ms)
+/* ---- timed samples -------------------------------------------------------------- */
+
+void gpu_timing_release(struct gpu *g)
 {
-    TRY(need_inputs(g, "gpu_time_once"));
-    const struct gpu_launch L = launch_args(g, tile, wpt);
-    if (g->flush) {
-        /* A new byte value each time, so the writes cannot be skipped as redundant. */
-        const int byte = (int)(++g->flush_count & 0xFF);
-        TRY(ck(g, cudaMemsetAsync(g->flush, byte, g->flush_bytes, g->stream),
-               "cudaMemset(L2 flush, %zu bytes)", g->flush_bytes));
+    for (int i = 0; i < 2; i++) {
+        if (g->timed[i].exec)
+            cudaGraphExecDestroy(g->timed[i].exec);
+        g->timed[i].exec = NULL;
     }
+    g->n_timed = 0;
+}
+
+/* Enqueue `n` launches of t, each on the next input set. */
+static const char *enqueue(struct gpu *g, const struct timed *t, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const struct gpu_launch L = launch_on(g, t->tile, t->wpt, g->next_set++, t->C);
+        const char *m = t->fn(&L);
+        if (m)
+            return fail(g, "launch (%dx%dx%d, tile %d, wpt %d): %s", g->M, g->N, g->K, t->tile,
+                        t->wpt, m);
+    }
+    return NULL;
+}
+
+/* Events around what `launch` enqueues; elapsed ms. */
+static const char *time_events(struct gpu *g, const struct timed *t, int n, double *ms)
+{
     TRY(ck(g, cudaEventRecord(g->start, g->stream), "cudaEventRecord(start)"));
-    const char *m = fn(&L);
-    if (m)
-        return fail(g, "launch (%dx%dx%d, tile %d, wpt %d): %s", g->M, g->N, g->K, tile, wpt, m);
+    if (t->exec)
+        TRY(ck(g, cudaGraphLaunch(t->exec, g->stream), "cudaGraphLaunch(%d launches)", n));
+    else
+        TRY(enqueue(g, t, n));
     TRY(ck(g, cudaEventRecord(g->stop, g->stream), "cudaEventRecord(stop)"));
     char what[96];
-    snprintf(what, sizeof what, "running (%dx%dx%d, tile %d, wpt %d)", g->M, g->N, g->K, tile,
-             wpt);
+    snprintf(what, sizeof what, "running (%dx%dx%d, tile %d, wpt %d)", g->M, g->N, g->K, t->tile,
+             t->wpt);
     TRY(wait_event(g, g->stop, what));
     float elapsed = 0.0f;
     TRY(ck(g, cudaEventElapsedTime(&elapsed, g->start, g->stop), "cudaEventElapsedTime"));
     *ms = elapsed;
     return NULL;
+}
+
+/* Capture n launches of t, sets 0..n-1 in turn, as a graph; on any failure the
+ * capture is abandoned, the error cleared and t keeps launching one by one. */
+static void capture(struct gpu *g, struct timed *t, int n)
+{
+    cudaGraph_t graph = NULL;
+    if (cudaStreamBeginCapture(g->stream, cudaStreamCaptureModeThreadLocal) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return;
+    }
+    const unsigned keep = g->next_set;
+    g->next_set = 0;
+    const char *m = enqueue(g, t, n);
+    g->next_set = keep;
+    const cudaError_t e = cudaStreamEndCapture(g->stream, &graph);
+    if (!m && e == cudaSuccess && graph &&
+        cudaGraphInstantiate(&t->exec, graph, 0) != cudaSuccess)
+        t->exec = NULL;
+    if (graph)
+        cudaGraphDestroy(graph);
+    (void)cudaGetLastError();
+}
+
+const char *gpu_timing_prepare(struct gpu *g, gpu_launch_fn fn, int tile, int wpt,
+                               gpu_launch_fn ref, double min_sample_ms, struct gpu_timing *out)
+{
+    TRY(need_inputs(g, "gpu_timing_prepare"));
+    gpu_timing_release(g);
+    g->timed[0] = (struct timed){fn, tile, wpt, g->dC, NULL};
+    g->timed[1] = (struct timed){ref, 0, 0, g->dCref, NULL};
+    g->n_timed = ref ? 2 : 1;
+    /* One launch of each (already warm: gpu_run_once ran fn) sets the count. */
+    double one = INFINITY;
+    for (int i = 0; i < g->n_timed; i++) {
+        double ms;
+        TRY(time_events(g, &g->timed[i], 1, &ms));
+        one = fmin(one, ms);
+    }
+    const int sets = g->input_sets;
+    int n = 1;
+    if (one < min_sample_ms) {
+        const double rounds = ceil(min_sample_ms / (fmax(one, 1e-4) * sets));
+        n = (int)fmin(rounds * sets, 1 << 20);
+        n -= n % sets;
+        if (n < sets) n = sets;
+        for (int i = 0; i < g->n_timed; i++) capture(g, &g->timed[i], n);
+    }
+    g->launches = n;
+    out->launches = n;
+    out->input_sets = sets;
+    snprintf(out->method, sizeof out->method, "%s", g->timed[0].exec ? "graph" : "launch");
+    return NULL;
+}
+
+const char *gpu_timing_sample(struct gpu *g, int which, double *ms)
+{
+    if (which < 0 || which >= g->n_timed)
+        return fail(g, "gpu_timing_sample(%d): not prepared", which);
+    double total;
+    TRY(time_events(g, &g->timed[which], g->launches, &total));
+    *ms = total / g->launches;
+    return NULL;
+}
+
+const char *gpu_pci_bus_id(struct gpu *g, char *buf, size_t len)
+{
+    return ck(g, cudaDeviceGetPCIBusId(buf, (int)len, g->device), "cudaDeviceGetPCIBusId");
 }
 
 const char *gpu_host_alloc(struct gpu *g, void **p, size_t bytes, int pinned)
@@ -617,7 +721,12 @@ const char *gpu_time_round_trip(struct gpu *g, gpu_launch_fn fn, int tile, int w
     TRY(ck(g, cudaMemcpyAsync(g->dB, hB, b, cudaMemcpyHostToDevice, g->stream), "copy B in"));
     TRY(wait_stream(g, "copying A and B in"));
     *h2d_ms = host_ms() - t0;
-    TRY(gpu_time_once(g, fn, tile, wpt, kernel_ms));
+    const struct timed once = {fn, tile, wpt, g->dC, NULL};
+    const unsigned keep = g->next_set;
+    g->next_set = 0;   /* the set just copied in */
+    const char *e = time_events(g, &once, 1, kernel_ms);
+    g->next_set = keep;
+    TRY(e);
     t0 = host_ms();
     TRY(ck(g, cudaMemcpyAsync(hC, g->dC, c, cudaMemcpyDeviceToHost, g->stream), "copy C out"));
     TRY(wait_stream(g, "copying C out"));
@@ -625,14 +734,15 @@ const char *gpu_time_round_trip(struct gpu *g, gpu_launch_fn fn, int tile, int w
     return NULL;
 }
 
-const char *gpu_compare(struct gpu *g, struct err_stats *out)
+const char *gpu_compare(struct gpu *g, int which, struct err_stats *out)
 {
     TRY(need_inputs(g, "gpu_compare"));
+    const float *C = which ? g->dCref : g->dC;
     const size_t n = (size_t)g->M * g->N;
     struct compare_sums *d = &g->scratch->sums;
     TRY(ck(g, cudaMemsetAsync(d, 0, sizeof *d, g->stream), "cudaMemset(comparison sums)"));
-    compare_kernel<<<grid_for(g, n, REDUCE_THREADS), REDUCE_THREADS, 0, g->stream>>>(d, g->dC,
-                                                                                     g->dR, n);
+    compare_kernel<<<grid_for(g, n, REDUCE_THREADS), REDUCE_THREADS, 0, g->stream>>>(d, C, g->dR,
+                                                                                     n);
     TRY(ck(g, cudaGetLastError(), "launch compare_kernel"));
     struct compare_sums h;
     TRY(ck(g, cudaMemcpyAsync(&h, d, sizeof h, cudaMemcpyDeviceToHost, g->stream),
@@ -656,21 +766,6 @@ const char *gpu_copy_output(struct gpu *g, float *host_C)
 }
 
 /* ---- clock and bandwidth ---------------------------------------------------- */
-
-const char *gpu_sm_clock_mhz(struct gpu *g, double *mhz)
-{
-    clock_kernel<<<1, 32, 0, g->stream>>>(g->scratch);
-    TRY(ck(g, cudaGetLastError(), "launch clock_kernel"));
-    unsigned long long r[2];
-    TRY(ck(g, cudaMemcpyAsync(r, &g->scratch->clock_cycles, sizeof r, cudaMemcpyDeviceToHost,
-                              g->stream),
-           "cudaMemcpy(clock readings, device to host)"));
-    TRY(ck(g, cudaStreamSynchronize(g->stream), "reading the SM clock"));
-    if (r[1] == 0)
-        return fail(g, "reading the SM clock: %%globaltimer did not advance");
-    *mhz = (double)r[0] / (double)r[1] * 1000.0;
-    return NULL;
-}
 
 static int cmp_double(const void *a, const void *b)
 {

@@ -53,25 +53,44 @@ void gpu_set_interrupt(struct gpu *g, volatile sig_atomic_t *stop);
 /* Free and total device memory in bytes, now. */
 const char *gpu_mem_info(struct gpu *g, size_t *free_bytes, size_t *total_bytes);
 
-/* Bytes of device memory a shape needs: A, B, C (float), the float64 reference
- * C (and A, B in float64 while it is computed), plus the L2-flush buffer and
- * the fixed buffers below; computed by gpu_bytes_formula. */
+/* Bytes of device memory a shape needs: its input sets, C and the reference's
+ * output (float), the float64 reference C (and A, B in float64 while it is
+ * computed) and the fixed buffers below; computed by gpu_bytes_formula. */
 size_t gpu_bytes_needed(int M, int N, int K, long long l2_bytes);
 
-/* What gpu_open allocates besides the L2-flush buffer: cuBLAS's workspace (set
- * explicitly, 32 MiB as cuBLAS recommends for Hopper) and a small scratch
- * buffer for reductions and the clock reading. */
+/* What gpu_open allocates: cuBLAS's workspace (set explicitly, 32 MiB as cuBLAS
+ * recommends for Hopper; stream capture needs it set) and a small scratch
+ * buffer for reductions. */
 #define GPU_BLAS_WORKSPACE_BYTES ((size_t)32 << 20)
 #define GPU_SCRATCH_BYTES ((size_t)256)
+#define GPU_MAX_INPUT_SETS 1024
 
-/* The formula behind gpu_bytes_needed, shared by gpu.cu and gpu_none.c: A, B, C
- * (float), R (double), the double copies of A and B that exist while R is
- * computed, the 2 x L2 flush buffer, and the fixed buffers above. */
+/* Bytes of one copy of A or B, each starting on a 256-byte boundary as
+ * cudaMalloc's would (the vectorised and TMA rungs need 16). */
+static inline size_t gpu_matrix_stride(size_t floats)
+{
+    return (floats * sizeof(float) + 255) / 256 * 256;
+}
+
+/* The copies of (A, B) timed launches rotate over: enough that between two
+ * launches on one copy the others have read at least twice the L2, so no launch
+ * finds its inputs there (what a memset flush did, without the memset in the
+ * stream); at most GPU_MAX_INPUT_SETS (inputs under ~100 KiB then cover less). */
+static inline int gpu_input_sets(int M, int N, int K, long long l2_bytes)
+{
+    const size_t set = gpu_matrix_stride((size_t)M * K) + gpu_matrix_stride((size_t)K * N);
+    const size_t others = (2 * (size_t)(l2_bytes > 0 ? l2_bytes : 0) + set - 1) / set;
+    return others + 1 > GPU_MAX_INPUT_SETS ? GPU_MAX_INPUT_SETS : (int)others + 1;
+}
+
+/* The formula behind gpu_bytes_needed, shared by gpu.cu and gpu_none.c. */
 static inline size_t gpu_bytes_formula(int M, int N, int K, long long l2_bytes)
 {
-    const size_t mk = (size_t)M * (size_t)K, kn = (size_t)K * (size_t)N, mn = (size_t)M * (size_t)N;
-    return (mk + kn + mn) * sizeof(float) + mn * sizeof(double) + (mk + kn) * sizeof(double) +
-           2 * (size_t)l2_bytes + GPU_BLAS_WORKSPACE_BYTES + GPU_SCRATCH_BYTES;
+    const size_t mk = (size_t)M * K, kn = (size_t)K * N, mn = (size_t)M * N;
+    const size_t set = gpu_matrix_stride(mk) + gpu_matrix_stride(kn);
+    return set * (size_t)gpu_input_sets(M, N, K, l2_bytes) + 2 * mn * sizeof(float) +
+           mn * sizeof(double) + (mk + kn) * sizeof(double) + GPU_BLAS_WORKSPACE_BYTES +
+           GPU_SCRATCH_BYTES;
 }
 
 /* Make (A, B) of this shape current: copy them to the device and compute the
@@ -85,9 +104,31 @@ const char *gpu_poison_output(struct gpu *g);
 /* Launch one rung on the current inputs; waits for completion and checks errors. */
 const char *gpu_run_once(struct gpu *g, gpu_launch_fn fn, int tile, int wpt);
 
-/* One timed sample: flush L2 (memset of 2x its size), then one event pair around
- * exactly one launch.  *ms is the elapsed time of the launch alone. */
-const char *gpu_time_once(struct gpu *g, gpu_launch_fn fn, int tile, int wpt, double *ms);
+/* How a point's samples are taken (gpu_timing_prepare). */
+struct gpu_timing {
+    char method[12];     /* "graph": one CUDA graph of `launches` launches per sample;
+                            "launch": that many launches enqueued one by one */
+    int launches;        /* per sample; the sample's time is their total / launches */
+    int input_sets;      /* copies of (A, B) the launches rotate over (gpu_input_sets) */
+};
+
+/* Prepare the samples of fn (and of `ref`, the reference, into an output of its
+ * own, when ref is not NULL): launches per sample so that a sample takes at
+ * least min_sample_ms (from single launches timed here; the event timer's 0.5 us
+ * is then at most 0.5 us / min_sample_ms of it), a whole number of rotations over
+ * the input sets, captured as a CUDA graph where capture works.  Launching one
+ * at a time when one launch alone takes min_sample_ms. */
+const char *gpu_timing_prepare(struct gpu *g, gpu_launch_fn fn, int tile, int wpt,
+                               gpu_launch_fn ref, double min_sample_ms, struct gpu_timing *out);
+/* One sample of the prepared launches: of fn (which = 0) or of the reference
+ * (which = 1); *ms is one event pair's elapsed time divided by the launches. */
+const char *gpu_timing_sample(struct gpu *g, int which, double *ms);
+/* Free the graphs of the last gpu_timing_prepare (gpu_set_inputs and gpu_close
+ * do it too). */
+void gpu_timing_release(struct gpu *g);
+
+/* The PCI bus id of the device ("00000000:1B:00.0"), for NVML. */
+const char *gpu_pci_bus_id(struct gpu *g, char *buf, size_t len);
 
 /* The resources of the kernel `fn` would launch on the current inputs (registers,
  * shared and local memory, threads, resident blocks per SM); launches nothing. */
@@ -99,23 +140,20 @@ const char *gpu_host_alloc(struct gpu *g, void **p, size_t bytes, int pinned);
 void gpu_host_free(void *p, int pinned);
 
 /* One sample of the whole trip of seed 002, for the current shape: copy A and B
- * from the host buffers to the device, run the rung as gpu_time_once does, copy C
- * back into hC.  Copies are timed on the host clock around the asynchronous copy
- * and a stream synchronisation (so a pageable copy's staging counts), the kernel
- * by events.  hA and hB must hold the current inputs. */
+ * from the host buffers to the device, run the rung once on them (timed by an
+ * event pair), copy C back into hC.  Copies are timed on the host clock around
+ * the asynchronous copy and a stream synchronisation (so a pageable copy's
+ * staging counts).  hA and hB must hold the current inputs. */
 const char *gpu_time_round_trip(struct gpu *g, gpu_launch_fn fn, int tile, int wpt,
                                 const float *hA, const float *hB, float *hC, double *h2d_ms,
                                 double *kernel_ms, double *d2h_ms);
 
-/* Compare the current C with the float64 reference on the device. */
-const char *gpu_compare(struct gpu *g, struct err_stats *out);
+/* Compare the current C (which = 0), or the reference's output of the timed
+ * samples (which = 1), with the float64 reference on the device. */
+const char *gpu_compare(struct gpu *g, int which, struct err_stats *out);
 
 /* Copy C back to the host (M*N floats). */
 const char *gpu_copy_output(struct gpu *g, float *host_C);
-
-/* Effective SM clock right now, in MHz: a one-block kernel spins for about
- * 1 ms reading clock64() and %globaltimer; cycles / nanoseconds. */
-const char *gpu_sm_clock_mhz(struct gpu *g, double *mhz);
 
 /* Device-to-device copy bandwidth, GB/s counting bytes read plus written
  * (median of several cudaMemcpyAsync of `bytes`). */

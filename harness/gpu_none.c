@@ -56,27 +56,41 @@ const char *gpu_run_once(struct gpu *g, gpu_launch_fn fn, int tile, int wpt)
     return no_cuda;
 }
 
-const char *gpu_time_once(struct gpu *g, gpu_launch_fn fn, int tile, int wpt, double *ms)
+const char *gpu_timing_prepare(struct gpu *g, gpu_launch_fn fn, int tile, int wpt,
+                               gpu_launch_fn ref, double min_sample_ms, struct gpu_timing *out)
 {
-    (void)g, (void)fn, (void)tile, (void)wpt, (void)ms;
+    (void)g, (void)fn, (void)tile, (void)wpt, (void)ref, (void)min_sample_ms;
+    *out = (struct gpu_timing){"", 0, 0};
     return no_cuda;
 }
 
-const char *gpu_compare(struct gpu *g, struct err_stats *out)
+const char *gpu_timing_sample(struct gpu *g, int which, double *ms)
 {
-    (void)g, (void)out;
+    (void)g, (void)which, (void)ms;
+    return no_cuda;
+}
+
+void gpu_timing_release(struct gpu *g)
+{
+    (void)g;
+}
+
+const char *gpu_pci_bus_id(struct gpu *g, char *buf, size_t len)
+{
+    (void)g;
+    if (len) buf[0] = '\0';
+    return no_cuda;
+}
+
+const char *gpu_compare(struct gpu *g, int which, struct err_stats *out)
+{
+    (void)g, (void)which, (void)out;
     return no_cuda;
 }
 
 const char *gpu_copy_output(struct gpu *g, float *host_C)
 {
     (void)g, (void)host_C;
-    return no_cuda;
-}
-
-const char *gpu_sm_clock_mhz(struct gpu *g, double *mhz)
-{
-    (void)g, (void)mhz;
     return no_cuda;
 }
 

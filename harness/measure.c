@@ -19,6 +19,14 @@ struct sampling_rule sampling_default_gpu(void)
         .timeout_ms = 500.0,
         .target_rel_stddev = 0.005,
         .long_point_ms = 60000.0,
+        /* 5 ms per sample: the event timer's 0.5 us is 0.01% of it; 50 ms
+         * under the power cap, to span many of the clock's steps there.
+         * Warm-up: 100 ms at least, up to 3 s (CUTLASS's profiling guidance)
+         * for the clock to settle. */
+        .min_sample_ms = 5.0,
+        .capped_sample_ms = 50.0,
+        .warmup_min_ms = 100.0,
+        .warmup_max_ms = 3000.0,
     };
 }
 
@@ -85,6 +93,12 @@ void sample_acc_add(struct sample_acc *a, double ms)
     a->m2 += d * (ms - a->mean);
 }
 
+void sample_acc_add_launches(struct sample_acc *a, double ms, int launches)
+{
+    sample_acc_add(a, ms);
+    a->total += ms * (launches - 1);
+}
+
 enum stop_rule sampling_should_stop(const struct sampling_rule *r, const struct sample_acc *a,
                                     double elapsed_ms)
 {
@@ -99,6 +113,39 @@ enum stop_rule sampling_should_stop(const struct sampling_rule *r, const struct 
     }
     if (elapsed_ms >= r->timeout_ms) return STOP_TIMEOUT;
     return STOP_NONE;
+}
+
+double t_quantile_975(int df)
+{
+    static const double t[30] = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262,
+                                 2.228,  2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101,
+                                 2.093,  2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052,
+                                 2.048,  2.045, 2.042};
+    if (df < 1) return INFINITY;
+    if (df <= 30) return t[df - 1];
+    return 1.960 + 2.4 / df;   /* within 0.003 of the exact value beyond 30 */
+}
+
+double sample_ci95(const struct sample_acc *a)
+{
+    if (a->n < 2) return INFINITY;
+    return t_quantile_975(a->n - 1) * sqrt(a->m2 / (a->n - 1)) / sqrt((double)a->n);
+}
+
+enum stop_rule sampling_should_stop_paired(const struct sampling_rule *r,
+                                           const struct sample_acc *a,
+                                           const struct sample_acc *ratio, double elapsed_ms)
+{
+    enum stop_rule s = sampling_should_stop(r, a, elapsed_ms);
+    if (s != STOP_CONVERGED) return s;
+    if (ratio->mean > 0 && sample_ci95(ratio) <= r->target_rel_stddev * ratio->mean) return s;
+    return elapsed_ms >= r->timeout_ms ? STOP_TIMEOUT : STOP_NONE;
+}
+
+int clock_settled(double previous_mhz, double newest_mhz)
+{
+    return isfinite(previous_mhz) && isfinite(newest_mhz) && previous_mhz > 0 &&
+           fabs(newest_mhz - previous_mhz) <= 0.01 * previous_mhz;
 }
 
 double now_ms(void)

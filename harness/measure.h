@@ -6,8 +6,14 @@
  *   max_samples  n == max_samples
  *   long_point   one sample alone took longer than long_point_ms (host rows
  *                of tens of seconds), so fewer than min_samples were taken
- * Timing itself is the device's (CUDA events around one launch, after an L2
- * flush; see gpu.h) or the host's (CLOCK_MONOTONIC around one call). */
+ * Timing itself is the device's (CUDA events around a sample's launches, which
+ * rotate over copies of the inputs larger than the L2; see gpu.h) or the host's
+ * (CLOCK_MONOTONIC around one call).
+ *
+ * On the GPU a point is first warmed up until its SM clock settles (below), and
+ * a rung with a reference is sampled paired with it, A B B A ..., so that their
+ * ratio comes from samples taken side by side at the same clock; "converged"
+ * then also needs the ratio's 95% confidence interval within the target. */
 #ifndef HARNESS_MEASURE_H
 #define HARNESS_MEASURE_H
 
@@ -20,6 +26,14 @@ struct sampling_rule {
     double timeout_ms;           /* wall time spent sampling one point */
     double target_rel_stddev;    /* e.g. 0.005 */
     double long_point_ms;        /* a single sample this long stops at once */
+    /* GPU only (0 on the host): */
+    double min_sample_ms;        /* launches per sample so that one takes at least this
+                                    (longer samples also average the clock's steps
+                                    under the power cap) */
+    double capped_sample_ms;     /* ... or this, when the warm-up ended under the power or
+                                    thermal cap (its clock steps every few ms) */
+    double warmup_min_ms;        /* untimed launches at least this long, */
+    double warmup_max_ms;        /* and until the clock settles, at most this long */
 };
 
 struct sampling_rule sampling_default_gpu(void);
@@ -45,11 +59,34 @@ struct sample_acc {
     double last;              /* the newest sample */
 };
 void sample_acc_add(struct sample_acc *a, double ms);
+/* A sample that is the mean of `launches` launches: its value is ms, but it
+ * counts launches * ms towards the rule's min_time_ms. */
+void sample_acc_add_launches(struct sample_acc *a, double ms, int launches);
 
 /* After a new sample: should sampling stop, and by which rule?  `elapsed_ms` is
  * the wall time spent sampling this point so far. */
 enum stop_rule sampling_should_stop(const struct sampling_rule *r, const struct sample_acc *a,
                                     double elapsed_ms);
+
+/* The 97.5% quantile of Student's t with df degrees of freedom (df >= 1): the
+ * factor of a two-sided 95% confidence interval of a mean of df + 1 values. */
+double t_quantile_975(int df);
+
+/* Half the width of the 95% confidence interval of the mean of a->n values. */
+double sample_ci95(const struct sample_acc *a);
+
+/* Paired sampling: the rule above on the rung's samples, and "converged" only
+ * once the paired ratios' (ratio) 95% interval is within target_rel_stddev of
+ * their mean. */
+enum stop_rule sampling_should_stop_paired(const struct sampling_rule *r,
+                                           const struct sample_acc *a,
+                                           const struct sample_acc *ratio, double elapsed_ms);
+
+/* Warm-up: has the clock settled?  The mean SM clock of the newest window and of
+ * the one before it (MHz) differ by at most 1% (a boost step is 15 MHz of
+ * ~1980); the runner asks the same of power within 2%.  A NaN (no telemetry)
+ * never settles: the warm-up then lasts warmup_min_ms only. */
+int clock_settled(double previous_mhz, double newest_mhz);
 
 /* Monotonic wall clock in milliseconds. */
 double now_ms(void);

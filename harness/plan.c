@@ -165,8 +165,12 @@ double point_estimate_s(const struct point *pt, const struct experiment *e)
     if (sampling < r->min_time_ms) sampling = r->min_time_ms;
     if (sampling > r->timeout_ms && one * r->min_samples < r->timeout_ms) sampling = r->timeout_ms;
     if (one >= r->long_point_ms) sampling = one;
-    /* The GPU's verification launch comes on top; the host's counts as sample 0. */
-    return (sampling + (pt->v->device == DEV_GPU ? one : 0.0)) / 1e3;
+    /* The host's verified call counts as sample 0.  On the GPU the verification
+     * launch, the warm-up and, for a rung paired with its reference, the
+     * reference's samples come on top. */
+    if (pt->v->device != DEV_GPU) return sampling / 1e3;
+    const double paired = pt->v->reference && !pt->host_memory ? 2.0 : 1.0;
+    return (paired * (sampling + r->warmup_min_ms) + one) / 1e3;
 }
 
 size_t plan_count_runnable(const struct plan *p)

@@ -109,18 +109,29 @@ int provenance_record(struct results *r, const struct experiment *e, const struc
     rc |= results_attr_str(r, "tolerance_formula",
                            "8*(u_in + 2^-24*sqrt(K)), u_in = 0 (fp32) or 2^-11 (tf32)");
     rc |= results_attr_str(r, "gpu_timing",
-                           "one cudaEvent pair around one launch per sample, after a memset of "
-                           "2x the L2 size; first (verification) launch is the warm-up");
+                           "one cudaEvent pair around a sample's launches (a CUDA graph of a "
+                           "whole number of rotations over copies of A and B larger than 2x "
+                           "the L2, launches per sample so that one takes >= min_sample_ms, "
+                           "or capped_sample_ms when the warm-up ended under the power cap; "
+                           "columns timing, launches, input_sets), after a verified launch and "
+                           "a warm-up until the SM clock settles (warmup_ms); a rung with a "
+                           "reference sampled paired with it, A B B A (ref_ratio)");
     rc |= results_attr_str(r, "host_timing", "CLOCK_MONOTONIC around one call per sample; the "
                                              "verified first call counts as the first sample");
     const struct sampling_rule *rules[2] = {&e->gpu_rule, &e->host_rule};
     const char *pre[2] = {"gpu", "host"};
+    char gpu_extra[160];
+    snprintf(gpu_extra, sizeof gpu_extra,
+             " min_sample_ms=%g capped_sample_ms=%g warmup_min_ms=%g warmup_max_ms=%g",
+             e->gpu_rule.min_sample_ms, e->gpu_rule.capped_sample_ms, e->gpu_rule.warmup_min_ms,
+             e->gpu_rule.warmup_max_ms);
     for (int i = 0; i < 2; i++) {
         snprintf(buf, sizeof buf,
                  "min_samples=%d max_samples=%d min_time_ms=%g timeout_ms=%g "
-                 "target_rel_stddev=%g long_point_ms=%g",
+                 "target_rel_stddev=%g long_point_ms=%g%s",
                  rules[i]->min_samples, rules[i]->max_samples, rules[i]->min_time_ms,
-                 rules[i]->timeout_ms, rules[i]->target_rel_stddev, rules[i]->long_point_ms);
+                 rules[i]->timeout_ms, rules[i]->target_rel_stddev, rules[i]->long_point_ms,
+                 i ? "" : gpu_extra);
         char name[64];
         snprintf(name, sizeof name, "%s_sampling_rule", pre[i]);
         rc |= results_attr_str(r, name, buf);

@@ -30,19 +30,26 @@ const struct field_desc RESULT_FIELDS[] = {
     RF(flops, FIELD_DBL),          RF(time_ms_min, FIELD_DBL),    RF(time_ms_median, FIELD_DBL),
     RF(time_ms_mean, FIELD_DBL),   RF(time_ms_max, FIELD_DBL),    RF(time_ms_stddev, FIELD_DBL),
     RF(gflops, FIELD_DBL),         RF(rel_err, FIELD_DBL),        RF(max_rel_err, FIELD_DBL),
-    RF(tolerance, FIELD_DBL),      RF(sm_clock_mhz, FIELD_DBL),   RF(disposition, FIELD_STR),
+    RF(tolerance, FIELD_DBL),      RF(disposition, FIELD_STR),
     RF(stop_rule, FIELD_STR),      RF(reason, FIELD_STR),         RF(host_memory, FIELD_STR),
     RF(h2d_ms_median, FIELD_DBL),  RF(d2h_ms_median, FIELD_DBL),  RF(registers, FIELD_INT),
     RF(shared_bytes, FIELD_INT),   RF(local_bytes, FIELD_INT),    RF(threads, FIELD_INT),
     RF(blocks_per_sm, FIELD_INT),  RF(block_rows, FIELD_INT),     RF(block_cols, FIELD_INT),
-    RF(thread_rows, FIELD_INT),    RF(thread_cols, FIELD_INT),
+    RF(thread_rows, FIELD_INT),    RF(thread_cols, FIELD_INT),    RF(timing, FIELD_STR),
+    RF(launches, FIELD_INT),       RF(input_sets, FIELD_INT),     RF(warmup_ms, FIELD_DBL),
+    RF(telemetry, FIELD_STR),      RF(clock_mhz_min, FIELD_DBL),  RF(clock_mhz_mean, FIELD_DBL),
+    RF(clock_mhz_max, FIELD_DBL),  RF(power_w_mean, FIELD_DBL),   RF(power_w_max, FIELD_DBL),
+    RF(temp_c_max, FIELD_DBL),     RF(clock_reasons, FIELD_INT),  RF(throttled_samples, FIELD_INT),
+    RF(start_s, FIELD_DBL),        RF(paired_with, FIELD_STR),    RF(pairs, FIELD_INT),
+    RF(ref_ratio, FIELD_DBL),      RF(ref_ratio_ci95, FIELD_DBL),
 };
 const size_t RESULT_NFIELDS = sizeof RESULT_FIELDS / sizeof RESULT_FIELDS[0];
 
 #define SF(name, kind) {#name, offsetof(struct sample_row, name), sizeof(((struct sample_row *)0)->name), kind}
 const struct field_desc SAMPLE_FIELDS[] = {
     SF(row, FIELD_INT), SF(sample, FIELD_INT), SF(time_ms, FIELD_DBL), SF(h2d_ms, FIELD_DBL),
-    SF(d2h_ms, FIELD_DBL)};
+    SF(d2h_ms, FIELD_DBL), SF(t_s, FIELD_DBL), SF(clock_mhz, FIELD_DBL), SF(power_w, FIELD_DBL),
+    SF(reasons, FIELD_INT), SF(ref_ms, FIELD_DBL)};
 const size_t SAMPLE_NFIELDS = sizeof SAMPLE_FIELDS / sizeof SAMPLE_FIELDS[0];
 
 #define UTC_LEN 20                  /* "2026-11-24T10:00:00Z" */
@@ -522,8 +529,27 @@ static int flush(struct results *r, const char *what)
 int results_append(struct results *r, const struct result_row *row, const double *samples_ms,
                    const double *h2d_ms, const double *d2h_ms, int n)
 {
+    if (n < 0 || (n > 0 && !samples_ms)) return results_append_samples(r, row, NULL, n < 0 ? n : -1);
+    struct sample_row *s = NULL;
+    if (n > 0 && !(s = malloc((size_t)n * sizeof *s))) {
+        snprintf(r->msg, sizeof r->msg, "%s: out of memory for %d samples", r->path, n);
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        s[i] = (struct sample_row){.time_ms = samples_ms[i],
+                                   .h2d_ms = h2d_ms ? h2d_ms[i] : 0.0,
+                                   .d2h_ms = d2h_ms ? d2h_ms[i] : 0.0,
+                                   .t_s = NAN, .clock_mhz = NAN, .power_w = NAN, .ref_ms = NAN};
+    const int rc = results_append_samples(r, row, s, n);
+    free(s);
+    return rc;
+}
+
+int results_append_samples(struct results *r, const struct result_row *row,
+                           const struct sample_row *given, int n)
+{
     if (r->broken) return -1;
-    if (n < 0 || (n > 0 && !samples_ms) || r->rows >= RESULTS_MAX_ROWS ||
+    if (n < 0 || (n > 0 && !given) || r->rows >= RESULTS_MAX_ROWS ||
         r->samples + (size_t)n > RESULTS_MAX_SAMPLES) {
         snprintf(r->msg, sizeof r->msg, "%s: row %zu: %d samples: beyond the file's limits", r->path,
                  r->rows, n);
@@ -537,11 +563,11 @@ int results_append(struct results *r, const struct result_row *row, const double
             snprintf(r->msg, sizeof r->msg, "%s: out of memory for %d samples", r->path, n);
             return -1;
         }
-        for (int i = 0; i < n; i++)
-            s[i] = (struct sample_row){.row = (int32_t)r->rows, .sample = i,
-                                       .time_ms = samples_ms[i],
-                                       .h2d_ms = h2d_ms ? h2d_ms[i] : 0.0,
-                                       .d2h_ms = d2h_ms ? d2h_ms[i] : 0.0};
+        for (int i = 0; i < n; i++) {
+            s[i] = given[i];
+            s[i].row = (int32_t)r->rows;
+            s[i].sample = i;
+        }
     }
     /* Row first (marked "recording" while it has samples to come), then the
      * samples, then the row's real disposition: each step flushed. */

@@ -36,8 +36,11 @@
 
 /* 2 added host_memory, h2d/d2h times; 3 kernel resources; 4 crash-consistent
  * storage (SWMR, uncompressed chunks, rows committed before their samples);
- * 5 the block tile and the outputs per thread as columns of their own. */
-#define RESULTS_SCHEMA_VERSION 5
+ * 5 the block tile and the outputs per thread as columns of their own; 6 the
+ * timing method (input sets rotated, launches per sample, warm-up), telemetry
+ * (SM clock, power, temperature, clock-event reasons) per row and per sample,
+ * and the paired ratio to the reference; sm_clock_mhz retired. */
+#define RESULTS_SCHEMA_VERSION 6
 
 /* Limits the reader enforces before allocating (a file beyond them is refused
  * as damaged): rows of /results and samples of /samples. */
@@ -58,7 +61,6 @@ struct result_row {
     double time_ms_min, time_ms_median, time_ms_mean, time_ms_max, time_ms_stddev;
     double gflops;           /* flops / median time */
     double rel_err, max_rel_err, tolerance;
-    double sm_clock_mhz;     /* effective SM clock just after sampling; 0 on host */
     char disposition[12];    /* passed | incorrect | skipped | failed
                                 (| recording: being committed when the run stopped) */
     char stop_rule[16];      /* converged | timeout | max_samples | long_point | "" */
@@ -74,13 +76,44 @@ struct result_row {
      * block computes and the outputs of one thread, rows x columns; 0 for host
      * and library rows, and in files of schema < 5. */
     int32_t block_rows, block_cols, thread_rows, thread_cols;
+    /* How the GPU samples were taken (schema 6; "" and 0 on host rows and in
+     * older files): "graph" (a CUDA graph of `launches` launches per sample),
+     * "launch" (one launch per sample) or "round_trip" (transfer points); the
+     * launches rotate over `input_sets` copies of A and B, so that no launch finds
+     * its inputs in L2; `warmup_ms` of untimed launches came first. */
+    char timing[12];
+    int32_t launches, input_sets;
+    double warmup_ms;
+    /* Telemetry over the sampling interval (NVML): `telemetry` is "nvml", or
+     * "unavailable" with every value NaN (never 0); "" on host rows and in older
+     * files.  clock_reasons: the OR of NVML's clock-event reasons seen;
+     * throttled_samples: samples during which a power or thermal reason was
+     * active.  start_s: when sampling began, seconds after the run began. */
+    char telemetry[12];
+    double clock_mhz_min, clock_mhz_mean, clock_mhz_max, power_w_mean, power_w_max, temp_c_max;
+    int32_t clock_reasons, throttled_samples;
+    double start_s;
+    /* Paired with the reference (the registry's reference rung of this
+     * precision, measured interleaved A B B A ... on the same inputs): its name,
+     * the pairs, and the mean of (reference time / this time) with the half-width
+     * of its 95% confidence interval.  "" and NaN when not paired. */
+    char paired_with[32];
+    int32_t pairs;
+    double ref_ratio, ref_ratio_ci95;
 };
 
 struct sample_row {
     int32_t row;             /* index into /results */
     int32_t sample;          /* 0, 1, ... */
-    double time_ms;          /* the kernel (or host call) alone */
+    double time_ms;          /* the kernel (or host call) alone; per launch when a
+                                sample is several (the row's `launches`) */
     double h2d_ms, d2h_ms;   /* transfer points only; else 0 */
+    /* schema 6: when the sample ended (seconds after the run began), the SM
+     * clock and power during it (NaN when unknown), the clock-event reasons seen,
+     * and the reference's time of the same pair (NaN when not paired) */
+    double t_s, clock_mhz, power_w;
+    int32_t reasons;
+    double ref_ms;
 };
 
 /* The columns of /results, in order: one table drives the HDF5 types, the
@@ -120,6 +153,9 @@ int results_begin(struct results *r);
  * failure the file keeps the rows committed before and takes no more. */
 int results_append(struct results *r, const struct result_row *row, const double *samples_ms,
                    const double *h2d_ms, const double *d2h_ms, int n);
+/* The same with every sample's fields given (`row` and `sample` are set here). */
+int results_append_samples(struct results *r, const struct result_row *row,
+                           const struct sample_row *samples, int n);
 size_t results_rows(const struct results *r);
 /* The end of the run: `complete` (every planned point recorded), when, how long. */
 int results_finish(struct results *r, int complete, const char *finished_utc, double wall_time_s);

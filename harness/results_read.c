@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <hdf5.h>
 #include <limits.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -122,6 +123,16 @@ static H5T_class_t class_of(enum field_kind k)
     return k == FIELD_STR ? H5T_STRING : k == FIELD_INT ? H5T_INTEGER : H5T_FLOAT;
 }
 
+/* Columns older schemas wrote that this one no longer reads: sm_clock_mhz (one
+ * reading of the SM clock after sampling, schemas 1-5; telemetry replaced it). */
+static int retired(const char *column)
+{
+    static const char *const names[] = {"sm_clock_mhz"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(names[i], column)) return 1;
+    return 0;
+}
+
 /* The memory type matching the file's columns: each of the file's columns must
  * be one of ours with the right class; ours it lacks (older schemas) stay zero.
  * Returns the type, or -1 with why. */
@@ -142,6 +153,10 @@ static hid_t matching_type(hid_t ft, const struct field_desc *fd, size_t nf, siz
         char *name = H5Tget_member_name(ft, (unsigned)i);
         size_t k = 0;
         while (name && k < nf && strcmp(fd[k].name, name) != 0) k++;
+        if (name && k == nf && retired(name)) {   /* an older schema's column: not read */
+            H5free_memory(name);
+            continue;
+        }
         hid_t member = H5Tget_member_type(ft, (unsigned)i);
         const char *bad = NULL;
         if (!name)
@@ -709,6 +724,22 @@ static double timeout_for(double bytes)
     return base + bytes / 50e6;
 }
 
+/* Files of schemas 1-5 have no telemetry, no pairing and no sample times:
+ * those values are unknown (NaN), not zero. */
+static void unknown_before_6(struct results_file *f)
+{
+    for (size_t i = 0; i < f->n_rows; i++) {
+        struct result_row *r = &f->rows[i];
+        r->clock_mhz_min = r->clock_mhz_mean = r->clock_mhz_max = NAN;
+        r->power_w_mean = r->power_w_max = r->temp_c_max = NAN;
+        r->warmup_ms = r->start_s = r->ref_ratio = r->ref_ratio_ci95 = NAN;
+    }
+    for (size_t i = 0; i < f->n_samples; i++) {
+        struct sample_row *s = &f->samples[i];
+        s->t_s = s->clock_mhz = s->power_w = s->ref_ms = NAN;
+    }
+}
+
 int results_read(const char *path, struct results_file *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
@@ -769,6 +800,7 @@ int results_read(const char *path, struct results_file *out, char *err, size_t e
     out->schema_version = h.schema_version;
     out->writer_open = h.writer_open;
     memcpy(out->notes, h.notes, sizeof out->notes);
+    if (out->schema_version >= 1 && out->schema_version < 6) unknown_before_6(out);
     return 0;
 }
 

@@ -10,6 +10,8 @@
 
 #include "inputs.h"
 #include "measure.h"
+#include "registry.h"
+#include "telemetry.h"
 #include "worker.h"
 #include "provenance.h"
 #include "report.h"
@@ -32,7 +34,10 @@ struct ctx {
     struct worker *w;              /* host work, so that an interrupt is not held up */
     struct shape_state sh;
     double *samples, *h2d, *d2h;   /* per sample: kernel (or host call), copies in and out */
+    struct sample_row *sr;         /* per sample, as recorded (telemetry, the reference) */
     int samples_cap;
+    struct telemetry *tm;          /* NULL: no telemetry here ("unavailable") */
+    double t_start;                /* now_ms() when the run began */
     /* Host buffers of a transfer point (pinned or pageable), for its duration. */
     float *tA, *tB, *tC;
     int t_pinned;
@@ -99,8 +104,10 @@ static int grow_samples(struct ctx *c, int need)
     double *q = p ? realloc(c->h2d, (size_t)cap * sizeof *q) : NULL;
     if (q) c->h2d = q;
     double *r = q ? realloc(c->d2h, (size_t)cap * sizeof *r) : NULL;
-    if (!r) return -1;
-    c->d2h = r;
+    if (r) c->d2h = r;
+    struct sample_row *sr = r ? realloc(c->sr, (size_t)cap * sizeof *sr) : NULL;
+    if (!sr) return -1;
+    c->sr = sr;
     c->samples_cap = cap;
     return 0;
 }
@@ -129,20 +136,175 @@ static const char *transfer_buffers(struct ctx *c, const struct point *pt)
     return NULL;
 }
 
-/* One timed execution of the point, sample i; host or device. */
+/* The clock, power and clock-event reasons over [t0, t1] (now_ms()) into a
+ * sample's record; NaN and 0 without telemetry. */
+static void sample_telemetry(const struct ctx *c, double t0, double t1, struct sample_row *s)
+{
+    struct telemetry_summary w = {0};
+    if (c->tm) telemetry_window(c->tm, t0, t1, &w);
+    s->t_s = (t1 - c->t_start) / 1e3;
+    s->clock_mhz = w.n ? w.clock_mean : NAN;
+    s->power_w = w.n ? w.power_mean : NAN;
+    s->reasons = (int32_t)w.reasons;
+}
+
+/* One timed execution of the point, sample i, host call or round trip (the
+ * GPU's other samples are sample_gpu's). */
 static const char *time_once(struct ctx *c, const struct point *pt, int i)
 {
     double *ms = &c->samples[i];
     c->h2d[i] = c->d2h[i] = 0.0;
-    if (pt->v->device == DEV_GPU && pt->host_memory)
-        return gpu_time_round_trip(c->g, pt->v->gpu, pt->tile, pt->wpt, c->tA, c->tB, c->tC,
-                                   &c->h2d[i], ms, &c->d2h[i]);
-    if (pt->v->device == DEV_GPU) return gpu_time_once(c->g, pt->v->gpu, pt->tile, pt->wpt, ms);
-    struct shape_state *s = &c->sh;
-    double t0 = now_ms();
-    pt->v->host[pt->opt_level](s->C, s->A, s->B, s->M, s->N, s->K);
-    *ms = now_ms() - t0;
+    const char *e = NULL;
+    const double t0 = now_ms();
+    if (pt->v->device == DEV_GPU) {
+        e = gpu_time_round_trip(c->g, pt->v->gpu, pt->tile, pt->wpt, c->tA, c->tB, c->tC,
+                                &c->h2d[i], ms, &c->d2h[i]);
+    } else {
+        struct shape_state *s = &c->sh;
+        pt->v->host[pt->opt_level](s->C, s->A, s->B, s->M, s->N, s->K);
+        *ms = now_ms() - t0;
+    }
+    c->sr[i] = (struct sample_row){.time_ms = *ms, .h2d_ms = c->h2d[i], .d2h_ms = c->d2h[i],
+                                   .ref_ms = NAN};
+    if (pt->v->device == DEV_GPU) sample_telemetry(c, t0, now_ms(), &c->sr[i]);
+    else c->sr[i].t_s = (now_ms() - c->t_start) / 1e3, c->sr[i].clock_mhz = c->sr[i].power_w = NAN;
+    return e;
+}
+
+/* ---- the GPU's samples ------------------------------------------------------- */
+
+#define WARMUP_WINDOW_MS 100.0   /* the clock and power are compared window to window */
+
+/* The mean clock and power over [t0, t1], and the clock-event reasons seen. */
+static int window_of(const struct ctx *c, double t0, double t1, struct telemetry_summary *w)
+{
+    telemetry_sync(c->tm, t1);
+    telemetry_window(c->tm, t0, t1, w);
+    return w->n > 0;
+}
+
+/* Untimed samples (of the rung, and of its reference when paired) for at least
+ * warmup_min_ms and until the SM clock and the power of one window are within
+ * 1% and 2% of the window before (measure.h; the first window is compared with
+ * the one before the warm-up, the previous point's tail), at most warmup_max_ms;
+ * warmup_min_ms alone without telemetry.  *capped: a power or thermal reason
+ * held the clock in the last window.  NULL, or the error ("interrupted"). */
+static const char *warm_up(struct ctx *c, int paired, double *warm_ms, int *capped)
+{
+    const struct sampling_rule *rule = &c->e->gpu_rule;
+    const double w0 = now_ms();
+    double window0 = w0, ms;
+    struct telemetry_summary prev = {0}, w = {0};
+    if (c->tm) window_of(c, w0 - WARMUP_WINDOW_MS, w0, &prev);
+    *capped = 0;
+    for (;;) {
+        if (stopped(c)) return "interrupted";
+        const char *e = gpu_timing_sample(c->g, 0, &ms);
+        if (!e && paired) e = gpu_timing_sample(c->g, 1, &ms);
+        if (e) return e;
+        const double t = now_ms();
+        if (t - w0 >= rule->warmup_max_ms) break;
+        if (t - window0 < WARMUP_WINDOW_MS) continue;
+        if (!c->tm) {
+            if (t - w0 >= rule->warmup_min_ms) break;
+            continue;
+        }
+        const int have = window_of(c, window0, t, &w);
+        *capped = have && (w.reasons & TELEMETRY_THROTTLE_REASONS) != 0;
+        if (have && prev.n && t - w0 >= rule->warmup_min_ms &&
+            clock_settled(prev.clock_mean, w.clock_mean) &&
+            fabs(w.power_mean - prev.power_mean) <= 0.02 * prev.power_mean)
+            break;
+        prev = w;
+        window0 = t;
+    }
+    *warm_ms = now_ms() - w0;
     return NULL;
+}
+
+/* Sample a GPU point whose inputs stay on the device: the timing prepared
+ * (gpu.h), the warm-up, then samples until the rule stops them; a rung with a
+ * reference is sampled paired with it, A B then B A in turn, on the same inputs
+ * and at the same clock, and its row gets the mean ratio of the pairs and its
+ * 95% confidence interval.  Returns the sample count in *n with the rule that
+ * stopped; NULL, or the error ("interrupted" when it was). */
+static const char *sample_gpu(struct ctx *c, const struct point *pt, struct result_row *row,
+                              int *n, enum stop_rule *stop)
+{
+    const struct sampling_rule *rule = &c->e->gpu_rule;
+    const struct variant *ref = pt->v->reference ? registry_find(pt->v->reference) : NULL;
+    struct gpu_timing tm;
+    const char *e = gpu_timing_prepare(c->g, pt->v->gpu, pt->tile, pt->wpt, ref ? ref->gpu : NULL,
+                                       rule->min_sample_ms, &tm);
+    if (e) return e;
+    int capped = 0;
+    if ((e = warm_up(c, ref != NULL, &row->warmup_ms, &capped))) return e;
+    /* Under the power (or thermal) cap the clock steps every few milliseconds:
+     * a sample then spans capped_sample_ms, so that it averages over the steps. */
+    if (capped && rule->capped_sample_ms > rule->min_sample_ms &&
+        (e = gpu_timing_prepare(c->g, pt->v->gpu, pt->tile, pt->wpt, ref ? ref->gpu : NULL,
+                                rule->capped_sample_ms, &tm)))
+        return e;
+    snprintf(row->timing, sizeof row->timing, "%s", tm.method);
+    row->launches = tm.launches;
+    row->input_sets = tm.input_sets;
+
+    struct sample_acc acc = {0}, ratio = {0};
+    const double t0 = now_ms();
+    *stop = STOP_NONE;
+    while (*stop == STOP_NONE) {
+        if (stopped(c)) return "interrupted";
+        const int i = acc.n;
+        if (grow_samples(c, i + 1) != 0) return "out of host memory for samples";
+        double a = 0, b = NAN;
+        if (ref && i % 2 && (e = gpu_timing_sample(c->g, 1, &b))) return e;
+        const double ta = now_ms();
+        if ((e = gpu_timing_sample(c->g, 0, &a))) return e;
+        const double tb = now_ms();
+        if (ref && !(i % 2) && (e = gpu_timing_sample(c->g, 1, &b))) return e;
+        c->samples[i] = a;
+        c->h2d[i] = c->d2h[i] = 0.0;
+        c->sr[i] = (struct sample_row){.time_ms = a, .ref_ms = b};
+        sample_telemetry(c, ta, tb, &c->sr[i]);
+        sample_acc_add_launches(&acc, a, tm.launches);
+        if (ref) sample_acc_add(&ratio, b / a);
+        *stop = ref ? sampling_should_stop_paired(rule, &acc, &ratio, now_ms() - t0)
+                    : sampling_should_stop(rule, &acc, now_ms() - t0);
+    }
+    row->start_s = (t0 - c->t_start) / 1e3;
+    if (ref) {
+        snprintf(row->paired_with, sizeof row->paired_with, "%s", ref->name);
+        row->pairs = ratio.n;
+        row->ref_ratio = ratio.mean;
+        row->ref_ratio_ci95 = sample_ci95(&ratio);
+    }
+    *n = acc.n;
+    return NULL;
+}
+
+/* The row's telemetry over its samples [t0, now]: clock, power, temperature,
+ * the reasons seen, and the samples during which power or heat held the clock. */
+static void row_telemetry(const struct ctx *c, double t0, struct result_row *row, int n)
+{
+    if (!c->tm) {
+        snprintf(row->telemetry, sizeof row->telemetry, "unavailable");
+        return;
+    }
+    struct telemetry_summary w;
+    const double t1 = now_ms();
+    telemetry_sync(c->tm, t1);
+    telemetry_window(c->tm, t0, t1, &w);
+    snprintf(row->telemetry, sizeof row->telemetry, "%s", w.n ? "nvml" : "unavailable");
+    if (!w.n) return;
+    row->clock_mhz_min = w.clock_min;
+    row->clock_mhz_mean = w.clock_mean;
+    row->clock_mhz_max = w.clock_max;
+    row->power_w_mean = w.power_mean;
+    row->power_w_max = w.power_max;
+    row->temp_c_max = w.temp_max;
+    row->clock_reasons = (int32_t)w.reasons;
+    for (int i = 0; i < n; i++)
+        row->throttled_samples += (c->sr[i].reasons & TELEMETRY_THROTTLE_REASONS) != 0;
 }
 
 /* Compare the current output of the point with the float64 reference. */
@@ -150,7 +312,7 @@ static const char *check(struct ctx *c, const struct point *pt, struct verdict *
 {
     struct err_stats st;
     if (pt->v->device == DEV_GPU) {
-        const char *e = gpu_compare(c->g, &st);
+        const char *e = gpu_compare(c->g, 0, &st);
         if (e) return e;
     } else {
         verify_compare(&st, c->sh.C, c->sh.R, (long long)c->sh.M * c->sh.N);
@@ -231,21 +393,29 @@ static int run_point(struct ctx *c, const struct point *pt, struct result_row *r
 
     /* Sample under the rule.  On the host the verified first call is sample 0. */
     struct sample_acc acc = {0};
-    if (!gpu) sample_acc_add(&acc, c->samples[0]);
-    enum stop_rule stop = sampling_should_stop(rule, &acc, 0);
+    enum stop_rule stop = STOP_NONE;
     const double t0 = now_ms();
-    while (stop == STOP_NONE) {
-        if (stopped(c)) return -1;
-        if (grow_samples(c, acc.n + 1) != 0)
-            return failed(c, row, "out of host memory for samples");
-        if ((err = time_once(c, pt, acc.n))) return failed(c, row, err);
-        sample_acc_add(&acc, c->samples[acc.n]);
-        stop = sampling_should_stop(rule, &acc, now_ms() - t0);
+    int n = 0;
+    if (gpu && !pt->host_memory) {
+        if ((err = sample_gpu(c, pt, row, &n, &stop))) return failed(c, row, err);
+    } else {
+        if (!gpu) sample_acc_add(&acc, c->samples[0]);
+        else snprintf(row->timing, sizeof row->timing, "round_trip"), row->launches = 1;
+        stop = sampling_should_stop(rule, &acc, 0);
+        while (stop == STOP_NONE) {
+            if (stopped(c)) return -1;
+            if (grow_samples(c, acc.n + 1) != 0)
+                return failed(c, row, "out of host memory for samples");
+            if ((err = time_once(c, pt, acc.n))) return failed(c, row, err);
+            sample_acc_add(&acc, c->samples[acc.n]);
+            stop = sampling_should_stop(rule, &acc, now_ms() - t0);
+        }
+        n = acc.n;
+        row->start_s = (t0 - c->t_start) / 1e3;
     }
-    const int n = acc.n;
+    if (gpu) row_telemetry(c, t0, row, n);
     struct kernel_resources kr = {0};
-    if (gpu && ((err = gpu_sm_clock_mhz(c->g, &row->sm_clock_mhz)) ||
-                (err = gpu_describe(c->g, pt->v->gpu, pt->tile, pt->wpt, &kr))))
+    if (gpu && (err = gpu_describe(c->g, pt->v->gpu, pt->tile, pt->wpt, &kr)))
         return failed(c, row, err);
     row->registers = kr.registers;
     row->shared_bytes = kr.shared_bytes;
@@ -253,12 +423,22 @@ static int run_point(struct ctx *c, const struct point *pt, struct result_row *r
     row->threads = kr.threads;
     row->blocks_per_sm = kr.blocks_per_sm;
 
-    /* The output of the last sample must still be right (a race shows here). */
+    /* The output of the last sample must still be right (a race shows here),
+     * and so must the reference's in paired samples. */
     struct verdict after;
     if ((err = check(c, pt, &after))) return failed(c, row, err);
     if (after.disposition != DISP_PASSED) {
         verdict_reason(row, &after, "after sampling");
         return 0;
+    }
+    if (row->pairs) {
+        struct err_stats st;
+        if ((err = gpu_compare(c->g, 1, &st))) return failed(c, row, err);
+        const struct verdict rv = verify_judge(&st, verify_tolerance(registry_find(row->paired_with)->precision, pt->K));
+        if (rv.disposition != DISP_PASSED) {
+            verdict_reason(row, &rv, "the reference's output in paired samples");
+            return 0;
+        }
     }
 
     struct sample_stats ss = sample_stats_of(c->samples, n);
@@ -404,24 +584,37 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
         }
     }
 
-    struct ctx c = {.e = e, .o = o, .g = g};
+    struct ctx c = {.e = e, .o = o, .g = g, .t_start = t_start};
+    /* Telemetry: NVML sampled every 2 ms beside the run, or a reason why not. */
+    char tm_source[256] = "";
+    if (g) {
+        char bus[64], why[200];
+        const char *be = gpu_pci_bus_id(g, bus, sizeof bus);
+        if (!be) c.tm = telemetry_start(bus, 2.0, why, sizeof why);
+        if (c.tm) snprintf(tm_source, sizeof tm_source, "%s, every 2 ms", telemetry_source_name(c.tm));
+        else snprintf(tm_source, sizeof tm_source, "unavailable: %s", be ? be : why);
+    }
     const char *we = worker_start(&c.w);
     if (we) {
         snprintf(err, errlen, "%s", we);
+        telemetry_stop(c.tm);
         return -1;
     }
     struct results *r;
     if (results_create(&r, o->out_path, o->unique_name ? RESULTS_UNIQUE : 0, err, errlen) != 0) {
         worker_end(c.w);
+        telemetry_stop(c.tm);
         return -1;
     }
     /* Provenance, then the file under its name (chosen now, when default names
      * collide), then the points. */
     if (provenance_record(r, e, g ? gi : NULL, gpu_why, copy_gbs, o->argc, o->argv) != 0 ||
+        (g && results_attr_str(r, "gpu_telemetry", tm_source) != 0) ||
         results_attr_int(r, "planned_points", (long long)p->n) != 0 || results_begin(r) != 0) {
         snprintf(err, errlen, "%s", results_error(r));
         results_close(r, NULL, 0);
         worker_end(c.w);
+        telemetry_stop(c.tm);
         return -1;
     }
     snprintf(s->path, sizeof s->path, "%s", results_path(r));
@@ -436,6 +629,7 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
         snprintf(err, errlen, "out of memory for %zu rows", p->n);
         results_close(r, NULL, 0);
         worker_end(c.w);
+        telemetry_stop(c.tm);
         return -1;
     }
     double total_est = 0;
@@ -462,7 +656,7 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
             free_transfer_buffers(&c);
             if (n < 0) break;   /* interrupted mid-point: that point is not recorded */
         }
-        if (results_append(r, row, c.samples, c.h2d, c.d2h, n) != 0) {
+        if (results_append_samples(r, row, c.sr, n) != 0) {
             snprintf(err, errlen, "%s (the %zu rows before it are kept)", results_error(r), i);
             if (i == 0) snprintf(err, errlen, "%s", results_error(r));   /* said there */
             rc = -1;
@@ -503,8 +697,10 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
         free(c.samples);
         free(c.h2d);
         free(c.d2h);
+        free(c.sr);
         free(c.sh.A); free(c.sh.B); free(c.sh.C); free(c.sh.R);
     }
     worker_end(c.w);
+    telemetry_stop(c.tm);
     return rc;
 }

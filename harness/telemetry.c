@@ -72,12 +72,13 @@ static int nvml_read(void *ctx, struct telemetry_reading *r, char *why, size_t l
     r->t_ms = now_ms();
     if (nvml_ck(m, m->clock(m->dev, NVML_CLOCK_SM, &clock), "nvmlDeviceGetClockInfo", why, len)) return -1;
     r->clock_mhz = clock;
-    if (nvml_optional(m, m->power(m->dev, &mw), mw, &r->power_w, "nvmlDeviceGetPowerUsage", why, len))
-        return -1;
+    /* Each call before its value is read: the order in which a function's
+     * arguments are evaluated is unspecified. */
+    int e = m->power(m->dev, &mw);
+    if (nvml_optional(m, e, mw, &r->power_w, "nvmlDeviceGetPowerUsage", why, len)) return -1;
     r->power_w *= 1e-3;
-    if (nvml_optional(m, m->temp(m->dev, NVML_TEMPERATURE_GPU, &c), c, &r->temp_c,
-                      "nvmlDeviceGetTemperature", why, len))
-        return -1;
+    e = m->temp(m->dev, NVML_TEMPERATURE_GPU, &c);
+    if (nvml_optional(m, e, c, &r->temp_c, "nvmlDeviceGetTemperature", why, len)) return -1;
     return nvml_ck(m, m->reasons(m->dev, &r->reasons), m->reasons_name, why, len);
 }
 

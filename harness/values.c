@@ -288,7 +288,7 @@ static int run_key(const struct run *r, char **p, int n, char *out, size_t len, 
         for (size_t i = 0; i < r->f.n_rows; i++) {
             const struct result_row *row = &r->f.rows[i];
             if (strcmp(row->disposition, "passed") || strcmp(row->precision, p[2])) continue;
-            const double y = what[1] == 'a' ? row->rel_err : row->sm_clock_mhz;
+            const double y = what[1] == 'a' ? row->rel_err : row->clock_mhz_min;
             if (!(y > 0) || !isfinite(y)) continue;
             if (!isfinite(x) || (what[1] == 'a' ? y > x : y < x)) x = y;
         }
@@ -369,8 +369,8 @@ static int run_key(const struct run *r, char **p, int n, char *out, size_t len, 
         return 0;
     }
     if (!strcmp(what, "clock")) {
-        if (!(b->sm_clock_mhz > 0)) goto no_data;
-        snprintf(out, len, "%.0f", b->sm_clock_mhz);
+        if (!(b->clock_mhz_mean > 0)) goto no_data;
+        snprintf(out, len, "%.0f", b->clock_mhz_mean);
         return 0;
     }
     if (!strcmp(what, "intensity")) {

@@ -167,7 +167,7 @@ static void test_every_rung_is_correct_on_odd_shapes(void **state)
             if (!err)
                 err = gpu_run_once(g, cfg[c].fn, cfg[c].tile, cfg[c].wpt);
             if (!err)
-                err = gpu_compare(g, &st);
+                err = gpu_compare(g, 0, &st);
             if (err) {
                 print_message("%s tile %d wpt %d at %dx%dx%d: %s\n", cfg[c].name, cfg[c].tile,
                               cfg[c].wpt, M, N, K, err);
@@ -301,7 +301,7 @@ static void check_references_agree(struct gpu *g, int M, int N, int K, uint64_t 
     if (!err)
         err = gpu_copy_output(g, C);
     if (!err)
-        err = gpu_compare(g, &dev);
+        err = gpu_compare(g, 0, &dev);
     if (err) {
         free(A), free(B), free(C), free(R);
         fail_msg("%dx%dx%d: %s", M, N, K, err);
@@ -339,7 +339,7 @@ static void test_poisoned_output_fails(void **state)
     set_random_inputs(g, M, N, K, 3, NULL, NULL);
     struct err_stats st;
     assert_null(gpu_poison_output(g));
-    assert_null(gpu_compare(g, &st));
+    assert_null(gpu_compare(g, 0, &st));
     assert_int_equal(st.nonfinite, (uint64_t)M * N);
     assert_true(st.sum_sq_diff == 0.0);
     const struct verdict v = verify_judge(&st, verify_tolerance(PREC_FP32, K));
@@ -369,7 +369,7 @@ static void test_unsupported_tile_or_wpt_is_refused(void **state)
     struct err_stats st;
     assert_null(gpu_poison_output(g));
     assert_null(gpu_run_once(g, launcher("gpu_tiled_wpt"), 16, 4));
-    assert_null(gpu_compare(g, &st));
+    assert_null(gpu_compare(g, 0, &st));
     assert_int_equal(verify_judge(&st, verify_tolerance(PREC_FP32, 40)).disposition, DISP_PASSED);
 }
 
@@ -383,19 +383,29 @@ static void test_measurements_are_plausible(void **state)
     assert_true(info->l2_bytes > 0);
     assert_true(info->mem_bandwidth_gbs > 0.0);
 
-    double mhz = 0.0;
-    assert_null(gpu_sm_clock_mhz(g, &mhz));
-    print_message("SM clock %.0f MHz (max %d MHz)\n", mhz, info->max_clock_mhz);
-    assert_true(mhz >= 100.0 && mhz <= 5000.0);
-
+    /* Timed samples: a whole number of rotations over input sets that exceed
+     * twice the L2, at least 0.5 ms each, as a graph; the rung and its reference
+     * (into its own output) both still verify after them. */
     set_random_inputs(g, 256, 256, 256, 5, NULL, NULL);
-    double ms = 0.0;
     assert_null(gpu_run_once(g, launcher("gpu_tiled_unrolled"), 16, 0));
-    assert_null(gpu_time_once(g, launcher("gpu_tiled_unrolled"), 16, 0, &ms));
-    assert_true(ms > 0.0);
-    ms = 0.0;
-    assert_null(gpu_time_once(g, launcher("cublas_fp32"), 0, 0, &ms));
-    assert_true(ms > 0.0);
+    struct gpu_timing tm;
+    assert_null(gpu_timing_prepare(g, launcher("gpu_tiled_unrolled"), 16, 0, launcher("cublas_fp32"),
+                                   0.5, &tm));
+    print_message("256^3: %s, %d launches per sample over %d input sets\n", tm.method, tm.launches,
+                  tm.input_sets);
+    assert_int_equal(tm.input_sets, gpu_input_sets(256, 256, 256, info->l2_bytes));
+    assert_true(tm.input_sets > 1 && tm.launches >= tm.input_sets && tm.launches % tm.input_sets == 0);
+    assert_string_equal(tm.method, "graph");
+    double ms = 0.0, ref_ms = 0.0;
+    assert_null(gpu_timing_sample(g, 0, &ms));
+    assert_null(gpu_timing_sample(g, 1, &ref_ms));
+    assert_true(ms > 0.0 && ref_ms > 0.0 && ms * tm.launches >= 0.4);
+    struct err_stats st;
+    assert_null(gpu_compare(g, 0, &st));
+    assert_true(verify_judge(&st, verify_tolerance(PREC_FP32, 256)).disposition == DISP_PASSED);
+    assert_null(gpu_compare(g, 1, &st));
+    assert_true(verify_judge(&st, verify_tolerance(PREC_FP32, 256)).disposition == DISP_PASSED);
+    assert_non_null(gpu_timing_sample(g, 2, &ms));   /* not prepared */
 
     /* Resources of the instantiation a launcher would pick; nothing is launched. */
     struct kernel_resources kr;
@@ -428,17 +438,24 @@ static void test_measurements_are_plausible(void **state)
     assert_true(free_bytes > 0 && free_bytes <= total_bytes);
 }
 
-/* The memory estimate counts every buffer; needs no device. */
+/* The memory estimate counts every buffer; needs no device.  Input sets: at
+ * most GPU_MAX_INPUT_SETS, at least 2, matrices on 256-byte boundaries. */
 static void test_bytes_needed_counts_every_buffer(void **state)
 {
     (void)state;
     const int M = 1000, N = 2000, K = 3000;
     const long long l2 = 50LL << 20;
-    const size_t floats = (size_t)M * K + (size_t)K * N + (size_t)M * N;
-    const size_t doubles = (size_t)M * N + (size_t)M * K + (size_t)K * N;
-    const size_t expected = floats * 4 + doubles * 8 + 2 * (size_t)l2 + GPU_BLAS_WORKSPACE_BYTES +
+    /* A and B are 12 and 24 MB (multiples of 256 bytes): 1 + ceil(100 MiB / 36 MB)
+     * = 4 input sets; then C and the reference's C, R, and the float64 A and B. */
+    assert_int_equal(gpu_input_sets(M, N, K, l2), 4);
+    const size_t sets = 4 * ((size_t)M * K + (size_t)K * N) * 4;
+    const size_t expected = sets + 2 * (size_t)M * N * 4 + (size_t)M * N * 8 +
+                            ((size_t)M * K + (size_t)K * N) * 8 + GPU_BLAS_WORKSPACE_BYTES +
                             GPU_SCRATCH_BYTES;
     assert_int_equal(gpu_bytes_needed(M, N, K, l2), expected);
+    assert_int_equal(gpu_input_sets(8, 8, 8, l2), GPU_MAX_INPUT_SETS);
+    assert_int_equal(gpu_input_sets(16384, 16384, 16384, l2), 2);
+    assert_int_equal(gpu_matrix_stride(17 * 65), 4608);   /* 4420 bytes, rounded up */
 }
 
 const struct CMUnitTest gpu_tests[] = {

@@ -81,11 +81,54 @@ static void defaults_are_sane(void **state)
     assert_true(h.long_point_ms == 10000.0);
 }
 
+/* Student's t at 97.5%: the table's ends and the large-sample limit. */
+static void t_quantiles_and_intervals(void **state)
+{
+    (void)state;
+    assert_true(fabs(t_quantile_975(1) - 12.706) < 1e-3);
+    assert_true(fabs(t_quantile_975(9) - 2.262) < 1e-3);
+    assert_true(fabs(t_quantile_975(60) - 2.000) < 3e-3);
+    assert_true(fabs(t_quantile_975(100000) - 1.960) < 1e-3);
+    assert_true(isinf(t_quantile_975(0)));
+    /* 1, 2, 3: mean 2, s = 1, half-width t(2) / sqrt(3) */
+    struct sample_acc a = {0};
+    assert_true(isinf(sample_ci95(&a)));
+    for (int i = 1; i <= 3; i++) sample_acc_add(&a, i);
+    assert_true(fabs(sample_ci95(&a) - 4.303 / sqrt(3.0)) < 1e-3);
+}
+
+/* Paired sampling converges only once the ratio's interval is narrow enough;
+ * a sample of several launches counts all of them towards min_time_ms. */
+static void paired_rule_and_launches(void **state)
+{
+    (void)state;
+    struct sampling_rule r = sampling_default_gpu();
+    struct sample_acc a = {0}, ratio = {0};
+    for (int i = 0; i < 10; i++) {
+        sample_acc_add_launches(&a, 1.0, 6);   /* 10 samples of 6 ms */
+        sample_acc_add(&ratio, i % 2 ? 0.5 : 0.6);   /* a ratio that wanders 20% */
+    }
+    assert_true(fabs(a.total - 60.0) < 1e-9);
+    assert_int_equal(sampling_should_stop(&r, &a, 1.0), STOP_CONVERGED);
+    assert_int_equal(sampling_should_stop_paired(&r, &a, &ratio, 1.0), STOP_NONE);
+    assert_int_equal(sampling_should_stop_paired(&r, &a, &ratio, r.timeout_ms), STOP_TIMEOUT);
+    struct sample_acc steady = {0};
+    for (int i = 0; i < 10; i++) sample_acc_add(&steady, 0.5);
+    assert_int_equal(sampling_should_stop_paired(&r, &a, &steady, 1.0), STOP_CONVERGED);
+    /* the clock: within 1%, not beyond, and never with an unknown value */
+    assert_true(clock_settled(1980, 1965));
+    assert_false(clock_settled(1980, 1900));
+    assert_false(clock_settled(NAN, 1980));
+    assert_true(r.capped_sample_ms > r.min_sample_ms && r.warmup_max_ms > r.warmup_min_ms);
+}
+
 const struct CMUnitTest measure_tests[] = {
     cmocka_unit_test(stats_of_known_samples),
     cmocka_unit_test(rule_needs_min_samples_and_time),
     cmocka_unit_test(running_spread_matches_two_pass),
     cmocka_unit_test(long_point_stops_early),
     cmocka_unit_test(defaults_are_sane),
+    cmocka_unit_test(t_quantiles_and_intervals),
+    cmocka_unit_test(paired_rule_and_launches),
 };
 const size_t measure_tests_count = sizeof measure_tests / sizeof measure_tests[0];
