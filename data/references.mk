@@ -1,6 +1,6 @@
 # The reference runs that the figures, the paper and `make reproduce` use, in one
 # place: read by the Makefile (include), by scripts (sourced) and by the tests.
-REF_H100=data/paper-h100-80gb-hbm3-20261123T093959Z.h5
-REF_H200=data/paper-h200-20261123T094622Z.h5
+REF_H100=data/paper-h100-80gb-hbm3-20261124T171649Z.h5
+REF_H200=data/paper-h200-20261124T172646Z.h5
 REF_TRANSFERS=data/transfers-h100-80gb-hbm3-20261122T034335Z.h5
-REF_REPRO=data/reproduce-paper-20261122T060837Z.h5
+REF_REPRO=data/reproduce-paper-20261124T174500Z.h5
