@@ -19,7 +19,8 @@ static const struct {
     {"ratio", CV_RATIO, 2},       {"step", CV_STEP, 1},           {"rel_stddev", CV_REL_STDDEV, 1},
     {"copy_ratio", CV_COPY_RATIO, 1}, {"agreement", CV_AGREEMENT, 0},
     {"unverified", CV_UNVERIFIED, 0}, {"pct_ref_ci", CV_PCT_REF_CI, 1},
-    {"stable_share", CV_STABLE_SHARE, 0},
+    {"stable_share", CV_STABLE_SHARE, 0}, {"stable_share_uncapped", CV_STABLE_UNCAPPED, 0},
+    {"unstable_uncapped", CV_UNSTABLE_UNCAPPED, 0},
 };
 #define N_VALUES (sizeof VALUES / sizeof VALUES[0])
 
@@ -173,6 +174,31 @@ static int set_key(struct parse *p, struct claim *c, const char *key, char *v)
     return 0;
 }
 
+/* The values that take one number per run: the noise of its long GPU points. */
+static int per_run(enum claim_value v)
+{
+    return v == CV_STABLE_SHARE || v == CV_STABLE_UNCAPPED || v == CV_UNSTABLE_UNCAPPED;
+}
+
+/* Over the passed GPU points of >= 1 ms (median) of a run (those without a
+ * throttled sample, for the _UNCAPPED values): the % within 1% relative
+ * stddev, or the count outside it; NaN without any point. */
+static double stability(const struct run *r, enum claim_value v)
+{
+    size_t n = 0, stable = 0;
+    for (size_t i = 0; i < r->f.n_rows; i++) {
+        const struct result_row *row = &r->f.rows[i];
+        if (strcmp(row->device, "gpu") || strcmp(row->disposition, "passed") ||
+            row->host_memory[0] || !(row->time_ms_median >= 1.0) ||
+            (v != CV_STABLE_SHARE && row->throttled_samples > 0))
+            continue;
+        n++;
+        stable += derive_rel_stddev(row) <= 0.01;
+    }
+    if (!n) return NAN;
+    return v == CV_UNSTABLE_UNCAPPED ? (double)(n - stable) : 100.0 * stable / n;
+}
+
 static int complete_claim(struct parse *p, const struct claim *c)
 {
     p->line = c->line;
@@ -180,7 +206,7 @@ static int complete_claim(struct parse *p, const struct claim *c)
         return bad(p, "[%s] needs text, runs and expect", c->id);
     if (c->value == CV_AGREEMENT && c->n_runs != 2)
         return bad(p, "[%s]: agreement compares exactly two runs", c->id);
-    if (c->value != CV_AGREEMENT && c->value != CV_UNVERIFIED && c->value != CV_STABLE_SHARE &&
+    if (c->value != CV_AGREEMENT && c->value != CV_UNVERIFIED && !per_run(c->value) &&
         !c->n_shapes)
         return bad(p, "[%s] needs shapes", c->id);
     if (c->n_other_shapes && (c->value != CV_RATIO || c->n_other_shapes != c->n_shapes))
@@ -334,7 +360,8 @@ static double value_at(const struct claim *c, const struct run *r, int i, struct
     }
     case CV_STEP: return a ? derive_step(r, v, s) : NAN;
     case CV_REL_STDDEV: return a ? 100.0 * derive_rel_stddev(a) : NAN;
-    case CV_AGREEMENT: case CV_UNVERIFIED: case CV_STABLE_SHARE: break;
+    case CV_AGREEMENT: case CV_UNVERIFIED: case CV_STABLE_SHARE: case CV_STABLE_UNCAPPED:
+    case CV_UNSTABLE_UNCAPPED: break;
     }
     return NAN;
 }
@@ -365,7 +392,7 @@ static const char *fmt_of(enum claim_value v)
 {
     switch (v) {
     case CV_RATIO: case CV_STEP: case CV_AGREEMENT: return "%.2f";
-    case CV_UNVERIFIED: return "%.0f";
+    case CV_UNVERIFIED: case CV_UNSTABLE_UNCAPPED: return "%.0f";
     case CV_PCT_REF_CI: return "%.2f";
     case CV_REL_STDDEV: return "%.2f";
     default: return "%.1f";
@@ -465,19 +492,8 @@ static void evaluate(const struct claim *c, const struct run *const *rs, size_t 
             take(&a, c, p[i].ratio, where);
         }
         free(p);
-    } else if (c->value == CV_STABLE_SHARE) {
-        for (size_t k = 0; k < nrs; k++) {
-            size_t n = 0, stable = 0;
-            for (size_t i = 0; i < rs[k]->f.n_rows; i++) {
-                const struct result_row *row = &rs[k]->f.rows[i];
-                if (strcmp(row->device, "gpu") || strcmp(row->disposition, "passed") ||
-                    row->host_memory[0] || !(row->time_ms_median >= 1.0))
-                    continue;
-                n++;
-                stable += derive_rel_stddev(row) <= 0.01;
-            }
-            take(&a, c, n ? 100.0 * stable / n : NAN, rs[k]->role);
-        }
+    } else if (per_run(c->value)) {
+        for (size_t k = 0; k < nrs; k++) take(&a, c, stability(rs[k], c->value), rs[k]->role);
     } else if (c->value == CV_UNVERIFIED) {
         for (size_t k = 0; k < nrs; k++) {
             size_t bad = 0;

@@ -34,6 +34,9 @@
  *   unverified      per run: points incorrect or failed
  *   stable_share    per run: % of the passed GPU points of >= 1 ms (median) whose
  *                   samples' relative stddev is at most 1%
+ *   stable_share_uncapped  the same over those of them that had no throttled
+ *                   sample (telemetry.h: a power, thermal or slowdown reason)
+ *   unstable_uncapped  per run: how many of those had a relative stddev above 1%
  * Optional row filters for R: opt_levels, tiles, wpts (lists); for S:
  * other_opt_levels, other_tiles, other_wpts, and other_shapes (S's shape for
  * each of `shapes`, in order).
@@ -54,7 +57,8 @@
 #define CLAIM_MAX_LIST 16
 
 enum claim_value { CV_PCT_REF, CV_PCT_PEAK, CV_TFLOPS, CV_RATIO, CV_STEP, CV_REL_STDDEV,
-                   CV_COPY_RATIO, CV_AGREEMENT, CV_UNVERIFIED, CV_PCT_REF_CI, CV_STABLE_SHARE };
+                   CV_COPY_RATIO, CV_AGREEMENT, CV_UNVERIFIED, CV_PCT_REF_CI, CV_STABLE_SHARE,
+                   CV_STABLE_UNCAPPED, CV_UNSTABLE_UNCAPPED };
 enum claim_expect { CE_AT_LEAST, CE_AT_MOST, CE_BETWEEN };
 
 struct claim {

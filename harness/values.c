@@ -175,6 +175,12 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* A passed ordinary GPU row (not a transfer point). */
+static int gpu_row(const struct result_row *row)
+{
+    return !strcmp(row->disposition, "passed") && !row->host_memory[0] && !strcmp(row->device, "gpu");
+}
+
 /* The median, over the passed ordinary GPU rows with samples, of their
  * stddev / mean (%); NaN without any. */
 static double median_rel_stddev(const struct run *r)
@@ -185,15 +191,55 @@ static double median_rel_stddev(const struct run *r)
     for (size_t i = 0; i < r->f.n_rows; i++) {
         const struct result_row *row = &r->f.rows[i];
         const double y = derive_rel_stddev(row);
-        if (!strcmp(row->disposition, "passed") && !row->host_memory[0] &&
-            !strcmp(row->device, "gpu") && isfinite(y))
-            x[n++] = 100.0 * y;
+        if (gpu_row(row) && isfinite(y)) x[n++] = 100.0 * y;
     }
     if (n) {
         qsort(x, n, sizeof *x, cmp_double);
         m = n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
     }
     free(x);
+    return m;
+}
+
+/* Passed GPU rows that had a throttled sample (what = "throttled_rows"), were
+ * timed as CUDA graphs ("graph_rows") or carry NVML telemetry ("telemetry_rows"). */
+static size_t count_gpu_method(const struct run *r, const char *what)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->f.n_rows; i++) {
+        const struct result_row *row = &r->f.rows[i];
+        if (!gpu_row(row)) continue;
+        n += what[0] == 'g'   ? !strcmp(row->timing, "graph")
+           : what[1] == 'h'   ? row->throttled_samples > 0
+                              : !strcmp(row->telemetry, "nvml");
+    }
+    return n;
+}
+
+/* The median warm-up of the passed GPU rows in ms (median = 1), or the
+ * longest in s; NaN without any. */
+static double warmup_stat(const struct run *r, int median)
+{
+    double *x = malloc((r->f.n_rows + 1) * sizeof *x), m = NAN;
+    size_t n = 0;
+    if (!x) return NAN;
+    for (size_t i = 0; i < r->f.n_rows; i++)
+        if (gpu_row(&r->f.rows[i]) && isfinite(r->f.rows[i].warmup_ms)) x[n++] = r->f.rows[i].warmup_ms;
+    if (n) {
+        qsort(x, n, sizeof *x, cmp_double);
+        m = median ? (n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2) : x[n - 1] / 1000.0;
+    }
+    free(x);
+    return m;
+}
+
+static double max_power(const struct run *r)
+{
+    double m = NAN;
+    for (size_t i = 0; i < r->f.n_rows; i++) {
+        const double y = r->f.rows[i].power_w_max;
+        if (gpu_row(&r->f.rows[i]) && isfinite(y) && (!isfinite(m) || y > m)) m = y;
+    }
     return m;
 }
 
@@ -265,6 +311,14 @@ static int run_key(const struct run *r, char **p, int n, char *out, size_t len, 
             return number(out, len, "%.1f", worst, why, whylen, "passed rows");
         } else if (!strcmp(what, "median_rel_stddev")) {
             return number(out, len, "%.2f", median_rel_stddev(r), why, whylen, "GPU rows with samples");
+        } else if (!strcmp(what, "throttled_rows") || !strcmp(what, "graph_rows") ||
+                   !strcmp(what, "telemetry_rows")) {
+            snprintf(out, len, "%zu", count_gpu_method(r, what));
+        } else if (!strcmp(what, "warmup_ms_median") || !strcmp(what, "warmup_s_max")) {
+            const double x = warmup_stat(r, what[7] == 'm');
+            return number(out, len, what[7] == 'm' ? "%.0f" : "%.1f", x, why, whylen, "warm-up");
+        } else if (!strcmp(what, "power_w_max")) {
+            return number(out, len, "%.0f", max_power(r), why, whylen, "power reading");
         } else {
             snprintf(why, whylen, "no such value of a run: '%s'", what);
             return -1;
@@ -368,11 +422,20 @@ static int run_key(const struct run *r, char **p, int n, char *out, size_t len, 
         snprintf(out, len, "%s", stop_words(b->stop_rule));
         return 0;
     }
-    if (!strcmp(what, "clock")) {
-        if (!(b->clock_mhz_mean > 0)) goto no_data;
-        snprintf(out, len, "%.0f", b->clock_mhz_mean);
+    if (!strcmp(what, "clock")) return number(out, len, "%.0f", b->clock_mhz_mean, why, whylen, "clock reading");
+    if (!strcmp(what, "clock_min")) return number(out, len, "%.0f", b->clock_mhz_min, why, whylen, "clock reading");
+    if (!strcmp(what, "power")) return number(out, len, "%.0f", b->power_w_mean, why, whylen, "power reading");
+    if (!strcmp(what, "pct_ref_ci"))
+        return number(out, len, "%.2f", derive_pct_ref_ci95(r, v, s), why, whylen, "paired reference there");
+    if (!strcmp(what, "throttled")) {
+        snprintf(out, len, "%d", b->throttled_samples);
         return 0;
     }
+    if (!strcmp(what, "launches") || !strcmp(what, "input_sets")) {
+        snprintf(out, len, "%d", what[0] == 'l' ? b->launches : b->input_sets);
+        return 0;
+    }
+    if (!strcmp(what, "warmup_ms")) return number(out, len, "%.0f", b->warmup_ms, why, whylen, "warm-up");
     if (!strcmp(what, "intensity")) {
         const double x = derive_intensity(v, b);
         return number(out, len, x < 1 ? "%.2f" : "%.1f", x, why, whylen, "global-load model for it");

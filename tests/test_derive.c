@@ -207,6 +207,71 @@ static void claims_pass_fail_and_wait(void **state)
     free(cs);
 }
 
+/* The noise claims over long points: one steady, one spread and throttled, one
+ * spread at full clock, one short (not counted) -> 33.3% stable, 50.0% of the
+ * unthrottled, 1 unthrottled outside 1%; and the telemetry keys of a run. */
+static void noise_claims_and_telemetry_keys(void **state)
+{
+    struct known *k = *state;
+    char path[400], p[400], err[512];
+    snprintf(path, sizeof path, "%s/noise.h5", k->dir);
+    struct result_row rows[] = {
+        row_of("gpu_tiled", 2048, 1000, 16, 0), row_of("gpu_tiled", 2048, 1000, 32, 0),
+        row_of("gpu_naive", 2048, 1000, 0, 0),  row_of("gpu_naive", 256, 1000, 0, 0),
+    };
+    rows[0].time_ms_stddev = 0.005 * rows[0].time_ms_mean;
+    rows[1].time_ms_stddev = rows[2].time_ms_stddev = 0.02 * rows[1].time_ms_mean;
+    rows[1].throttled_samples = 3;
+    for (int i = 0; i < 4; i++) {
+        snprintf(rows[i].telemetry, sizeof rows[i].telemetry, "nvml");
+        snprintf(rows[i].timing, sizeof rows[i].timing, i == 3 ? "graph" : "launch");
+        rows[i].warmup_ms = 100.0 * (i + 1);
+        rows[i].power_w_max = 600.0 + i;
+    }
+    struct results *r;
+    if (results_create(&r, path, 0, err, sizeof err) != 0) fail_msg("%s", err);
+    const double s[2] = {1, 1};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        assert_int_equal(results_append(r, &rows[i], s, NULL, NULL, 2), 0);
+    assert_int_equal(results_finish(r, 1, "2026-11-24T00:00:00Z", 1.0), 0);
+    assert_int_equal(results_close(r, err, sizeof err), 0);
+    struct run run;
+    if (derive_open(&run, "n", path, err, sizeof err) != 0) fail_msg("%s", err);
+
+    snprintf(p, sizeof p, "%s/n.ini", k->dir);
+    write_text(p, "[all]\ntext = {range}\nvalue = stable_share\nruns = n\nexpect = at_least 30\n"
+                  "[uncapped]\ntext = {range}\nvalue = stable_share_uncapped\nruns = n\n"
+                  "expect = at_least 97\n"
+                  "[outside]\ntext = {max}\nvalue = unstable_uncapped\nruns = n\nexpect = at_most 1\n");
+    struct claims *cs = calloc(1, sizeof *cs);
+    assert_int_equal(claims_load(p, cs, err, sizeof err), 0);
+    struct claim_result cr;
+    claims_evaluate(&cs->c[0], &run, 1, &cr);
+    assert_int_equal(cr.verdict, CLAIM_PASSED);
+    assert_string_equal(cr.text, "33.3");
+    claims_evaluate(&cs->c[1], &run, 1, &cr);
+    assert_int_equal(cr.verdict, CLAIM_FAILED);
+    assert_string_equal(cr.text, "50.0");
+    claims_evaluate(&cs->c[2], &run, 1, &cr);
+    assert_int_equal(cr.verdict, CLAIM_PASSED);
+    assert_string_equal(cr.text, "1");
+    free(cs);
+
+    const struct {
+        const char *key, *value;
+    } ok[] = {{"n.throttled_rows", "1"},          {"n.graph_rows", "1"},
+              {"n.telemetry_rows", "4"},          {"n.warmup_ms_median", "250"},
+              {"n.warmup_s_max", "0.4"},          {"n.power_w_max", "603"},
+              {"n.throttled.gpu_tiled.2048", "0"}};   /* its best: TS 16, as fast */
+    char out[256], why[256];
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        if (values_key(ok[i].key, &run, 1, NULL, NULL, out, sizeof out, why, sizeof why) != 0)
+            fail_msg("%s: %s", ok[i].key, why);
+        assert_string_equal(out, ok[i].value);
+    }
+    derive_close(&run);
+}
+
 static void values_answer_keys_and_name_unknown_ones(void **state)
 {
     struct known *k = *state;
@@ -319,6 +384,7 @@ const struct CMUnitTest derive_tests[] = {
     cmocka_unit_test_setup_teardown(views_have_headers, known_setup, known_teardown),
     cmocka_unit_test_setup_teardown(claims_file_errors_name_the_line, known_setup, known_teardown),
     cmocka_unit_test_setup_teardown(claims_pass_fail_and_wait, known_setup, known_teardown),
+    cmocka_unit_test_setup_teardown(noise_claims_and_telemetry_keys, known_setup, known_teardown),
     cmocka_unit_test_setup_teardown(values_answer_keys_and_name_unknown_ones, known_setup,
                                     known_teardown),
     cmocka_unit_test(every_rung_has_a_style),
