@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "telemetry.h"
+
 /* ---- runs ---------------------------------------------------------------------- */
 
 struct attr_sink {
@@ -299,7 +301,8 @@ size_t derive_pairs(const struct run *a, const struct run *b, struct pair **out)
 
 /* ---- tables ---------------------------------------------------------------------- */
 
-const char *const DERIVE_VIEWS = "rungs runs ladder configs speedup samples transfers compare";
+const char *const DERIVE_VIEWS =
+    "rungs runs ladder configs speedup samples telemetry transfers compare";
 
 static void num(FILE *out, double x)
 {
@@ -345,7 +348,7 @@ static void view_rungs(FILE *out)
 /* runs: what a figure writes in its corner and on its guides */
 static void view_runs(FILE *out, const struct run *runs, size_t nruns)
 {
-    fputs("role\tgpu\tdate\tcomplete\tpeak_gflops\tcopy_gbs\tcommit\tcpu\n", out);
+    fputs("role\tgpu\tdate\tcomplete\tpeak_gflops\tcopy_gbs\tcommit\tcpu\tmax_clock_mhz\n", out);
     for (size_t k = 0; k < nruns; k++) {
         const struct run *r = &runs[k];
         char date[32];
@@ -359,6 +362,7 @@ static void view_runs(FILE *out, const struct run *runs, size_t nruns)
         num(out, r->copy_gbs);
         str(out, r->git_commit);
         str(out, r->cpu_model);
+        num(out, r->clock_mhz);
         fputc('\n', out);
     }
 }
@@ -568,6 +572,13 @@ static void view_speedup(FILE *out, const struct run *r)
     }
 }
 
+/* 1: a power or thermal clock-event reason was seen during the sample (0 too
+ * when its reasons were not recorded: files of schema < 6, no telemetry). */
+static int sample_throttled(const struct sample_row *sm)
+{
+    return ((unsigned long long)(uint32_t)sm->reasons & TELEMETRY_THROTTLE_REASONS) != 0;
+}
+
 /* samples: every sample of each rung's best row at square size n (the arg, or
  * 4096 when the run has it, else its largest GPU square size) */
 static void view_samples(FILE *out, const struct run *r, const char *arg)
@@ -582,7 +593,8 @@ static void view_samples(FILE *out, const struct run *r, const char *arg)
             if (sizes[i] == 4096) n = 4096;
     }
     row_head(out);
-    fputs("\tx\tsample\ttime_ms\tdev_pct\tmedian_ms\tstop_rule\tsamples\tconfig\n", out);
+    fputs("\tx\tsample\ttime_ms\tdev_pct\tmedian_ms\tstop_rule\tsamples\tconfig\tclock_mhz"
+          "\tthrottled\tthrottled_samples\n", out);
     const struct shape s = {n, n, n};
     int x = 0;
     for (size_t k = 0; k < registry_count(); k++) {
@@ -603,10 +615,62 @@ static void view_samples(FILE *out, const struct run *r, const char *arg)
             str(out, row->stop_rule);
             fprintf(out, "\t%d", row->samples);
             str(out, cfg);
+            num(out, sm->clock_mhz);
+            fprintf(out, "\t%d\t%d", sample_throttled(sm), row->throttled_samples);
             fputc('\n', out);
         }
         x++;
     }
+}
+
+/* telemetry: every sample of the run's passed GPU rows that recorded NVML
+ * telemetry (schema 6), by the time it ended (t_s, seconds since the run
+ * began; then by row and sample), with the mean SM clock and power over it and
+ * whether a power or thermal reason held the clock; only the header when the
+ * run has none (older files, runs without NVML) */
+static int has_telemetry(const struct run *r, const struct sample_row *sm)
+{
+    if (sm->row < 0 || (size_t)sm->row >= r->f.n_rows) return 0;
+    const struct result_row *row = &r->f.rows[sm->row];
+    const struct variant *v = registry_find(row->variant);
+    return v && v->device == DEV_GPU && !strcmp(row->disposition, "passed") &&
+           !strcmp(row->telemetry, "nvml") && isfinite(sm->t_s) && isfinite(sm->clock_mhz);
+}
+
+static int cmp_sample_time(const void *a, const void *b)
+{
+    const struct sample_row *x = *(const struct sample_row *const *)a,
+                            *y = *(const struct sample_row *const *)b;
+    if (x->t_s != y->t_s) return x->t_s < y->t_s ? -1 : 1;
+    if (x->row != y->row) return x->row < y->row ? -1 : 1;
+    return (x->sample > y->sample) - (x->sample < y->sample);
+}
+
+static void view_telemetry(FILE *out, const struct run *r)
+{
+    row_head(out);
+    fputs("\tsweep\thost_memory\trow\tsample\tt_s\ttime_ms\tclock_mhz\tpower_w\treasons"
+          "\tthrottled\n", out);
+    const struct sample_row **s = malloc((r->f.n_samples + 1) * sizeof *s);
+    if (!s) return;
+    size_t n = 0;
+    for (size_t i = 0; i < r->f.n_samples; i++)
+        if (has_telemetry(r, &r->f.samples[i])) s[n++] = &r->f.samples[i];
+    qsort(s, n, sizeof *s, cmp_sample_time);
+    for (size_t i = 0; i < n; i++) {
+        const struct result_row *row = &r->f.rows[s[i]->row];
+        row_cells(out, registry_find(row->variant), shape_of(row));
+        str(out, row->sweep);
+        str(out, row->host_memory);
+        fprintf(out, "\t%d\t%d", s[i]->row, s[i]->sample);
+        num(out, s[i]->t_s);
+        num(out, s[i]->time_ms);
+        num(out, s[i]->clock_mhz);
+        num(out, s[i]->power_w);
+        fprintf(out, "\t%d\t%d", s[i]->reasons, sample_throttled(s[i]));
+        fputc('\n', out);
+    }
+    free(s);
 }
 
 /* transfers: transfer points, their copies and kernel */
@@ -675,8 +739,8 @@ static void view_compare(FILE *out, const struct run *a, const struct run *b)
 int derive_table(FILE *out, const char *view, const struct run *runs, size_t nruns,
                  const char *arg, char *err, size_t errlen)
 {
-    static const char *const known[] = {"rungs", "runs", "ladder", "configs", "speedup",
-                                        "samples", "transfers", "compare"};
+    static const char *const known[] = {"rungs",   "runs",      "ladder",    "configs", "speedup",
+                                        "samples", "telemetry", "transfers", "compare"};
     size_t k = 0;
     while (k < sizeof known / sizeof known[0] && strcmp(known[k], view)) k++;
     if (k == sizeof known / sizeof known[0]) {
@@ -697,6 +761,7 @@ int derive_table(FILE *out, const char *view, const struct run *runs, size_t nru
     else if (!strcmp(view, "configs")) view_configs(out, &runs[0]);
     else if (!strcmp(view, "speedup")) view_speedup(out, &runs[0]);
     else if (!strcmp(view, "samples")) view_samples(out, &runs[0], arg);
+    else if (!strcmp(view, "telemetry")) view_telemetry(out, &runs[0]);
     else if (!strcmp(view, "transfers")) view_transfers(out, &runs[0]);
     else view_compare(out, &runs[0], &runs[1]);
     return 0;

@@ -7,7 +7,10 @@
 # that the quiet rungs and the noisy ones are both readable.  Right of each
 # row: its sample count and median time; a row whose stop_rule is not
 # "converged" (it stopped on a time or sample limit before its timing settled)
-# is marked: a pale red band behind it, and the rule in red.
+# is marked: a pale red band behind it, and the rule in red.  A sample during
+# which a power or thermal clock-event reason was active (throttled = 1;
+# schema 6 files with telemetry) is ringed, with a key entry, and its row's
+# label counts them (throttled_samples).
 #
 # inputs (gnuplot -e): datadir, out (style.gp)
 # Stops with an error naming the table when samples.tsv (or rungs.tsv,
@@ -29,10 +32,14 @@ array X_NUM[NX]
 array X_N[NX]
 array X_MED[NX]
 array X_STOP[NX]
-do for [i = 1:NX] { X_NUM[i] = 0 }
+array X_THR[NX]
+do for [i = 1:NX] { X_NUM[i] = 0; X_THR[i] = 0 }
 n_at = 0
 stats f using (_i = int(column("x")) + 1, X_NUM[_i] = int(column("number")), X_N[_i] = int(column("samples")), \
-               X_MED[_i] = column("median_ms"), X_STOP[_i] = strcol("stop_rule"), n_at = column("n"), 0) nooutput
+               X_MED[_i] = column("median_ms"), X_STOP[_i] = strcol("stop_rule"), X_THR[_i] = int(column("throttled_samples")), \
+               n_at = column("n"), 0) nooutput
+NTHR = 0
+stats f using (NTHR = NTHR + (column("throttled") == 1), 0) nooutput
 converged(i) = X_STOP[i] eq "converged"
 ms(t) = t >= 100 ? sprintf("%.0f ms", t) : t >= 10 ? sprintf("%.1f ms", t) : t >= 1 ? sprintf("%.2f ms", t) : sprintf("%.3f ms", t)
 
@@ -63,15 +70,17 @@ set grid xtics noytics
 set xlabel "deviation of each sample from its row's median time (%)   (asinh axis: linear within ±0.1 %)"
 set ylabel ""
 set lmargin 24
-set rmargin 27
+set rmargin 34
 eval headline(sprintf("Variability: every timed sample of each rung's best configuration at n = %d", n_at), \
               "right: samples and median time;  red: stopped on a time or sample limit before converging")
 eval corner(run_label("primary"))
-set key off
+# the key: the ring, when a sample is throttled (above the labels, right)
+set key at graph 1, graph 1 left bottom Left reverse noopaque nobox samplen 0.5 font FONT_TINY
 do for [i = 1:NX] {
     if (X_NUM[i] > 0) {
-        eval sprintf("set label %d \"%d samples, %s%s\" at graph 1, first %d left offset char 1, 0 front noenhanced font FONT_TINY textcolor rgb '%s'", \
-                     100 + i, X_N[i], ms(X_MED[i]), converged(i) ? "" : ", ".X_STOP[i], -(i - 1), converged(i) ? "#303030" : "#C00000")
+        eval sprintf("set label %d \"%d samples, %s%s%s\" at graph 1, first %d left offset char 1, 0 front noenhanced font FONT_TINY textcolor rgb '%s'", \
+                     100 + i, X_N[i], ms(X_MED[i]), converged(i) ? "" : ", ".X_STOP[i], \
+                     X_THR[i] > 0 ? sprintf(", %d throttled", X_THR[i]) : "", -(i - 1), converged(i) ? "#303030" : "#C00000")
     }
 }
 set arrow 1 from 0, graph 0 to 0, graph 1 nohead lc rgb GUIDE lw 1 back
@@ -87,6 +96,9 @@ do for [fmt in formats] {
     eval term(fmt)
     set output outfile(fmt)
     plot for [i = 1:NX] f using (int(column("x")) == i - 1 ? column("dev_pct") : NaN):(-(i - 1) + jitter(column("sample"))) \
-             with points lt X_NUM[i] pt R_PT[X_NUM[i]] ps 0.35 notitle
+             with points lt X_NUM[i] pt R_PT[X_NUM[i]] ps 0.35 notitle, \
+         f using (column("throttled") == 1 ? column("dev_pct") : NaN):(-int(column("x")) + jitter(column("sample"))) \
+             with points pt 6 ps 0.8 lw 0.7 lc rgb "#303030" notitle, \
+         for [i = 1:(NTHR > 0 ? 1 : 0)] NaN with points pt 6 ps 0.8 lw 0.7 lc rgb "#303030" title "throttled (power cap or heat)"
     set output
 }

@@ -16,16 +16,20 @@
 #
 # It defines:
 #   - me: the figure's name (the last part of out), which every error starts with;
-#   - table(name): the path of datadir/name.tsv; eval need("name"): stop with
+#   - table(name): the path of datadir/name.tsv; eval count("name"): NROWS,
+#     its data rows (0 when it is missing); eval need("name"): stop with
 #     "NN_name: missing or empty table .../name.tsv" unless the table has data
 #     rows (NROWS: how many); eval stop("text"): stop with "NN_name: text";
+#     eval skip("text"): the same with exit status 3, for a run that has nothing
+#     for the figure to draw (scripts/figures.sh reports it as skipped);
 #   - the registry, from rungs.tsv, as arrays indexed by the rung's number
 #     (1 .. NRUNG): R_NAME, R_DEVICE, R_PREC, R_ISREF, R_COLOUR, R_RGB, R_PT,
 #     R_TITLE, R_SEEDS (1: the seeds' kernels and cuBLAS, 0: past the seeds);
 #     linetype k is rung k (its colour and point type; dashed when its precision
 #     is TF32, thicker when it is a reference); pt_open(k), the open point;
 #   - the runs, from runs.tsv: run_gpu(role), run_date(role), run_cpu(role),
-#     run_peak(role), run_bw(role), has_run(role);
+#     run_peak(role), run_bw(role), run_clock(role) (the GPU's maximum SM
+#     clock, MHz), has_run(role);
 #   - term(fmt), outfile(fmt): pdfcairo and pngcairo at the same W x H inches;
 #   - headline(main, sub), corner(text): the title, top left, and the run's
 #     GPU and date, bottom right;
@@ -50,11 +54,16 @@ $ONE << EOD
 one
 1
 EOD
-need(name) = sprintf("set table $CHECK; plot '%s' using (1) with table, $ONE using (0) with table; unset table; NROWS = |$CHECK| - 1; if (NROWS < 1) { print '%s: missing or empty table %s (no data rows)'; exit error '%s: no data in %s.tsv' }", \
-                     table(name), me, table(name), me, name)
+# eval count("name"): NROWS, the table's data rows (0 when it is missing)
+count(name) = sprintf("set table $CHECK; plot '%s' using (1) with table, $ONE using (0) with table; unset table; NROWS = |$CHECK| - 1", table(name))
+need(name) = count(name).sprintf("; if (NROWS < 1) { print '%s: missing or empty table %s (no data rows)'; exit error '%s: no data in %s.tsv' }", \
+                                 me, table(name), me, name)
 # eval stop("text"): stop the figure with "NN_name: text" (printed whole: an
 # error message of gnuplot's is cut at 120 characters)
 stop(text) = sprintf("print '%s: %s'; exit error '%s: stopped (above)'", me, text, me)
+# eval skip("text"): print "NN_name: text" and end with exit status 3: the
+# runs given have nothing for this figure (not an error of the figure's own)
+skip(text) = sprintf("print '%s: %s'; exit status 3", me, text)
 
 # eval keep("$NAME", "configs", "n gflops", "column(\"tile\") == 16"): the rows
 # of a table for which the condition holds, with those (numeric) columns under
@@ -106,10 +115,11 @@ array RUN_DATE[NRUNS]
 array RUN_CPU[NRUNS]
 array RUN_PEAK[NRUNS]
 array RUN_BW[NRUNS]
+array RUN_CLOCK[NRUNS]
 _k = 0
 stats table("runs") using (_k = _k + 1, RUN_ROLE[_k] = strcol("role"), RUN_GPU[_k] = strcol("gpu"), \
     RUN_DATE[_k] = strcol("date"), RUN_CPU[_k] = strcol("cpu"), RUN_PEAK[_k] = column("peak_gflops"), \
-    RUN_BW[_k] = column("copy_gbs"), 0) nooutput
+    RUN_BW[_k] = column("copy_gbs"), RUN_CLOCK[_k] = column("max_clock_mhz"), 0) nooutput
 run_i(role) = sum [_j = 1:NRUNS] (RUN_ROLE[_j] eq role ? _j : 0)
 has_run(role) = run_i(role) > 0
 run_gpu(role) = has_run(role) ? RUN_GPU[run_i(role)] : "unknown GPU"
@@ -117,6 +127,7 @@ run_date(role) = has_run(role) ? RUN_DATE[run_i(role)] : "undated"
 run_cpu(role) = has_run(role) ? RUN_CPU[run_i(role)] : "unknown CPU"
 run_peak(role) = has_run(role) ? RUN_PEAK[run_i(role)] : NaN
 run_bw(role) = has_run(role) ? RUN_BW[run_i(role)] : NaN
+run_clock(role) = has_run(role) ? RUN_CLOCK[run_i(role)] : NaN
 # "NVIDIA H100 80GB HBM3, 2026-11-23 09:39 UTC"
 run_label(role) = run_gpu(role).", ".run_date(role)
 

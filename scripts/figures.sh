@@ -7,7 +7,7 @@
 #
 #   -o OUTDIR     where the figures go (NN_name.pdf and .png) and, in OUTDIR/data,
 #                 the tables they are drawn from
-#   -p PRIMARY    the run most figures show (figures 1-7)
+#   -p PRIMARY    the run most figures show (figures 1-7, and 11)
 #   -c OTHER_GPU  the same matrix on another GPU (figure 9)
 #   -t TRANSFERS  a run of experiments/transfers.ini (figure 8)
 #   -r REFERENCE  the reference a new run is compared with (figure 10)
@@ -15,9 +15,14 @@
 #   -b BIN        the harness binary (default bin/mmladder)
 #   -T TOL        figure 10's tolerance band, a fraction (default 0.10)
 #
-# Exit status: 0 every figure whose inputs were given was written; 1 bad usage
-# or a table the binary could not derive; 2 some figure script failed (each is
-# named on stderr, and its partial output removed).
+# A figure is skipped, not failed, when its run was not given (figures 8-10) or
+# when its script ends with exit status 3 (style.gp: skip), saying that the run
+# has nothing for it: figure 11 draws the telemetry of a schema-6 run, so that a
+# PRIMARY of an older schema (or a run without NVML) has none to draw.
+#
+# Exit status: 0 every figure whose inputs were given was written or skipped;
+# 1 bad usage or a table the binary could not derive; 2 some figure script
+# failed (each is named on stderr, and its partial output removed).
 set -eu
 # The labels are UTF-8; under a locale that is not, gnuplot warns that iconv
 # failed. C.UTF-8 is built into glibc (Debian 12, Ubuntu 24.04).
@@ -60,29 +65,40 @@ table ladder ladder "$primary"
 table configs configs "$primary"
 table speedup speedup "$primary"
 table samples samples "$primary"
+table telemetry telemetry "$primary"
 [ -z "$other" ] || { table gpus compare "$other" "$primary"; runs="$runs other=$other"; }
 [ -z "$transfers" ] || { table transfers transfers "$transfers"; runs="$runs transfers=$transfers"; }
 [ -z "$reference" ] || { table repro compare "$new" "$reference"; runs="$runs reference=$reference new=$new"; }
 # shellcheck disable=SC2086  # one word per run
 table runs runs $runs
 
-failed= ran=0
-# figure NAME NEEDS: plots/NAME.gp into OUTDIR/NAME.{pdf,png}, if the run NEEDS was given
+failed= ran=0 skipped=0
+# figure NAME NEEDS: plots/NAME.gp into OUTDIR/NAME.{pdf,png}, if the run NEEDS
+# was given; skipped when the script ends with status 3 (it said why on stderr)
 figure() {
     name=$1 needs=$2
     rm -f "$outdir/$name.pdf" "$outdir/$name.png"
     if [ -n "$needs" ] && [ ! -f "$data/$needs.tsv" ]; then
         printf '%s: %s skipped: needs its run (%s)\n' "$prog" "$name" "$needs"
+        skipped=$((skipped + 1))
         return 0
     fi
     printf '%s: %s\n' "$prog" "$name"
-    if gnuplot -e "datadir='$data'; out='$outdir/$name'; tol=$tol" "$plots/style.gp" "$plots/$name.gp"; then
-        ran=$((ran + 1))
-    else
+    rc=0
+    gnuplot -e "datadir='$data'; out='$outdir/$name'; tol=$tol" "$plots/style.gp" "$plots/$name.gp" || rc=$?
+    case $rc in
+    0) ran=$((ran + 1)) ;;
+    3)
+        rm -f "$outdir/$name.pdf" "$outdir/$name.png"
+        printf '%s: %s skipped: nothing to draw in the run (above)\n' "$prog" "$name"
+        skipped=$((skipped + 1))
+        ;;
+    *)
         rm -f "$outdir/$name.pdf" "$outdir/$name.png"
         printf '%s: figure %s failed (plots/%s.gp)\n' "$prog" "$name" "$name" >&2
         failed="$failed $name"
-    fi
+        ;;
+    esac
 }
 figure 01_ladder ""
 figure 02_tile_width ""
@@ -94,9 +110,11 @@ figure 07_variability ""
 figure 08_transfers transfers
 figure 09_gpus gpus
 figure 10_reproduction repro
+figure 11_telemetry ""
 
 if [ -n "$failed" ]; then
-    printf '%s: %d figure(s) written to %s; FAILED:%s\n' "$prog" "$ran" "$outdir" "$failed" >&2
+    printf '%s: %d figure(s) written to %s, %d skipped; FAILED:%s\n' "$prog" "$ran" "$outdir" \
+        "$skipped" "$failed" >&2
     exit 2
 fi
-printf '%s: %d figure(s) written to %s\n' "$prog" "$ran" "$outdir"
+printf '%s: %d figure(s) written to %s, %d skipped\n' "$prog" "$ran" "$outdir" "$skipped"

@@ -129,7 +129,7 @@ static void views_have_headers(void **state)
 {
     struct known *k = *state;
     char err[256];
-    const char *views[] = {"ladder", "configs", "speedup", "samples", "transfers", "runs"};
+    const char *views[] = {"ladder", "configs", "speedup", "samples", "telemetry", "transfers", "runs"};
     for (size_t i = 0; i < sizeof views / sizeof views[0]; i++) {
         char *buf = NULL;
         size_t len = 0;
@@ -146,6 +146,151 @@ static void views_have_headers(void **state)
     assert_int_equal(derive_table(null, "compare", &k->run, 1, NULL, err, sizeof err), -1);
     assert_non_null(strstr(err, "two results files"));
     fclose(null);
+}
+
+/* A view of one run as text (malloc'd). */
+static char *view_text(const char *view, const struct run *r, const char *arg)
+{
+    char *buf = NULL, err[256];
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    assert_non_null(out);
+    if (derive_table(out, view, r, 1, arg, err, sizeof err) != 0) fail_msg("%s: %s", view, err);
+    assert_int_equal(fclose(out), 0);
+    return buf;
+}
+
+/* The cell of column `name` in data row `line` (0: the first after the header)
+ * of a view's text, into cell; -1 when there is no such row or column. */
+static int cell(const char *text, int line, const char *name, char *cell, size_t len)
+{
+    int col = -1, k = 0;
+    const char *p = text;
+    for (const char *c = p; *c && *c != '\n'; k++) {   /* the header */
+        const size_t w = strcspn(c, "\t\n");
+        if (w == strlen(name) && !strncmp(c, name, w)) col = k;
+        c += w + (c[w] == '\t');
+    }
+    for (int i = -1; i < line && p; i++) {
+        p = strchr(p, '\n');
+        p = p && p[1] ? p + 1 : NULL;
+    }
+    if (col < 0 || !p) return -1;
+    for (k = 0; k < col && p; k++) {
+        p += strcspn(p, "\t\n");
+        p = *p == '\t' ? p + 1 : NULL;
+    }
+    if (!p) return -1;
+    snprintf(cell, len, "%.*s", (int)strcspn(p, "\t\n"), p);
+    return 0;
+}
+
+/* A GPU row of telemetry "nvml" (or "unavailable") and its samples: when each
+ * ended, its clock and power, its clock-event reasons. */
+struct tsample {
+    double t_s, clock, power;
+    int32_t reasons;
+};
+
+static void append_with_samples(struct results *w, struct result_row row, const char *telemetry,
+                                const struct tsample *ts, int n)
+{
+    struct sample_row s[8];
+    assert_true(n <= 8);
+    snprintf(row.telemetry, sizeof row.telemetry, "%s", telemetry);
+    row.samples = n;
+    for (int i = 0; i < n; i++)
+        s[i] = (struct sample_row){.time_ms = row.time_ms_median, .t_s = ts[i].t_s,
+                                   .clock_mhz = ts[i].clock, .power_w = ts[i].power,
+                                   .reasons = ts[i].reasons, .ref_ms = NAN};
+    assert_int_equal(results_append_samples(w, &row, s, n), 0);
+}
+
+/* telemetry: one line per sample of the passed GPU rows with telemetry, by
+ * time, throttled from the power and thermal reasons alone; samples: the
+ * sample's clock and throttled, the row's count; runs: the maximum clock.  A
+ * run without telemetry gives the header alone. */
+static void telemetry_view_and_throttled_samples(void **state)
+{
+    struct known *k = *state;
+    char path[400], err[512], c[64];
+    snprintf(path, sizeof path, "%s/telemetry.h5", k->dir);
+    struct results *w;
+    if (results_create(&w, path, 0, err, sizeof err) != 0) fail_msg("%s", err);
+    assert_int_equal(results_attr_double(w, "gpu_max_clock_mhz", 1980.0), 0);
+    /* 0x4: sw_power_cap (throttled); 0x100: display clocks (not) */
+    const struct tsample tiled[] = {{2.0, 1980, 400, 0}, {1.0, 1700, 690, 0x4}, {3.0, 1900, 500, 0x100}},
+                         nan_clock[] = {{1.5, NAN, 300, 0}}, host[] = {{0.5, NAN, NAN, 0}},
+                         failed[] = {{0.7, 1980, 300, 0}};
+    struct result_row tiled_row = row_of("gpu_tiled", 256, 400, 16, 0);
+    tiled_row.throttled_samples = 1;
+    struct result_row bad = row_of("gpu_tiled", 256, 500, 8, 0);
+    snprintf(bad.disposition, sizeof bad.disposition, "failed");
+    append_with_samples(w, tiled_row, "nvml", tiled, 3);
+    append_with_samples(w, row_of("gpu_naive", 256, 100, 0, 0), "nvml", nan_clock, 1);
+    /* (clocks given to a row without telemetry: the row's word decides) */
+    append_with_samples(w, row_of("cublas_fp32", 256, 1000, 0, 0), "unavailable", tiled, 3);
+    append_with_samples(w, row_of("host_naive", 256, 1, 2, 0), "", host, 1);
+    append_with_samples(w, bad, "nvml", failed, 1);
+    assert_int_equal(results_finish(w, 1, "2026-11-24T00:00:00Z", 1.0), 0);
+    assert_int_equal(results_close(w, err, sizeof err), 0);
+    struct run r;
+    if (derive_open(&r, "t", path, err, sizeof err) != 0) fail_msg("%s", err);
+
+    char *t = view_text("telemetry", &r, NULL);
+    const struct {
+        const char *t_s, *clock, *throttled, *reasons, *sample;
+    } want[] = {{"1", "1700", "1", "4", "1"}, {"2", "1980", "0", "0", "0"}, {"3", "1900", "0", "256", "2"}};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(cell(t, i, "rung", c, sizeof c), 0);
+        assert_string_equal(c, "gpu_tiled");
+        assert_int_equal(cell(t, i, "t_s", c, sizeof c), 0);
+        assert_string_equal(c, want[i].t_s);
+        assert_int_equal(cell(t, i, "clock_mhz", c, sizeof c), 0);
+        assert_string_equal(c, want[i].clock);
+        assert_int_equal(cell(t, i, "throttled", c, sizeof c), 0);
+        assert_string_equal(c, want[i].throttled);
+        assert_int_equal(cell(t, i, "reasons", c, sizeof c), 0);
+        assert_string_equal(c, want[i].reasons);
+        assert_int_equal(cell(t, i, "sample", c, sizeof c), 0);
+        assert_string_equal(c, want[i].sample);
+    }
+    assert_int_equal(cell(t, 0, "power_w", c, sizeof c), 0);
+    assert_string_equal(c, "690");
+    assert_int_equal(cell(t, 3, "t_s", c, sizeof c), -1);   /* nothing else */
+    free(t);
+
+    t = view_text("samples", &r, "256");
+    assert_int_equal(cell(t, 2, "rung", c, sizeof c), 0);   /* host_naive, gpu_naive, then tiled */
+    assert_string_equal(c, "gpu_tiled");
+    const char *thr[] = {"0", "1", "0"}, *clk[] = {"1980", "1700", "1900"};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(cell(t, 2 + i, "throttled", c, sizeof c), 0);
+        assert_string_equal(c, thr[i]);
+        assert_int_equal(cell(t, 2 + i, "clock_mhz", c, sizeof c), 0);
+        assert_string_equal(c, clk[i]);
+        assert_int_equal(cell(t, 2 + i, "throttled_samples", c, sizeof c), 0);
+        assert_string_equal(c, "1");
+    }
+    assert_int_equal(cell(t, 1, "clock_mhz", c, sizeof c), 0);   /* gpu_naive, no clock: "-" */
+    assert_string_equal(c, "-");
+    free(t);
+
+    t = view_text("runs", &r, NULL);
+    assert_int_equal(cell(t, 0, "max_clock_mhz", c, sizeof c), 0);
+    assert_string_equal(c, "1980");
+    free(t);
+    derive_close(&r);
+
+    t = view_text("telemetry", &k->run, NULL);   /* no telemetry: the header alone */
+    assert_int_equal(cell(t, 0, "t_s", c, sizeof c), -1);
+    assert_int_equal(cell(t, -1, "t_s", c, sizeof c), 0);
+    assert_string_equal(c, "t_s");
+    free(t);
+    t = view_text("samples", &k->run, "256");
+    assert_int_equal(cell(t, 0, "throttled", c, sizeof c), 0);
+    assert_string_equal(c, "0");
+    free(t);
 }
 
 static void write_text(const char *path, const char *text) { test_write_file(path, text); }
@@ -382,6 +527,8 @@ static void claims_hold_on_shipped_data_and_fail_on_slower_rows(void **state)
 const struct CMUnitTest derive_tests[] = {
     cmocka_unit_test_setup_teardown(best_ratio_step_intensity, known_setup, known_teardown),
     cmocka_unit_test_setup_teardown(views_have_headers, known_setup, known_teardown),
+    cmocka_unit_test_setup_teardown(telemetry_view_and_throttled_samples, known_setup,
+                                    known_teardown),
     cmocka_unit_test_setup_teardown(claims_file_errors_name_the_line, known_setup, known_teardown),
     cmocka_unit_test_setup_teardown(claims_pass_fail_and_wait, known_setup, known_teardown),
     cmocka_unit_test_setup_teardown(noise_claims_and_telemetry_keys, known_setup, known_teardown),

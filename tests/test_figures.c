@@ -1,12 +1,14 @@
 /* Figures: every figure script draws from small results files that this test
  * writes (subsets of the shipped reference runs, so no number is invented), as
  * a PDF and a PNG of the same shape, and every script fails loudly, naming the
- * table that is missing, when its data is absent. */
+ * table that is missing, when its data is absent; the telemetry figure is
+ * skipped, not failed, for a run without telemetry. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,11 +20,13 @@
 #include "util.h"
 
 static const char *const FIGURES[] = {
-    "01_ladder",      "02_tile_width",   "03_work_per_thread", "04_speedup", "05_host",
-    "06_roofline",    "07_variability",  "08_transfers",       "09_gpus",    "10_reproduction"};
+    "01_ladder",   "02_tile_width",  "03_work_per_thread", "04_speedup", "05_host",
+    "06_roofline", "07_variability", "08_transfers",       "09_gpus",    "10_reproduction",
+    "11_telemetry"};
 /* The table (scripts/figures.sh: OUTDIR/data/NAME.tsv) each figure draws. */
-static const char *const TABLES[] = {"ladder",  "configs", "configs",   "speedup", "configs",
-                                     "configs", "samples", "transfers", "gpus",    "repro"};
+static const char *const TABLES[] = {"ladder",  "configs",   "configs",   "speedup",
+                                     "configs", "configs",   "samples",   "transfers",
+                                     "gpus",    "repro",     "telemetry"};
 #define N_FIGURES (sizeof FIGURES / sizeof FIGURES[0])
 
 static int have_gnuplot(void)
@@ -38,8 +42,9 @@ static void copy_attr(const char *name, const char *value, void *ctx)
 }
 
 /* Write to `out` the rows of `in` whose square size is in `sizes` (0-terminated),
- * with their samples and the root attributes. */
-static void subset(const char *in, const char *out, const int *sizes)
+ * with their samples and the root attributes; with `telemetry` 0, the samples
+ * lose their times, clocks, power and reasons (as in a run without NVML). */
+static void subset_of(const char *in, const char *out, const int *sizes, int telemetry)
 {
     char err[512];
     struct results_file f;
@@ -47,26 +52,30 @@ static void subset(const char *in, const char *out, const int *sizes)
     struct results *r;
     if (results_create(&r, out, 0, err, sizeof err) != 0) fail_msg("%s", err);
     if (results_visit_attrs(in, copy_attr, r, err, sizeof err) != 0) fail_msg("%s", err);
-    double *ms = malloc(f.n_samples * sizeof *ms + 1), *h2d = malloc(f.n_samples * sizeof *h2d + 1),
-           *d2h = malloc(f.n_samples * sizeof *d2h + 1);
     size_t s = 0;
     for (size_t i = 0; i < f.n_rows; i++) {
+        struct sample_row *first = f.samples ? &f.samples[s] : NULL;
         int n = 0;
-        while (s < f.n_samples && f.samples[s].row == (int32_t)i) {
-            ms[n] = f.samples[s].time_ms;
-            h2d[n] = f.samples[s].h2d_ms;
-            d2h[n++] = f.samples[s++].d2h_ms;
-        }
+        for (; s < f.n_samples && f.samples[s].row == (int32_t)i; s++, n++)
+            if (!telemetry) {
+                f.samples[s].t_s = f.samples[s].clock_mhz = f.samples[s].power_w = NAN;
+                f.samples[s].reasons = 0;
+            }
         const struct result_row *row = &f.rows[i];
         int keep = 0;
         for (const int *z = sizes; *z; z++)
             keep |= row->M == *z && row->N == *z && row->K == *z;
-        if (keep && results_append(r, row, ms, h2d, d2h, n) != 0) fail_msg("append to %s", out);
+        if (keep && results_append_samples(r, row, n ? first : NULL, n) != 0)
+            fail_msg("append to %s", out);
     }
     assert_int_equal(results_finish(r, 1, "2026-11-24T00:00:00Z", 1.0), 0);
     assert_int_equal(results_close(r, err, sizeof err), 0);
-    free(ms); free(h2d); free(d2h);
     results_file_free(&f);
+}
+
+static void subset(const char *in, const char *out, const int *sizes)
+{
+    subset_of(in, out, sizes, 1);
 }
 
 /* Width / height of a PNG (its IHDR) and of a PDF's first MediaBox; 0 if unreadable. */
@@ -211,8 +220,46 @@ static void every_script_fails_without_its_data(void **state)
     test_rmtree(dir);
 }
 
+/* A primary run whose samples carry no telemetry: figures.sh skips figure 11,
+ * saying why, draws the rest and succeeds; the script alone ends with status 3
+ * (skipped), not 1 (failed). */
+static void telemetry_figure_is_skipped_without_telemetry(void **state)
+{
+    (void)state;
+    if (!have_gnuplot()) {
+        print_message("skipped: gnuplot is not installed (apt-get install gnuplot-nox)\n");
+        skip();
+    }
+    char dir[256], p[300], out[300], ref[256];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(p, sizeof p, "%s/h100.h5", dir);
+    snprintf(out, sizeof out, "%s/figures", dir);
+    test_reference("REF_H100", ref, sizeof ref);
+    const int sizes[] = {1024, 4096, 0};
+    subset_of(ref, p, sizes, 0);
+    char *argv[] = {"scripts/figures.sh", "-o", out, "-b", (char *)test_binary(), "-p", p, NULL};
+    char *so, *se;
+    int rc = test_run(argv, &so, &se);
+    if (rc != 0 || !strstr(so, "11_telemetry skipped") || !strstr(se, "no telemetry in the run"))
+        fail_msg("figures.sh on a run without telemetry: exit %d\n%s%s", rc, so, se);
+    free(so); free(se);
+    char png[400], vars[1000];
+    snprintf(png, sizeof png, "%s/11_telemetry.png", out);
+    assert_int_not_equal(access(png, F_OK), 0);
+    snprintf(png, sizeof png, "%s/07_variability.png", out);
+    assert_int_equal(access(png, F_OK), 0);
+    snprintf(vars, sizeof vars, "datadir='%s/data'; out='%s/11_telemetry'", out, dir);
+    char *gp[] = {"/usr/bin/env", "gnuplot", "-e", vars, "plots/11_telemetry.gp", NULL};
+    rc = test_run(gp, &so, &se);
+    if (rc != 3 || !strstr(se, "11_telemetry: no telemetry in the run"))
+        fail_msg("11_telemetry.gp without telemetry: exit %d (expected 3), stderr: %s", rc, se);
+    free(so); free(se);
+    test_rmtree(dir);
+}
+
 const struct CMUnitTest figures_tests[] = {
     cmocka_unit_test(every_figure_is_drawn),
+    cmocka_unit_test(telemetry_figure_is_skipped_without_telemetry),
     cmocka_unit_test(every_script_fails_without_its_data),
 };
 const size_t figures_tests_count = sizeof figures_tests / sizeof figures_tests[0];
