@@ -102,9 +102,11 @@ void report_summary(FILE *out, const struct result_row *rows, size_t n)
         fprintf(out, "(no summary: out of memory)\n");
         return;
     }
-    fprintf(out, "(%% ref: of the rung's cuBLAS line, cublas_fp32 or, marked T, cublas_tf32)\n");
-    fprintf(out, "%-19s %-16s %-28s %12s %7s %10s  %s\n", "variant", "shape", "best config",
-            "GFLOP/s", "% ref", "rel_err", "disposition");
+    fprintf(out, "(%% ref: of the rung's cuBLAS line, cublas_fp32 or, marked T, cublas_tf32, from\n"
+                 " paired samples, +- its 95%% interval; MHz: mean SM clock over the samples;\n"
+                 " thr: samples throttled by the power cap or heat, of all; - where unavailable)\n");
+    fprintf(out, "%-19s %-16s %-28s %12s %7s %5s %5s %7s %10s  %s\n", "variant", "shape",
+            "best config", "GFLOP/s", "% ref", "+-", "MHz", "thr", "rel_err", "disposition");
     for (size_t i = 0; i < n; i++) {
         if (done[i]) continue;
         size_t counts[4] = {0};   /* passed, incorrect, skipped, failed */
@@ -120,6 +122,7 @@ void report_summary(FILE *out, const struct result_row *rows, size_t n)
         const struct result_row *best = derive_best_of_group(&r.f, &rows[i]);
         const struct variant *v = registry_find(rows[i].variant);
         char shape[48], cfg[96] = "", pct[16] = "-", gf[16] = "-", err[16] = "-", disp[96];
+        char ci[16] = "-", mhz[16] = "-", thr[24] = "-";
         shape_str(shape, sizeof shape, rows[i].M, rows[i].N, rows[i].K);
         if (best && v) {
             derive_config_label(v, best, cfg, sizeof cfg);
@@ -132,6 +135,13 @@ void report_summary(FILE *out, const struct result_row *rows, size_t n)
                              : derive_pct_ref(&r, v, (struct shape){best->M, best->N, best->K});
             if (isfinite(p))
                 snprintf(pct, sizeof pct, "%.1f%s", p, v->precision == PREC_TF32 ? "T" : "");
+            const double c = best->host_memory[0] ? NAN
+                             : derive_pct_ref_ci95(&r, v, (struct shape){best->M, best->N, best->K});
+            if (isfinite(c)) snprintf(ci, sizeof ci, "%.2f", c);
+            if (!strcmp(best->telemetry, "nvml")) {
+                if (isfinite(best->clock_mhz_mean)) snprintf(mhz, sizeof mhz, "%.0f", best->clock_mhz_mean);
+                snprintf(thr, sizeof thr, "%d/%d", best->throttled_samples, best->samples);
+            }
         }
         int used = snprintf(disp, sizeof disp, "%zu passed", counts[0]);
         const char *names[4] = {"passed", "incorrect", "skipped", "failed"};
@@ -139,8 +149,8 @@ void report_summary(FILE *out, const struct result_row *rows, size_t n)
             if (counts[k] && used < (int)sizeof disp)
                 used += snprintf(disp + used, sizeof disp - (size_t)used, ", %zu %s", counts[k],
                                  names[k]);
-        fprintf(out, "%-19s %-16s %-28s %12s %7s %10s  %s\n", rows[i].variant, shape, cfg, gf,
-                pct, err, disp);
+        fprintf(out, "%-19s %-16s %-28s %12s %7s %5s %5s %7s %10s  %s\n", rows[i].variant, shape,
+                cfg, gf, pct, ci, mhz, thr, err, disp);
     }
     free(done);
 }
