@@ -161,13 +161,17 @@ build/fuzz/fuzz_experiment: tests/fuzz/fuzz_experiment.c harness/experiment.c ha
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Iharness -o $@ $(filter %.c,$^) $(INIH_LIBS) -lm
 
-# The readers of results files (and the report code that takes what they read);
-# HDF5 is Debian's.
+# The readers of results files (and the report code that takes what they read,
+# with the registry and derive it asks for "best" and "% of cuBLAS"; the kernels
+# as their configuration tables alone, no CUDA); HDF5 is Debian's.
+FUZZ_CONF_OBJ := $(HOST_KERNEL_OBJ) $(patsubst kernels/gpu/%.cu,build/gpuconf/%.o,$(GPU_KERNELS)) \
+                 build/kernels/rung_config.o
 build/fuzz/fuzz_results: tests/fuzz/fuzz_results.c harness/results.c harness/results_read.c harness/files.c \
-                         harness/report.c harness/measure.c $(wildcard harness/*.h)
+                         harness/report.c harness/measure.c harness/derive.c harness/registry.c \
+                         $(FUZZ_CONF_OBJ) $(wildcard harness/*.h)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -Iharness $(HDF5_CFLAGS) -o $@ $(filter %.c,$^) $(HDF5_LIBS) \
-	  -lpthread -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) -DMM_HAVE_CUDA=0 -Iharness -Ikernels $(HDF5_CFLAGS) -o $@ \
+	  $(filter %.c %.o,$^) $(HDF5_LIBS) -lpthread -lm
 
 bin/mmladder: build/harness/main.o $(LIB_OBJ)
 	@mkdir -p $(@D)
