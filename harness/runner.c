@@ -75,8 +75,15 @@ static int prepare_shape(struct ctx *c, const struct point *pt, char *why, size_
         return -1;
     }
     s->M = pt->M; s->N = pt->N; s->K = pt->K;
-    struct fill_job j = {s, c->e->seed};
-    if (worker_call(c->w, fill_inputs, &j, c->o->interrupted)) return 1;
+    /* On the heap: an interrupt leaves the job to the worker (never freed then). */
+    struct fill_job *j = malloc(sizeof *j);
+    if (!j) {
+        snprintf(why, whylen, "out of memory");
+        return -1;
+    }
+    *j = (struct fill_job){s, c->e->seed};
+    if (worker_call(c->w, fill_inputs, j, c->o->interrupted)) return 1;
+    free(j);
     return 0;
 }
 
@@ -475,9 +482,14 @@ static void host_point(void *p)
  * seconds, which an interrupt does not wait for (-1: interrupted). */
 static int run_host_point(struct ctx *c, const struct point *pt, struct result_row *row)
 {
-    struct host_job j = {c, pt, row, 0};
-    if (worker_call(c->w, host_point, &j, c->o->interrupted)) return -1;
-    return j.n;
+    /* On the heap: an interrupt leaves the job to the worker (never freed then). */
+    struct host_job *j = malloc(sizeof *j);
+    if (!j) return failed(c, row, "out of memory");
+    *j = (struct host_job){c, pt, row, 0};
+    if (worker_call(c->w, host_point, j, c->o->interrupted)) return -1;
+    const int n = j->n;
+    free(j);
+    return n;
 }
 
 static void row_identity(struct result_row *row, const struct point *pt)
@@ -584,26 +596,35 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
         }
     }
 
-    struct ctx c = {.e = e, .o = o, .g = g, .t_start = t_start};
+    /* On the heap: a job left on the worker by an interrupt (worker.h) may still
+     * use it after this function returns, so it is then never freed. */
+    struct ctx *c = calloc(1, sizeof *c);
+    if (!c) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    *c = (struct ctx){.e = e, .o = o, .g = g, .t_start = t_start};
     /* Telemetry: NVML sampled every 2 ms beside the run, or a reason why not. */
     char tm_source[256] = "";
     if (g) {
         char bus[64], why[200];
         const char *be = gpu_pci_bus_id(g, bus, sizeof bus);
-        if (!be) c.tm = telemetry_start(bus, 2.0, why, sizeof why);
-        if (c.tm) snprintf(tm_source, sizeof tm_source, "%s, every 2 ms", telemetry_source_name(c.tm));
+        if (!be) c->tm = telemetry_start(bus, 2.0, why, sizeof why);
+        if (c->tm) snprintf(tm_source, sizeof tm_source, "%s, every 2 ms", telemetry_source_name(c->tm));
         else snprintf(tm_source, sizeof tm_source, "unavailable: %s", be ? be : why);
     }
-    const char *we = worker_start(&c.w);
+    const char *we = worker_start(&c->w);
     if (we) {
         snprintf(err, errlen, "%s", we);
-        telemetry_stop(c.tm);
+        telemetry_stop(c->tm);
+        free(c);
         return -1;
     }
     struct results *r;
     if (results_create(&r, o->out_path, o->unique_name ? RESULTS_UNIQUE : 0, err, errlen) != 0) {
-        worker_end(c.w);
-        telemetry_stop(c.tm);
+        worker_end(c->w);
+        telemetry_stop(c->tm);
+        free(c);
         return -1;
     }
     /* Provenance, then the file under its name (chosen now, when default names
@@ -613,8 +634,9 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
         results_attr_int(r, "planned_points", (long long)p->n) != 0 || results_begin(r) != 0) {
         snprintf(err, errlen, "%s", results_error(r));
         results_close(r, NULL, 0);
-        worker_end(c.w);
-        telemetry_stop(c.tm);
+        worker_end(c->w);
+        telemetry_stop(c->tm);
+        free(c);
         return -1;
     }
     snprintf(s->path, sizeof s->path, "%s", results_path(r));
@@ -628,8 +650,9 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
     if (!rows) {
         snprintf(err, errlen, "out of memory for %zu rows", p->n);
         results_close(r, NULL, 0);
-        worker_end(c.w);
-        telemetry_stop(c.tm);
+        worker_end(c->w);
+        telemetry_stop(c->tm);
+        free(c);
         return -1;
     }
     double total_est = 0;
@@ -638,7 +661,7 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
     progress_start(&prog, o->log, p->n, total_est);
 
     int rc = 0;
-    for (size_t i = 0; i < p->n && !stopped(&c); i++) {
+    for (size_t i = 0; i < p->n && !stopped(c); i++) {
         const struct point *pt = &p->points[i];
         struct result_row *row = &rows[i];
         row_identity(row, pt);
@@ -647,16 +670,16 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
             set_reason(row, DISP_SKIPPED, pt->skip_reason);
         } else {
             char why[160];
-            int prep = prepare_shape(&c, pt, why, sizeof why);
+            int prep = prepare_shape(c, pt, why, sizeof why);
             if (prep > 0) break;   /* interrupted */
             if (prep < 0)
                 set_reason(row, DISP_FAILED, why);
             else
-                n = pt->v->device == DEV_GPU ? run_point(&c, pt, row) : run_host_point(&c, pt, row);
-            free_transfer_buffers(&c);
+                n = pt->v->device == DEV_GPU ? run_point(c, pt, row) : run_host_point(c, pt, row);
+            free_transfer_buffers(c);
             if (n < 0) break;   /* interrupted mid-point: that point is not recorded */
         }
-        if (results_append_samples(r, row, c.sr, n) != 0) {
+        if (results_append_samples(r, row, c->sr, n) != 0) {
             snprintf(err, errlen, "%s (the %zu rows before it are kept)", results_error(r), i);
             if (i == 0) snprintf(err, errlen, "%s", results_error(r));   /* said there */
             rc = -1;
@@ -671,7 +694,7 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
         progress_point(&prog, i, row, point_estimate_s(pt, e), pt->skip_env);
     }
     progress_end(&prog);
-    s->interrupted = stopped(&c);
+    s->interrupted = stopped(c);
     s->wall_s = (now_ms() - t_start) / 1e3;
 
     char now[32];
@@ -690,17 +713,20 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
         fprintf(o->log, "\n");
         report_summary(o->log, rows, s->recorded);
     }
-    free(rows);
-    /* A job left on the worker may still use the shape's buffers and the
-     * samples: they stay until the process exits, moments from now. */
-    if (!worker_abandoned(c.w)) {
-        free(c.samples);
-        free(c.h2d);
-        free(c.d2h);
-        free(c.sr);
-        free(c.sh.A); free(c.sh.B); free(c.sh.C); free(c.sh.R);
+    /* A job left on the worker may still use the context, the rows, the shape's
+     * buffers and the samples (and the plan and experiment: s->abandoned tells
+     * the caller): they stay until the process exits, moments from now. */
+    telemetry_stop(c->tm);
+    s->abandoned = worker_abandoned(c->w);
+    worker_end(c->w);
+    if (!s->abandoned) {
+        free(rows);
+        free(c->samples);
+        free(c->h2d);
+        free(c->d2h);
+        free(c->sr);
+        free(c->sh.A); free(c->sh.B); free(c->sh.C); free(c->sh.R);
+        free(c);
     }
-    worker_end(c.w);
-    telemetry_stop(c.tm);
     return rc;
 }

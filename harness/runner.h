@@ -26,6 +26,9 @@ struct run_summary {
     size_t recorded, planned;
     size_t passed, incorrect, skipped, failed, skipped_env;
     int interrupted;                     /* SIGINT or SIGTERM came */
+    int abandoned;                       /* a job of the interrupted run still runs on
+                                            the worker: the plan and the experiment
+                                            must stay allocated until the process exits */
     int complete;                        /* every planned point recorded, file marked so */
     double wall_s;
 };
