@@ -2,7 +2,10 @@
 #
 # Variables you may set on the command line:
 #   NVCC=       path to nvcc; empty builds host-only (GPU points are then skipped)
-#   ARCH=90     GPU architecture (compute capability without the dot); default 90
+#   ARCH=90     GPU architecture (compute capability without the dot) to build
+#               machine code for; default: this machine's GPU (nvidia-smi), else 90
+#   PTX=80      also embed PTX for compute_$(PTX), which the driver compiles for any
+#               later GPU; empty: none
 #   HDF5_CFLAGS, HDF5_LIBS     where HDF5 (with its high-level library) lives;
 #                              default from pkg-config hdf5
 #   INIH_LIBS, CMOCKA_CFLAGS, CMOCKA_LIBS   likewise for inih and cmocka
@@ -11,7 +14,11 @@
 # ---- variables ---------------------------------------------------------------
 CC         ?= cc
 NVCC       ?= $(shell command -v nvcc 2>/dev/null)
-ARCH       ?= 90
+# The GPU here, as nvidia-smi names its compute capability ("8.9" -> 89); 90 without one.
+ARCH       ?= $(or $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null \
+                | head -n 1 | tr -d '. '),90)
+PTX        ?= 80
+comma      := ,
 CFLAGS     ?= -O2 -g
 WARN       := -Wall -Wextra -Wpedantic
 CPPFLAGS   += -Ikernels -Iharness -Ibuild
@@ -28,7 +35,7 @@ export REF_H100 REF_H200 REF_TRANSFERS REF_REPRO
 HOST_KERNEL_CFLAGS := -std=c11 -g $(WARN)
 NVCCFLAGS  ?= -O3 -std=c++17 -lineinfo \
               -gencode arch=compute_$(ARCH),code=sm_$(ARCH) \
-              -gencode arch=compute_$(ARCH),code=compute_$(ARCH)
+              $(if $(PTX),-gencode arch=compute_$(PTX)$(comma)code=compute_$(PTX))
 
 # Rungs that use Hopper-only instructions (wgmma, TMA: files named *_tma.cu) are
 # built for sm_90a alone; on any other GPU their launch reports the missing image.

@@ -18,6 +18,7 @@
 #include "experiment.h"
 #include "gpu.h"
 #include "plan.h"
+#include "provenance.h"
 #include "registry.h"
 #include "report.h"
 #include "results.h"
@@ -215,14 +216,24 @@ static double budget_of(const struct budget_opt *b, const struct experiment *e)
     return b->given == 2 ? 0.0 : b->given == 1 ? b->s : e->host_point_budget_s;
 }
 
-/* Expand the plan and apply the host budget; *over gets the points it skipped. */
-static int plan_or_die(const struct experiment *e, int gpu_ok, const char *why, double budget_s,
-                       struct plan *p, size_t *over)
+/* Expand the plan, skip what the GPU gi (NULL: none opened) cannot run, and
+ * apply the host budget; *over gets the points the budget skipped. */
+static int plan_or_die(const struct experiment *e, int gpu_ok, const char *why,
+                       const struct gpu_info *gi, double budget_s, struct plan *p, size_t *over)
 {
     char err[PATH_MAX + 512];
     if (plan_from_experiment(e, gpu_ok, why, p, err, sizeof err) != 0) {
         fprintf(stderr, "mmladder: %s\n", err);
         return -1;
+    }
+    if (gi) {
+        const struct gpu_caps caps = {gi->name, gi->cc_major * 10 + gi->cc_minor,
+                                      gi->smem_per_block_optin, provenance_nvccflags()};
+        const size_t n = plan_apply_gpu(p, &caps);
+        if (n)
+            fprintf(stderr, "mmladder: %zu GPU point%s this %s (compute capability %d.%d) cannot "
+                            "run: recorded as skipped, each with the reason\n",
+                    n, n == 1 ? "" : "s", gi->name, gi->cc_major, gi->cc_minor);
     }
     *over = plan_apply_host_budget(p, e, budget_s);
     return 0;
@@ -389,7 +400,7 @@ static int cmd_run(int argc, char **argv)
     int rc = EXIT_INPUT;
     const double budget_s = budget_of(&a.budget, e);
     size_t over;
-    if (plan_or_die(e, g != NULL, why, budget_s, &p, &over) != 0) goto out_exp;
+    if (plan_or_die(e, g != NULL, why, g ? &gi : NULL, budget_s, &p, &over) != 0) goto out_exp;
 
     char path[PATH_MAX], err[PATH_MAX + 512];
     if (out) {
@@ -429,6 +440,7 @@ static int cmd_run(int argc, char **argv)
     struct run_summary s;
     if (runner_run(e, &p, g, &gi, why, &o, &s, err, sizeof err) != 0) {
         fprintf(stderr, "mmladder: %s\n", err);
+        if (s.abandoned) return EXIT_INPUT;   /* see below */
         rc = EXIT_INPUT;
         goto out_plan;
     }
@@ -453,6 +465,9 @@ static int cmd_run(int argc, char **argv)
     } else {
         rc = EXIT_OK;
     }
+    /* A host job the interrupt left running still reads the plan and the
+     * experiment: they stay until the process exits, moments from now. */
+    if (s.abandoned) return rc;
 out_plan:
     plan_free(&p);
 out_exp:
@@ -527,7 +542,7 @@ static int cmd_list_or_plan(int argc, char **argv, int dry_run)
         struct plan p;
         const double budget_s = budget_of(&budget, e);
         size_t over;
-        if (plan_or_die(e, dry_run ? g != NULL : 1, why, budget_s, &p, &over) == 0) {
+        if (plan_or_die(e, dry_run ? g != NULL : 1, why, g ? &gi : NULL, budget_s, &p, &over) == 0) {
             print_points(e, &p, dry_run);
             say_over_budget(over, budget_s);
             rc = EXIT_OK;

@@ -187,6 +187,82 @@ size_t plan_count_skipped_env(const struct plan *p)
     return n;
 }
 
+/* Does the binary hold code for compute capability cc?  SASS for sm_XY runs on
+ * X.Y and later minors of major X; PTX for compute_XY is compiled by the driver
+ * for any later GPU.  The targets come from nvcc's -gencode options; a build
+ * without them holds none. */
+static int built_for(const char *flags, int cc, char *list, size_t len)
+{
+    int any = 0;
+    size_t used = 0;
+    list[0] = '\0';
+    for (const char *s = flags ? strstr(flags, "code=") : NULL; s; s = strstr(s + 5, "code=")) {
+        const char *t = s + 5;
+        const int sass = !strncmp(t, "sm_", 3), ptx = !strncmp(t, "compute_", 8);
+        if (!sass && !ptx) continue;
+        const char *num = t + (sass ? 3 : 8);
+        char *end;
+        const long x = strtol(num, &end, 10);
+        if (end == num || *end == 'a' || *end == 'f') continue;   /* arch-specific: not here */
+        if (used < len) {
+            const int w = snprintf(list + used, len - used, "%s%s%ld", used ? " " : "",
+                                   sass ? "sm_" : "compute_", x);
+            if (w > 0) used += (size_t)w;
+        }
+        if (sass ? (x / 10 == cc / 10 && x <= cc) : x <= cc) any = 1;
+    }
+    return any;
+}
+
+void plan_targets(const char *nvccflags, char *out, size_t len)
+{
+    char list[160];
+    built_for(nvccflags, 0, list, sizeof list);
+    if (!list[0]) snprintf(out, len, "none (built without CUDA)");
+    else snprintf(out, len, "%s; rungs built for one compute capability alone: its sm_XXa", list);
+}
+
+int plan_gpu_refuses(const struct variant *v, const struct rung_config *cfg,
+                     const struct gpu_caps *d, char *why, size_t len)
+{
+    if (v->device != DEV_GPU) return 0;
+    if (v->only_cc && d->cc != v->min_cc) {
+        snprintf(why, len, "needs sm_%da (built for it alone: %s); this GPU is sm_%d", v->min_cc,
+                 v->min_cc == 90 ? "wgmma, TMA" : "arch-specific instructions", d->cc);
+        return 1;
+    }
+    if (!v->only_cc && d->cc < v->min_cc) {
+        snprintf(why, len, "needs compute capability %d.%d or later; this GPU is %d.%d",
+                 v->min_cc / 10, v->min_cc % 10, d->cc / 10, d->cc % 10);
+        return 1;
+    }
+    char list[128];
+    if (!v->only_cc && !built_for(d->nvccflags, d->cc, list, sizeof list)) {
+        snprintf(why, len, "this binary holds no code for sm_%d (built: %s; make ARCH=%d builds it)",
+                 d->cc, list[0] ? list : "none", d->cc);
+        return 1;
+    }
+    if (cfg && cfg->smem_bytes > d->smem_per_block) {
+        snprintf(why, len, "needs %ld KiB of shared memory per block; this GPU offers %lld KiB",
+                 (cfg->smem_bytes + 1023) / 1024, d->smem_per_block / 1024);
+        return 1;
+    }
+    return 0;
+}
+
+size_t plan_apply_gpu(struct plan *p, const struct gpu_caps *d)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        struct point *pt = &p->points[i];
+        if (pt->skip || pt->v->device != DEV_GPU) continue;
+        if (!plan_gpu_refuses(pt->v, pt->cfg, d, pt->skip_reason, sizeof pt->skip_reason)) continue;
+        pt->skip = 1;
+        n++;
+    }
+    return n;
+}
+
 /* Seconds as people write them: "812", "60", "12.9", "0.001". */
 static void seconds_str(char *buf, size_t len, double s)
 {

@@ -59,4 +59,35 @@ size_t plan_count_skipped_env(const struct plan *p);   /* points with skip_env *
  * no budget.  Returns how many points it skipped. */
 size_t plan_apply_host_budget(struct plan *p, const struct experiment *e, double budget_s);
 
+/* What a GPU offers the plan: its compute capability (major * 10 + minor), the
+ * shared memory one block may opt in to, and the code this binary holds for its
+ * ordinary kernels: nvcc's -gencode options as the build used them ("...
+ * code=sm_90 ... code=compute_80"; kernels built for sm_90a alone are the
+ * registry's `only_cc` rungs). */
+struct gpu_caps {
+    const char *name;
+    int cc;
+    long long smem_per_block;
+    const char *nvccflags;
+};
+
+/* Why this GPU cannot run a configuration of a GPU rung, into why: the compute
+ * capability it needs ("needs compute capability 8.0 or later (this GPU is
+ * 7.5)"), a kernel built for another GPU alone ("needs sm_90a (built for it
+ * alone; this GPU is sm_86)"), shared memory ("needs 146 KiB of shared memory per
+ * block; this GPU offers 99 KiB"), or no code in the binary for it ("this binary
+ * holds no code for sm_75 (built: sm_90 compute_90; make ARCH=75)").  0 when it
+ * can. */
+int plan_gpu_refuses(const struct variant *v, const struct rung_config *cfg,
+                     const struct gpu_caps *d, char *why, size_t len);
+
+/* The targets of nvccflags in words: "SASS sm_90, PTX compute_90 (runs on
+ * compute capability 9.x; the PTX on any later GPU); rungs needing exactly one
+ * compute capability: their own sm_XXa", or "none (built without CUDA)". */
+void plan_targets(const char *nvccflags, char *out, size_t len);
+
+/* Every runnable GPU point this GPU cannot run becomes skipped by design, with
+ * plan_gpu_refuses's reason; returns how many. */
+size_t plan_apply_gpu(struct plan *p, const struct gpu_caps *d);
+
 #endif

@@ -7,12 +7,15 @@
 /* The ladder, one line a rung, in order:
  *   HOST(name, seed name, colour, point, what it adds, code, nominal GFLOP/s)
  *   GPU(name, seed name, precision, colour, point, what it adds, code, tiled,
- *       nominal GFLOP/s)
+ *       needs, nominal GFLOP/s)
  * where `code` is the base name of the rung's functions (hostmult0_O2;
  * gpu_async_copy_launch and gpu_async_copy_configs, from its kernel file), the
  * precision FP32 or TF32 (which also names the cuBLAS line it is measured
  * against: REF for the cuBLAS lines themselves), and `tiled` 1 when A and B pass
- * through shared memory one block tile at a time (derive.h's load model).  The
+ * through shared memory one block tile at a time (derive.h's load model), and
+ * `needs` what the GPU must have: ANY_GPU, CC(80) (compute capability 8.0 or
+ * later: cp.async, TF32 mma.sync) or ONLY(90) (exactly 9.0, a kernel built for
+ * sm_90a alone: wgmma, TMA).  The
  * list declares what it names, so a new rung is its file and one line here. */
 #define LADDER(HOST, GPU)                                                                   \
     HOST("host_naive", "hostmult0", "#8C510A", 5,                                           \
@@ -20,43 +23,43 @@
     HOST("host_restrict", "hostmult1", "#D8A300", 15,                                       \
          "__restrict lets the compiler keep C[i][j] in a register", hostmult1, 0.6)         \
     GPU("gpu_naive_global", "gpumult0", FP32, "#D62728", 9,                                 \
-        "one thread per output, accumulating in global memory", gpumult0, 0, 1500)          \
+        "one thread per output, accumulating in global memory", gpumult0, 0, ANY_GPU, 1500)          \
     GPU("gpu_naive", "gpumult1", FP32, "#FF7F0E", 11,                                       \
-        "accumulates in a register, one store per output", gpumult1, 0, 5000)               \
+        "accumulates in a register, one store per output", gpumult1, 0, ANY_GPU, 5000)               \
     GPU("gpu_tiled", "gputiled<TS>", FP32, "#2CA02C", 7,                                    \
         "TS x TS tiles of A and B in shared memory: TS times fewer global loads", gputiled, \
-        1, 8000)                                                                            \
+        1, ANY_GPU, 8000)                                                                            \
     GPU("gpu_tiled_unrolled", "gputiled1<TS>", FP32, "#17A2B8", 15,                         \
-        "the tile's inner product loop fully unrolled", gputiled1, 1, 9000)                 \
+        "the tile's inner product loop fully unrolled", gputiled1, 1, ANY_GPU, 9000)                 \
     GPU("gpu_tiled_wpt", "gputiled<TS,WPT,RTS>", FP32, "#1F4FB4", 13,                       \
         "WPT outputs per thread reuse each B value from shared memory WPT times",           \
-        gputiled_wpt, 1, 15000)                                                             \
+        gputiled_wpt, 1, ANY_GPU, 15000)                                                             \
     GPU("gpu_regblock", "(past the seeds)", FP32, "#E377C2", 7,                             \
         "each thread a sqrt(WPT)^2 block of C in registers, A tile transposed",            \
-        gpu_regblock, 1, 25000)                                                             \
+        gpu_regblock, 1, ANY_GPU, 25000)                                                             \
     GPU("gpu_vectorized", "(past the seeds)", FP32, "#8C564B", 9,                           \
-        "16-byte loads from global and shared memory", gpu_vectorized, 1, 30000)            \
+        "16-byte loads from global and shared memory", gpu_vectorized, 1, ANY_GPU, 30000)            \
     GPU("gpu_double_buffered", "(past the seeds)", FP32, "#7F7F00", 13,                     \
         "two shared-memory stages: the next slice's loads overlap the FMAs",                \
-        gpu_double_buffered, 1, 33000)                                                      \
+        gpu_double_buffered, 1, ANY_GPU, 33000)                                                      \
     GPU("gpu_warptiled", "(past the seeds)", FP32, "#00897B", 11,                           \
         "warp tiles of 4x4 quarters: shared loads and stores free of bank conflicts",       \
-        gpu_warptiled, 1, 40000)                                                            \
+        gpu_warptiled, 1, ANY_GPU, 40000)                                                            \
     GPU("gpu_async_copy", "(past the seeds)", FP32, "#C2185B", 5,                           \
         "cp.async pipeline of 32-deep slices: global to shared without registers",          \
-        gpu_async_copy, 1, 45000)                                                           \
+        gpu_async_copy, 1, CC(80), 45000)                                                           \
     GPU("tf32_mma_sync", "(past the seeds)", TF32, "#00A3E0", 13,                           \
         "TF32 tensor cores, warp-level mma.sync (a different precision)", tf32_mma_sync, 1, \
-        150000)                                                                             \
+        CC(80), 150000)                                                                             \
     GPU("tf32_wgmma_tma", "(past the seeds)", TF32, "#6B9E00", 15,                          \
         "Hopper warpgroup MMA (wgmma) fed by the tensor memory accelerator (TMA)",          \
-        tf32_wgmma_tma, 1, 300000)                                                          \
+        tf32_wgmma_tma, 1, ONLY(90), 300000)                                                          \
     GPU("cublas_fp32", "cublasSgemm", REF_FP32, "#000000", 5,                               \
         "cuBLAS SGEMM, strict FP32 (no tensor cores): the 100% line", cublas_fp32, 0,       \
-        50000)                                                                              \
+        ANY_GPU, 50000)                                                                              \
     GPU("cublas_tf32", "cublasSgemm (TF32)", REF_TF32, "#7B3294", 5,                        \
         "cuBLAS with TF32 tensor cores allowed: a reference line, not FP32", cublas_tf32,   \
-        0, 300000)
+        0, CC(80), 300000)
 
 /* Wrong on purpose, for the tests only (tests/faulty_kernels.cu): not rungs, and
  * built only into the test binaries build/tests/mmladder-faulty and
@@ -65,12 +68,12 @@
 #define TEST_RUNGS(GPU)                                                                     \
     GPU("test_racy_tiled", "gputiled<TS> without __syncthreads", FP32, "#808080", 1,        \
         "seed 002's exercise: the tiled kernel with a shared-memory race", test_racy_tiled, \
-        1, 8000)                                                                            \
+        1, ANY_GPU, 8000)                                                                   \
     GPU("test_one_off", "(test only)", FP32, "#808081", 1, "one element off by 0.01",       \
-        test_one_off, 0, 5000)                                                              \
-    GPU("test_nan", "(test only)", FP32, "#808082", 1, "one element NaN", test_nan, 0, 5000) \
+        test_one_off, 0, ANY_GPU, 5000)                                                              \
+    GPU("test_nan", "(test only)", FP32, "#808082", 1, "one element NaN", test_nan, 0, ANY_GPU, 5000) \
     GPU("test_unwritten", "(test only)", FP32, "#808083", 1,                                \
-        "the last row of C never written", test_unwritten, 0, 5000)
+        "the last row of C never written", test_unwritten, 0, ANY_GPU, 5000)
 #else
 #define TEST_RUNGS(GPU)
 #endif
@@ -79,12 +82,15 @@
 #define TF32 PREC_TF32, "cublas_tf32"
 #define REF_FP32 PREC_FP32, NULL
 #define REF_TF32 PREC_TF32, NULL
+#define ANY_GPU 0, 0
+#define CC(cc) cc, 0
+#define ONLY(cc) cc, 1
 
 /* What the lines name: host rungs' functions per -O level, GPU rungs' launchers
  * and configuration tables. */
 #define DECLARE_HOST(name, seed, colour, point, adds, code, nominal) \
     HOST_OPT_LEVELS_DECLARE(code);
-#define DECLARE_GPU(name, seed, prec, colour, point, adds, code, tiled, nominal) \
+#define DECLARE_GPU(name, seed, prec, colour, point, adds, code, tiled, needs, nominal) \
     extern const struct rung_config code##_configs[];                            \
     const char *code##_launch(const struct gpu_launch *L);
 LADDER(DECLARE_HOST, DECLARE_GPU)
@@ -98,10 +104,10 @@ TEST_RUNGS(DECLARE_GPU)
 
 #define HOST_ENTRY(name, seed, colour, point, adds, code, nominal)                          \
     {name, seed, DEV_HOST, PREC_FP32, NULL, colour, point, adds, NULL, 0,                   \
-     {NULL, code##_O1, code##_O2, code##_O3}, NULL, nominal},
-#define GPU_ENTRY(name, seed, prec, colour, point, adds, code, tiled, nominal)              \
+     {NULL, code##_O1, code##_O2, code##_O3}, NULL, nominal, 0, 0},
+#define GPU_ENTRY(name, seed, prec, colour, point, adds, code, tiled, needs, nominal)       \
     {name, seed, DEV_GPU, prec, colour, point, adds, code##_configs, tiled, {NULL},          \
-     LAUNCHER(code), nominal},
+     LAUNCHER(code), nominal, needs},
 
 static const struct variant RUNGS[] = {LADDER(HOST_ENTRY, GPU_ENTRY) TEST_RUNGS(GPU_ENTRY)};
 

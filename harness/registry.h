@@ -33,6 +33,10 @@ struct variant {
     host_matmul_fn host[4];      /* by optimisation level; NULL where not built */
     gpu_launch_fn gpu;           /* NULL in builds without CUDA */
     double nominal_gflops;       /* order of magnitude, for dry-run estimates only */
+    int min_cc;                  /* GPU rungs: the lowest compute capability, major * 10 +
+                                    minor (80: cp.async, TF32 mma.sync); 0: any */
+    int only_cc;                 /* 1: that compute capability alone (a kernel built for
+                                    sm_90a: wgmma, TMA) */
 };
 
 size_t registry_count(void);

@@ -1,15 +1,18 @@
 /* A GPU rung's configurations, declared once, in its kernel file:
  *
  *     #define CONFIGS(X)                                   \
- *         X(128,  64, 128, 128,  8, 8, (launch<128, 128, 8>)) \
- *         X(256,  64, 128, 256,  8, 8, (launch<128, 256, 8>))
+ *         X(128,  64, 128, 128,  8, 8, ASYNC_SMEM(128, 128), (launch<128, 128, 8>)) \
+ *         X(256,  64, 128, 256,  8, 8, ASYNC_SMEM(128, 256), (launch<128, 256, 8>))
  *     RUNG_CONFIGS(gpu_async_copy, CONFIGS)
  *
  * Each entry gives the two numbers an experiment file selects it by (`tiles`
  * and `wpts`; 0 where the rung has no such axis), the block tile of C it
  * computes (rows x columns), the outputs of one thread (rows x columns; 0 x 0
- * where the rung does not say, as for cuBLAS), and the function that launches
- * it.  RUNG_CONFIGS(name, LIST) defines from that one list
+ * where the rung does not say, as for cuBLAS), the dynamic shared memory a
+ * block asks for at launch (bytes; 0 for kernels with static shared memory
+ * alone, which stays within the 48 KiB every GPU offers), and the function that
+ * launches it.  The plan skips a configuration whose shared memory the GPU
+ * cannot give a block.  RUNG_CONFIGS(name, LIST) defines from that one list
  *   - name_configs[], the table that the registry, the plan (its skip reasons)
  *     and the results (the block and thread columns) read, ending in an entry
  *     of tile -1; it is C, so builds without nvcc have it too (the kernel file
@@ -29,6 +32,7 @@ struct rung_config {
     int tile, wpt;                  /* how experiment files name it */
     int block_rows, block_cols;     /* the tile of C one block computes */
     int thread_rows, thread_cols;   /* the outputs of one thread */
+    long smem_bytes;                /* dynamic shared memory per block; 0: static only */
 };
 
 /* "tile 96 / WPT 8: not a configuration of NAME (it has 64/64 128/64 ...)", in a
@@ -42,11 +46,11 @@ const struct rung_config *rung_config_find(const struct rung_config *c, int tile
 }
 #endif
 
-#define RUNG_CONFIG_ENTRY(t, w, br, bc, tr, tc, fn) {t, w, br, bc, tr, tc},
-#define RUNG_CONFIG_END {-1, -1, 0, 0, 0, 0}
+#define RUNG_CONFIG_ENTRY(t, w, br, bc, tr, tc, sm, fn) {t, w, br, bc, tr, tc, sm},
+#define RUNG_CONFIG_END {-1, -1, 0, 0, 0, 0, 0}
 
 #ifdef __CUDACC__
-#define RUNG_CONFIG_CASE(t, w, br, bc, tr, tc, fn) \
+#define RUNG_CONFIG_CASE(t, w, br, bc, tr, tc, sm, fn) \
     if (L->tile == (t) && L->wpt == (w)) return fn(L);
 #define RUNG_CONFIGS(name, LIST)                                                           \
     extern "C" const struct rung_config name##_configs[] = {LIST(RUNG_CONFIG_ENTRY)       \

@@ -73,10 +73,10 @@ static const char *launch(const struct gpu_launch *L)
 }
 
 /* one configuration each: 16 x 16 threads, one output each */
-#define RACY(X) X(16, 0, 16, 16, 1, 1, racy)
-#define ONE_OFF_C(X) X(0, 0, 16, 16, 1, 1, (launch<ONE_OFF>))
-#define NAN_C(X) X(0, 0, 16, 16, 1, 1, (launch<NAN_ONE>))
-#define UNWRITTEN_C(X) X(0, 0, 16, 16, 1, 1, (launch<UNWRITTEN>))
+#define RACY(X) X(16, 0, 16, 16, 1, 1, 0, racy)
+#define ONE_OFF_C(X) X(0, 0, 16, 16, 1, 1, 0, (launch<ONE_OFF>))
+#define NAN_C(X) X(0, 0, 16, 16, 1, 1, 0, (launch<NAN_ONE>))
+#define UNWRITTEN_C(X) X(0, 0, 16, 16, 1, 1, 0, (launch<UNWRITTEN>))
 RUNG_CONFIGS(test_racy_tiled, RACY)
 RUNG_CONFIGS(test_one_off, ONE_OFF_C)
 RUNG_CONFIGS(test_nan, NAN_C)

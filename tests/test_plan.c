@@ -69,6 +69,83 @@ static void registry_reasons(void **state)
     assert_int_equal(registry_axes(h), AXIS_OPT);
 }
 
+/* What four GPUs would run of the paper matrix, from their descriptions alone
+ * (compute capability, shared memory a block may opt in to) and the default
+ * build (SASS for sm_90, PTX for compute_80): every rung and configuration on
+ * an H100; on an A100 and a B200 all but the sm_90a rung, through the PTX; on an
+ * RTX 4090 also not the configurations needing more than its 99 KiB of shared
+ * memory; on a T4 (7.5) nothing, for want of code for it. */
+static void gpus_plan_what_they_can_run(void **state)
+{
+    (void)state;
+    const char *flags = "-O3 -gencode arch=compute_90,code=sm_90 "
+                        "-gencode arch=compute_80,code=compute_80";
+    const struct {
+        struct gpu_caps d;
+        int refused;              /* GPU configurations of the ladder refused */
+        const char *rung, *reason;   /* one refusal and its words */
+    } gpus[] = {
+        {{"H100", 90, 227 * 1024, flags}, 0, NULL, NULL},
+        {{"A100", 80, 163 * 1024, flags}, 2, "tf32_wgmma_tma", "needs sm_90a (built for it alone: wgmma, TMA); this GPU is sm_80"},
+        {{"B200", 100, 227 * 1024, flags}, 2, "tf32_wgmma_tma", "this GPU is sm_100"},
+        {{"RTX 4090", 89, 99 * 1024, flags}, 2 + 2 + 2, "tf32_mma_sync", "needs 105 KiB of shared memory per block; this GPU offers 99 KiB"},
+        {{"T4", 75, 64 * 1024, flags}, -1, "gpu_tiled", "this binary holds no code for sm_75 (built: sm_90 compute_80; make ARCH=75 builds it)"},
+    };
+    size_t all = 0;
+    for (size_t k = 0; k < registry_count(); k++) {
+        const struct variant *v = registry_at(k);
+        for (const struct rung_config *c = v->configs; v->device == DEV_GPU && c->tile >= 0; c++) all++;
+    }
+    for (size_t g = 0; g < sizeof gpus / sizeof gpus[0]; g++) {
+        int refused = 0, seen = 0;
+        char why[160];
+        for (size_t k = 0; k < registry_count(); k++) {
+            const struct variant *v = registry_at(k);
+            for (const struct rung_config *c = v->configs; v->device == DEV_GPU && c->tile >= 0; c++) {
+                if (!plan_gpu_refuses(v, c, &gpus[g].d, why, sizeof why)) continue;
+                refused++;
+                if (gpus[g].rung && !strcmp(v->name, gpus[g].rung)) {
+                    if (!strstr(why, gpus[g].reason)) fail_msg("%s, %s: '%s'", gpus[g].d.name, v->name, why);
+                    seen = 1;
+                }
+            }
+        }
+        if (gpus[g].refused >= 0 && refused != gpus[g].refused)
+            fail_msg("%s: %d configurations refused, expected %d", gpus[g].d.name, refused, gpus[g].refused);
+        if (gpus[g].refused < 0 && (size_t)refused != all)
+            fail_msg("%s: %d of %zu configurations refused, expected all", gpus[g].d.name, refused, all);
+        assert_int_equal(seen, gpus[g].rung != NULL);
+    }
+    /* which rung-12 tile the 4090 keeps: 128 x 128 (97.5 KiB) yes, 128 x 256 no */
+    const struct variant *ac = registry_find("gpu_async_copy");
+    char why[160];
+    assert_false(plan_gpu_refuses(ac, rung_config_find(ac->configs, 128, 128), &gpus[3].d, why, sizeof why));
+    assert_true(plan_gpu_refuses(ac, rung_config_find(ac->configs, 256, 128), &gpus[3].d, why, sizeof why));
+    /* in a plan: skipped by design, with the reason; host points untouched */
+    struct experiment *e = parse("[experiment]\nname = t\nseed = 1\n"
+                                 "[g]\nvariants = tf32_wgmma_tma host_naive\nsizes = 64\n"
+                                 "tiles = 128 256\nopt_levels = 2\n");
+    struct plan p;
+    char err[512];
+    assert_int_equal(plan_from_experiment(e, 1, "", &p, err, sizeof err), 0);
+    /* (a build without CUDA has skipped them already, for want of the code) */
+    assert_int_equal(plan_apply_gpu(&p, &gpus[1].d), MM_HAVE_CUDA ? 2 : 0);
+    for (size_t i = 0; i < p.n; i++) {
+        const struct point *pt = &p.points[i];
+        assert_int_equal(pt->skip, pt->v->device == DEV_GPU);
+        assert_int_equal(pt->skip_env, !MM_HAVE_CUDA && pt->v->device == DEV_GPU);
+        if (pt->skip && MM_HAVE_CUDA) assert_non_null(strstr(pt->skip_reason, "needs sm_90a"));
+    }
+    plan_free(&p);
+    experiment_free(e);
+    free(e);
+    char t[256];
+    plan_targets(flags, t, sizeof t);
+    assert_non_null(strstr(t, "sm_90 compute_80"));
+    plan_targets("", t, sizeof t);
+    assert_string_equal(t, "none (built without CUDA)");
+}
+
 static void expansion_uses_only_each_variants_axes(void **state)
 {
     (void)state;
@@ -194,6 +271,7 @@ static void shipped_experiments_plan_cleanly(void **state)
 const struct CMUnitTest plan_tests[] = {
     cmocka_unit_test(registry_is_the_ladder_in_order),
     cmocka_unit_test(registry_reasons),
+    cmocka_unit_test(gpus_plan_what_they_can_run),
     cmocka_unit_test(expansion_uses_only_each_variants_axes),
     cmocka_unit_test(no_gpu_skips_gpu_points_with_reason),
     cmocka_unit_test(host_memory_axis_applies_to_gpu_rungs_only),

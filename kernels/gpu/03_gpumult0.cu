@@ -46,5 +46,5 @@ static const char *launch(const struct gpu_launch *L)
 
 /* one configuration: a block of 32 x 8 threads, one output each (rows x columns
  * of C: 8 x 32) */
-#define CONFIGS(X) X(0, 0, 8, 32, 1, 1, launch)
+#define CONFIGS(X) X(0, 0, 8, 32, 1, 1, 0, launch)
 RUNG_CONFIGS(gpumult0, CONFIGS)

@@ -58,7 +58,7 @@ static const char *launch(const struct gpu_launch *L)
 /* TS = 8, 16, 32: a TS x TS block of threads computes a TS x TS tile of C, one
  * output per thread */
 #define CONFIGS(X)                          \
-    X(8, 0, 8, 8, 1, 1, (launch<8>))        \
-    X(16, 0, 16, 16, 1, 1, (launch<16>))    \
-    X(32, 0, 32, 32, 1, 1, (launch<32>))
+    X(8, 0, 8, 8, 1, 1, 0, (launch<8>))        \
+    X(16, 0, 16, 16, 1, 1, 0, (launch<16>))    \
+    X(32, 0, 32, 32, 1, 1, 0, (launch<32>))
 RUNG_CONFIGS(gputiled1, CONFIGS)

@@ -69,13 +69,13 @@ static const char *launch(const struct gpu_launch *L)
 /* TS = 8, 16, 32 and every WPT = 1 ... 32 that divides TS: a TS x TS tile of C
  * per block, WPT outputs of one column per thread */
 #define CONFIGS(X)                                                                     \
-    X(8, 1, 8, 8, 1, 1, (launch<8, 1>)) X(8, 2, 8, 8, 2, 1, (launch<8, 2>))            \
-    X(8, 4, 8, 8, 4, 1, (launch<8, 4>)) X(8, 8, 8, 8, 8, 1, (launch<8, 8>))            \
-    X(16, 1, 16, 16, 1, 1, (launch<16, 1>)) X(16, 2, 16, 16, 2, 1, (launch<16, 2>))    \
-    X(16, 4, 16, 16, 4, 1, (launch<16, 4>)) X(16, 8, 16, 16, 8, 1, (launch<16, 8>))    \
-    X(16, 16, 16, 16, 16, 1, (launch<16, 16>))                                         \
-    X(32, 1, 32, 32, 1, 1, (launch<32, 1>)) X(32, 2, 32, 32, 2, 1, (launch<32, 2>))    \
-    X(32, 4, 32, 32, 4, 1, (launch<32, 4>)) X(32, 8, 32, 32, 8, 1, (launch<32, 8>))    \
-    X(32, 16, 32, 32, 16, 1, (launch<32, 16>))                                         \
-    X(32, 32, 32, 32, 32, 1, (launch<32, 32>))
+    X(8, 1, 8, 8, 1, 1, 0, (launch<8, 1>)) X(8, 2, 8, 8, 2, 1, 0, (launch<8, 2>))            \
+    X(8, 4, 8, 8, 4, 1, 0, (launch<8, 4>)) X(8, 8, 8, 8, 8, 1, 0, (launch<8, 8>))            \
+    X(16, 1, 16, 16, 1, 1, 0, (launch<16, 1>)) X(16, 2, 16, 16, 2, 1, 0, (launch<16, 2>))    \
+    X(16, 4, 16, 16, 4, 1, 0, (launch<16, 4>)) X(16, 8, 16, 16, 8, 1, 0, (launch<16, 8>))    \
+    X(16, 16, 16, 16, 16, 1, 0, (launch<16, 16>))                                         \
+    X(32, 1, 32, 32, 1, 1, 0, (launch<32, 1>)) X(32, 2, 32, 32, 2, 1, 0, (launch<32, 2>))    \
+    X(32, 4, 32, 32, 4, 1, 0, (launch<32, 4>)) X(32, 8, 32, 32, 8, 1, 0, (launch<32, 8>))    \
+    X(32, 16, 32, 32, 16, 1, 0, (launch<32, 16>))                                         \
+    X(32, 32, 32, 32, 32, 1, 0, (launch<32, 32>))
 RUNG_CONFIGS(gputiled_wpt, CONFIGS)

@@ -98,8 +98,8 @@ static const char *launch(const struct gpu_launch *L)
 /* tile = block tile BT x BT (64 or 128); WPT 64 or 128 = 8 x 8 or 16 x 8
  * outputs per thread */
 #define CONFIGS(X)                                     \
-    X(64, 64, 64, 64, 8, 8, (launch<64, 8>))           \
-    X(64, 128, 64, 64, 16, 8, (launch<64, 16>))        \
-    X(128, 64, 128, 128, 8, 8, (launch<128, 8>))       \
-    X(128, 128, 128, 128, 16, 8, (launch<128, 16>))
+    X(64, 64, 64, 64, 8, 8, 0, (launch<64, 8>))           \
+    X(64, 128, 64, 64, 16, 8, 0, (launch<64, 16>))        \
+    X(128, 64, 128, 128, 8, 8, 0, (launch<128, 8>))       \
+    X(128, 128, 128, 128, 16, 8, 0, (launch<128, 16>))
 RUNG_CONFIGS(gpu_warptiled, CONFIGS)

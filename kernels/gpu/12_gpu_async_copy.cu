@@ -25,6 +25,10 @@
  * then needs about 40% less of A and B at once; +0.7-0.9% (H100, n = 4096, 8192). */
 #include "rung_config.h"
 
+/* Dynamic shared memory of a BM x BN block tile: three stages of a 32-deep slice
+ * of A (BM rows, padded by 4) and of B (BN columns), floats. */
+#define ASYNC_SMEM(BM, BN) (3 * 32 * ((BM) + 4 + (BN)) * 4)
+
 #ifdef __CUDACC__
 #include <cuda_runtime.h>
 
@@ -140,7 +144,8 @@ template <int BM, int BN, int TM>
 static const char *launch(const struct gpu_launch *L)
 {
     const dim3 grid((L->N + BN - 1) / BN, (L->M + BM - 1) / BM), block(BM * BN / (8 * TM));
-    const size_t smem = (size_t)STAGES * SLICE * (BM + 4 + BN) * sizeof(float);
+    static_assert(STAGES == 3 && SLICE == 32, "ASYNC_SMEM above says 3 stages of 32");
+    const size_t smem = ASYNC_SMEM(BM, BN);
     if (rows_16_byte_aligned(L->A, L->B, L->N, L->K) && (size_t)L->C % 16 == 0)
         return launch_or_describe(L, gpu_async_copy<BM, BN, TM, true>, grid, block, smem);
     return launch_or_describe(L, gpu_async_copy<BM, BN, TM, false>, grid, block, smem);
@@ -151,10 +156,10 @@ static const char *launch(const struct gpu_launch *L)
 /* tile = block tile 64 x 64, 128 x 128, or 256: 128 rows x 256 columns;
  * WPT 64 or 128 = 8 x 8 or 16 x 8 outputs per thread */
 #define CONFIGS(X)                                         \
-    X(64, 64, 64, 64, 8, 8, (launch<64, 64, 8>))           \
-    X(64, 128, 64, 64, 16, 8, (launch<64, 64, 16>))        \
-    X(128, 64, 128, 128, 8, 8, (launch<128, 128, 8>))      \
-    X(128, 128, 128, 128, 16, 8, (launch<128, 128, 16>))   \
-    X(256, 64, 128, 256, 8, 8, (launch<128, 256, 8>))      \
-    X(256, 128, 128, 256, 16, 8, (launch<128, 256, 16>))
+    X(64, 64, 64, 64, 8, 8, ASYNC_SMEM(64, 64), (launch<64, 64, 8>))           \
+    X(64, 128, 64, 64, 16, 8, ASYNC_SMEM(64, 64), (launch<64, 64, 16>))        \
+    X(128, 64, 128, 128, 8, 8, ASYNC_SMEM(128, 128), (launch<128, 128, 8>))      \
+    X(128, 128, 128, 128, 16, 8, ASYNC_SMEM(128, 128), (launch<128, 128, 16>))   \
+    X(256, 64, 128, 256, 8, 8, ASYNC_SMEM(128, 256), (launch<128, 256, 8>))      \
+    X(256, 128, 128, 256, 16, 8, ASYNC_SMEM(128, 256), (launch<128, 256, 16>))
 RUNG_CONFIGS(gpu_async_copy, CONFIGS)

@@ -31,6 +31,10 @@
  * 4096^3 for WPT 128 (~180 for WPT 64), 55% of cuBLAS TF32, ~5x rung 12. */
 #include "rung_config.h"
 
+/* Dynamic shared memory: three stages of a 128 x 32 slice of A (rows padded to
+ * 36) and a 32 x 128 slice of B (rows padded to 136), floats. */
+#define MMA_SMEM (3 * (128 * 36 + 32 * 136) * 4)
+
 #ifdef __CUDACC__
 #include <cuda_runtime.h>
 
@@ -42,6 +46,7 @@ constexpr int BT = 128, BK = 32, STAGES = 3;
 constexpr int AS = BK + 4, BS = BT + 8;               /* padded row lengths, floats */
 constexpr int STAGE = BT * AS + BK * BS;              /* floats per stage: A then B */
 constexpr size_t SMEM = STAGES * STAGE * sizeof(float);
+static_assert(SMEM == MMA_SMEM, "MMA_SMEM above is the kernel's shared memory");
 
 __device__ __forceinline__ unsigned sptr(const float *p) { return (unsigned)__cvta_generic_to_shared(p); }
 
@@ -173,6 +178,6 @@ static const char *launch(const struct gpu_launch *L)
  * A thread holds (rows r, r + 8) x (columns 2c, 2c + 1) of each 16 x 8 MMA
  * tile: WM / 8 rows x WN / 4 columns. */
 #define CONFIGS(X)                                     \
-    X(128, 64, 128, 128, 8, 8, (launch<64, 32>))       \
-    X(128, 128, 128, 128, 8, 16, (launch<64, 64>))
+    X(128, 64, 128, 128, 8, 8, MMA_SMEM, (launch<64, 32>))       \
+    X(128, 128, 128, 128, 8, 16, MMA_SMEM, (launch<64, 64>))
 RUNG_CONFIGS(tf32_mma_sync, CONFIGS)

@@ -61,6 +61,11 @@
  * (which the default pool likely unmaps at every synchronization). */
 #include "rung_config.h"
 
+/* Dynamic shared memory, the same for both tiles: 6 stages of a 128-row slice of A
+ * or 4 of a 256-row one, each with a 32 x 128 slice of B, plus 1 KiB of slack to
+ * align the stages to 1024 bytes. */
+#define WGMMA_SMEM (6 * (128 * 32 * 4 + 32 * 128 * 4) + 1024)
+
 #ifdef __CUDACC__
 #include <cuda.h>
 #include <cuda_runtime.h>
@@ -80,6 +85,7 @@ template <int TILE> struct cfg {
     static constexpr int A_BYTES = TILE * BK * 4, B_BYTES = BK * BN * 4;
     static constexpr int STAGE = A_BYTES + B_BYTES;
     static constexpr size_t SMEM = (size_t)STAGES * STAGE + 1024;   /* + alignment slack */
+    static_assert(SMEM == WGMMA_SMEM, "WGMMA_SMEM above is the kernel's shared memory");
 };
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -335,6 +341,6 @@ static const char *launch(const struct gpu_launch *L)
 /* a TILE x 128 tile of C per block (TILE = 128 or 256 rows); each consumer
  * thread holds two of its columns over TILE / 4 rows (C^T's m64 accumulators) */
 #define CONFIGS(X)                                 \
-    X(128, 0, 128, 128, 32, 2, (launch<128>))      \
-    X(256, 0, 256, 128, 64, 2, (launch<256>))
+    X(128, 0, 128, 128, 32, 2, WGMMA_SMEM, (launch<128>))      \
+    X(256, 0, 256, 128, 64, 2, WGMMA_SMEM, (launch<256>))
 RUNG_CONFIGS(tf32_wgmma_tma, CONFIGS)

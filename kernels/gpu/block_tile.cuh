@@ -43,9 +43,9 @@ __device__ __forceinline__ void store_block(float *__restrict__ C, const float (
  * x BT of 64 or 128, WPT 16 or 64 = a 4 x 4 or 8 x 8 block of C per thread;
  * `launch` is each file's template <int BT, int T> launcher. */
 #define BLOCK_TILE_CONFIGS(X)                          \
-    X(64, 16, 64, 64, 4, 4, (launch<64, 4>))           \
-    X(64, 64, 64, 64, 8, 8, (launch<64, 8>))           \
-    X(128, 16, 128, 128, 4, 4, (launch<128, 4>))       \
-    X(128, 64, 128, 128, 8, 8, (launch<128, 8>))
+    X(64, 16, 64, 64, 4, 4, 0, (launch<64, 4>))           \
+    X(64, 64, 64, 64, 8, 8, 0, (launch<64, 8>))           \
+    X(128, 16, 128, 128, 4, 4, 0, (launch<128, 4>))       \
+    X(128, 64, 128, 128, 8, 8, 0, (launch<128, 8>))
 
 #endif

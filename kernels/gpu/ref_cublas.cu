@@ -39,7 +39,7 @@ static const char *tf32(const struct gpu_launch *L) { return gemm(L, CUBLAS_COMP
 #endif
 
 /* cuBLAS chooses its kernels and their tiles itself: nothing to declare */
-#define FP32_CONFIGS(X) X(0, 0, 0, 0, 0, 0, fp32)
-#define TF32_CONFIGS(X) X(0, 0, 0, 0, 0, 0, tf32)
+#define FP32_CONFIGS(X) X(0, 0, 0, 0, 0, 0, 0, fp32)
+#define TF32_CONFIGS(X) X(0, 0, 0, 0, 0, 0, 0, tf32)
 RUNG_CONFIGS(cublas_fp32, FP32_CONFIGS)
 RUNG_CONFIGS(cublas_tf32, TF32_CONFIGS)
