@@ -15,8 +15,10 @@
 CC         ?= cc
 NVCC       ?= $(shell command -v nvcc 2>/dev/null)
 # The GPU here, as nvidia-smi names its compute capability ("8.9" -> 89); 90 without one.
-ARCH       ?= $(or $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null \
+ifeq ($(origin ARCH),undefined)
+  ARCH := $(or $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null \
                 | head -n 1 | tr -d '. '),90)
+endif
 PTX        ?= 80
 comma      := ,
 CFLAGS     ?= -O2 -g
@@ -72,7 +74,7 @@ LIBS     = $(HDF5_LIBS) $(INIH_LIBS) $(LINK_LIBS) -ldl -lpthread -lm
 
 # ---- user-facing targets -------------------------------------------------------
 .PHONY: all help test test-built deps deps-paper figures figures-built paper check-claims readme \
-        reproduce \
+        reproduce archs \
         reproduce-built quick run-paper host transfers autotune sanitize fuzz deps-fuzz clean FORCE
 all: bin/mmladder                        ## build the harness (GPU build when nvcc is found)
 
@@ -91,6 +93,20 @@ test: deps                               ## unit and end-to-end tests (GPU tests
 
 test-built: bin/mmladder build/tests/run_tests $(TEST_BINS)
 	MMLADDER=bin/mmladder build/tests/run_tests
+
+# Every GPU kernel compiled (not linked) for each architecture the project
+# supports, as nvcc sees them: a kernel that does not build for one fails here.
+ARCHS ?= 80 86 89 90 100 120
+archs:                                   ## compile every GPU kernel for each of ARCHS (CI)
+	@[ -n "$(NVCC)" ] || { echo "make archs: no nvcc (NVCC=...)" >&2; exit 2; }
+	@for a in $(ARCHS); do \
+	  mkdir -p build/archs/sm_$$a; start=$$(date +%s); \
+	  for f in $(filter-out %_tma.cu,$(GPU_KERNELS)) harness/gpu.cu; do \
+	    $(NVCC) -O3 -std=c++17 -gencode arch=compute_$$a,code=sm_$$a -Ikernels -Iharness -Ibuild \
+	      -DMM_HAVE_CUDA=1 -c $$f -o build/archs/sm_$$a/$$(basename $$f .cu).o || exit 1; \
+	  done; echo "archs: sm_$$a: every kernel built in $$(( $$(date +%s) - start )) s"; \
+	done
+	@echo "archs: the sm_90a kernels ($(notdir $(filter %_tma.cu,$(GPU_KERNELS)))) are built by every build"
 
 sanitize: bin/mmladder build/tests/sanitize-one  ## compute-sanitizer over every GPU kernel -> data/sanitizer-<gpu>.tsv
 	scripts/sanitize.sh
