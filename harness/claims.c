@@ -180,17 +180,30 @@ static int per_run(enum claim_value v)
     return v == CV_STABLE_SHARE || v == CV_STABLE_UNCAPPED || v == CV_UNSTABLE_UNCAPPED;
 }
 
-/* Over the passed GPU points of >= 1 ms (median) of a run (those without a
- * throttled sample, for the _UNCAPPED values): the % within 1% relative
- * stddev, or the count outside it; NaN without any point. */
-static double stability(const struct run *r, enum claim_value v)
+/* Is the row one of the exceptions the claim names (its rungs, at its shapes;
+ * every shape when it names none)? */
+static int named_exception(const struct claim *c, const struct result_row *row)
 {
+    int rung = 0, shape = !c->n_shapes;
+    for (int k = 0; k < c->n_only; k++) rung |= !strcmp(c->only[k], row->variant);
+    for (int k = 0; k < c->n_shapes; k++)
+        shape |= c->shapes[k].M == row->M && c->shapes[k].N == row->N && c->shapes[k].K == row->K;
+    return rung && shape;
+}
+
+/* Over the passed GPU points of >= 1 ms (median) of a run (those without a
+ * throttled sample, for the _UNCAPPED values; without the claim's named
+ * exceptions): the % within 1% relative stddev, or the count outside it; NaN
+ * without any point. */
+static double stability(const struct claim *c, const struct run *r)
+{
+    const enum claim_value v = c->value;
     size_t n = 0, stable = 0;
     for (size_t i = 0; i < r->f.n_rows; i++) {
         const struct result_row *row = &r->f.rows[i];
         if (strcmp(row->device, "gpu") || strcmp(row->disposition, "passed") ||
             row->host_memory[0] || !(row->time_ms_median >= 1.0) ||
-            (v != CV_STABLE_SHARE && row->throttled_samples > 0))
+            (v != CV_STABLE_SHARE && row->throttled_samples > 0) || named_exception(c, row))
             continue;
         n++;
         stable += derive_rel_stddev(row) <= 0.01;
@@ -211,8 +224,11 @@ static int complete_claim(struct parse *p, const struct claim *c)
         return bad(p, "[%s] needs shapes", c->id);
     if (c->n_other_shapes && (c->value != CV_RATIO || c->n_other_shapes != c->n_shapes))
         return bad(p, "[%s]: other_shapes: one for each of shapes, for a ratio", c->id);
-    if (c->value != CV_AGREEMENT && (c->n_only || c->precision >= 0 || c->host_rows))
-        return bad(p, "[%s]: rungs, precision and device filter agreement claims only", c->id);
+    if (c->value != CV_AGREEMENT && (c->precision >= 0 || c->host_rows))
+        return bad(p, "[%s]: precision and device filter agreement claims only", c->id);
+    if (c->value != CV_AGREEMENT && c->n_only && !per_run(c->value))
+        return bad(p, "[%s]: rungs filter agreement claims, or name the exceptions of a "
+                      "noise claim", c->id);
     return 0;
 }
 
@@ -493,7 +509,7 @@ static void evaluate(const struct claim *c, const struct run *const *rs, size_t 
         }
         free(p);
     } else if (per_run(c->value)) {
-        for (size_t k = 0; k < nrs; k++) take(&a, c, stability(rs[k], c->value), rs[k]->role);
+        for (size_t k = 0; k < nrs; k++) take(&a, c, stability(c, rs[k]), rs[k]->role);
     } else if (c->value == CV_UNVERIFIED) {
         for (size_t k = 0; k < nrs; k++) {
             size_t bad = 0;

@@ -37,6 +37,9 @@
  *   stable_share_uncapped  the same over those of them that had no throttled
  *                   sample (telemetry.h: a power, thermal or slowdown reason)
  *   unstable_uncapped  per run: how many of those had a relative stddev above 1%
+ *                   (for the three noise values, `rungs` and `shapes` name
+ *                   exceptions: those rungs' points at those shapes, or at every
+ *                   shape without `shapes`, are left out)
  * Optional row filters for R: opt_levels, tiles, wpts (lists); for S:
  * other_opt_levels, other_tiles, other_wpts, and other_shapes (S's shape for
  * each of `shapes`, in order).

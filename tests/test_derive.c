@@ -387,7 +387,9 @@ static void noise_claims_and_telemetry_keys(void **state)
     write_text(p, "[all]\ntext = {range}\nvalue = stable_share\nruns = n\nexpect = at_least 30\n"
                   "[uncapped]\ntext = {range}\nvalue = stable_share_uncapped\nruns = n\n"
                   "expect = at_least 97\n"
-                  "[outside]\ntext = {max}\nvalue = unstable_uncapped\nruns = n\nexpect = at_most 1\n");
+                  "[outside]\ntext = {max}\nvalue = unstable_uncapped\nruns = n\nexpect = at_most 1\n"
+                  "[but]\ntext = {max}\nvalue = unstable_uncapped\nrungs = gpu_naive\n"
+                  "shapes = 2048\nruns = n\nexpect = at_most 0\n");
     struct claims *cs = calloc(1, sizeof *cs);
     assert_int_equal(claims_load(p, cs, err, sizeof err), 0);
     struct claim_result cr;
@@ -400,6 +402,9 @@ static void noise_claims_and_telemetry_keys(void **state)
     claims_evaluate(&cs->c[2], &run, 1, &cr);
     assert_int_equal(cr.verdict, CLAIM_PASSED);
     assert_string_equal(cr.text, "1");
+    claims_evaluate(&cs->c[3], &run, 1, &cr);   /* the spread one named as the exception */
+    assert_int_equal(cr.verdict, CLAIM_PASSED);
+    assert_string_equal(cr.text, "0");
     free(cs);
 
     const struct {
