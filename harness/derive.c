@@ -224,15 +224,22 @@ double derive_rel_stddev(const struct result_row *row)
 void derive_config_label(const struct variant *v, const struct result_row *row, char *buf,
                          size_t len)
 {
+    int n;
     if (v->device == DEV_HOST)
-        snprintf(buf, len, "-O%d", row->opt_level);
+        n = snprintf(buf, len, "-O%d", row->opt_level);
+    else if (row->chosen[0])   /* a dispatch row: what it picked */
+        n = snprintf(buf, len, "%s", row->chosen);
     else if (row->block_rows > 0 && row->thread_rows > 0)
-        snprintf(buf, len, "%dx%d block, %dx%d per thread", row->block_rows, row->block_cols,
-                 row->thread_rows, row->thread_cols);
+        n = snprintf(buf, len, "%dx%d block, %dx%d per thread", row->block_rows, row->block_cols,
+                     row->thread_rows, row->thread_cols);
     else if (row->tile || row->wpt)   /* files of schema < 5 */
-        snprintf(buf, len, "tile %d, WPT %d", row->tile, row->wpt);
+        n = snprintf(buf, len, "tile %d, WPT %d", row->tile, row->wpt);
     else
-        snprintf(buf, len, "%s", "");
+        n = snprintf(buf, len, "%s", "");
+    /* K divided among blocks (schema 7): by how many, and whether by the rule */
+    if (!row->chosen[0] && row->k_splits > 1 && n >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, ", K in %d%s", row->k_splits,
+                 row->split == 0 ? " (rule)" : "");
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -490,9 +497,9 @@ static void view_ladder(FILE *out, const struct run *r)
  * shape (shape_before), so that one configuration's sizes are adjacent rows */
 static int config_before(const struct result_row *a, const struct result_row *b)
 {
-    const int ka[] = {a->opt_level, a->tile, a->wpt, a->block_rows, a->block_cols,
+    const int ka[] = {a->opt_level, a->tile, a->wpt, a->split, a->block_rows, a->block_cols,
                       a->thread_rows, a->thread_cols},
-              kb[] = {b->opt_level, b->tile, b->wpt, b->block_rows, b->block_cols,
+              kb[] = {b->opt_level, b->tile, b->wpt, b->split, b->block_rows, b->block_cols,
                       b->thread_rows, b->thread_cols};
     for (size_t i = 0; i < sizeof ka / sizeof ka[0]; i++)
         if (ka[i] != kb[i]) return ka[i] < kb[i];

@@ -42,7 +42,7 @@
 #include <string.h>
 
 #define EXP_MAX_DIM 1000000            /* sizes and shape dimensions */
-#define EXP_MAX_AXIS 1024              /* tiles, wpts, opt_levels */
+#define EXP_MAX_AXIS 1024              /* tiles, wpts, opt_levels, splits */
 #define EXP_MAX_FILE_BYTES (1L << 20)
 #define INIH_SECTION_LEN 49            /* inih keeps section names in 50 bytes */
 
@@ -74,19 +74,20 @@ enum {
     S_GPU_WARMUP_MIN_MS,
     S_GPU_WARMUP_MAX_MS,
     S_GPU_CAPPED_SAMPLE_MS,
+    S_GPU_WARMUP_WINDOW_MS,
     N_SAMPLING_KEYS
 };
 static const char *const sampling_keys[N_SAMPLING_KEYS] = {
     "gpu_min_samples",  "gpu_max_samples",  "gpu_min_time_ms",  "gpu_timeout_ms",
     "host_min_samples", "host_max_samples", "host_min_time_ms", "host_timeout_ms",
     "host_long_point_ms", "target_rel_stddev", "host_point_budget_s", "gpu_min_sample_ms",
-    "gpu_warmup_min_ms", "gpu_warmup_max_ms", "gpu_capped_sample_ms"};
+    "gpu_warmup_min_ms", "gpu_warmup_max_ms", "gpu_capped_sample_ms", "gpu_warmup_window_ms"};
 
-enum { W_VARIANTS, W_SIZES, W_SHAPES, W_TILES, W_WPTS, W_OPT_LEVELS, W_HOST_MEMORY,
-       N_SWEEP_KEYS };
+enum { W_VARIANTS, W_SIZES, W_SHAPES, W_TILES, W_WPTS, W_OPT_LEVELS, W_HOST_MEMORY, W_SPLITS,
+       W_CONFIGS, N_SWEEP_KEYS };
 static const char *const sweep_keys[N_SWEEP_KEYS] = {"variants", "sizes",      "shapes",
                                                       "tiles",    "wpts",       "opt_levels",
-                                                      "host_memory"};
+                                                      "host_memory", "splits", "configs"};
 
 struct parse_ctx {
     struct experiment *e;
@@ -539,6 +540,7 @@ static void sampling_value(struct parse_ctx *c, int key, const char *v, int cont
         case S_GPU_WARMUP_MIN_MS: e->gpu_rule.warmup_min_ms = x; break;
         case S_GPU_WARMUP_MAX_MS: e->gpu_rule.warmup_max_ms = x; break;
         case S_GPU_CAPPED_SAMPLE_MS: e->gpu_rule.capped_sample_ms = x; break;
+        case S_GPU_WARMUP_WINDOW_MS: e->gpu_rule.warmup_window_ms = x; break;
         }
         break;
     }
@@ -698,6 +700,15 @@ static void sweep_value(struct parse_ctx *c, int key, const char *v)
         case W_WPTS: add_int(c, &s->wpts, kname, tok, n, "1 2 4"); break;
         case W_OPT_LEVELS: add_int(c, &s->opt_levels, kname, tok, n, "0 1 2 3"); break;
         case W_HOST_MEMORY: add_host_memory(c, &s->host_memory, tok, n); break;
+        case W_SPLITS: add_int(c, &s->splits, kname, tok, n, "0 2 8"); break;
+        case W_CONFIGS:
+            if (n != 3 || memcmp(tok, "all", 3) != 0 || s->all_configs) {
+                fail(c, c->line, "configs: '%.*s' (expected 'all': every configuration each "
+                                 "rung declares, instead of tiles x wpts)", (int)n, tok);
+                return;
+            }
+            s->all_configs = c->line;
+            break;
         }
     }
 }
@@ -777,6 +788,7 @@ static void on_key(struct parse_ctx *c, const char *name, const char *value)
         if (k == W_WPTS) s->wpts.line = line;
         if (k == W_OPT_LEVELS) s->opt_levels.line = line;
         if (k == W_HOST_MEMORY) s->host_memory.line = line;
+        if (k == W_SPLITS) s->splits.line = line;
         sweep_value(c, k, value);
     }
 }
@@ -884,6 +896,14 @@ static void check_complete(struct parse_ctx *c)
         }
         if (!c->sweep_lines[i][W_SIZES] && !c->sweep_lines[i][W_SHAPES]) {
             fail(c, s->line, "sweep [%s] has no 'sizes' or 'shapes'", s->name);
+            return;
+        }
+        const int axis = c->sweep_lines[i][W_TILES] ? c->sweep_lines[i][W_TILES]
+                                                    : c->sweep_lines[i][W_WPTS];
+        if (s->all_configs && axis) {
+            fail(c, axis, "sweep [%s]: '%s' beside 'configs = all' (line %d), which takes every "
+                          "configuration already (expected one or the other)", s->name,
+                 c->sweep_lines[i][W_TILES] ? "tiles" : "wpts", s->all_configs);
             return;
         }
     }

@@ -10,7 +10,7 @@
  *   host_min_samples, host_max_samples, host_min_time_ms, host_timeout_ms,
  *   host_long_point_ms, target_rel_stddev        (samples: 1 to EXP_MAX_SAMPLES)
  *   gpu_min_sample_ms, gpu_capped_sample_ms, gpu_warmup_min_ms,
- *   gpu_warmup_max_ms         (the GPU's timing
+ *   gpu_warmup_max_ms, gpu_warmup_window_ms   (the GPU's timing
  *                             method, measure.h)
  *   host_point_budget_s = 60  a host point whose estimated time (plan.h) exceeds
  *                             it is recorded as skipped with that reason, unless
@@ -24,6 +24,11 @@
  *                                          INT_MAX elements each
  *   tiles      = 8 16 32                   used by rungs with a tile width
  *   wpts       = 1 2 4                     used by rungs with work per thread
+ *   configs    = all                       instead of tiles and wpts: every
+ *                                          configuration each rung declares
+ *   splits     = 0 4 16                    used by rungs that divide K among blocks:
+ *                                          parts of K per tile of C, 0 for the rung's
+ *                                          own rule (kernels/rung_config.h)
  *   opt_levels = 1 2 3                     used by host rungs
  *   host_memory = pinned pageable          GPU rungs: also copy A, B in and C out
  *                                          through such host memory in every sample
@@ -67,7 +72,8 @@ struct sweep {
     int variants_line;
     int n_shapes;                           /* sizes and shapes, in file order */
     struct shape_entry shapes[EXP_MAX_LIST];
-    struct int_axis tiles, wpts, opt_levels;
+    struct int_axis tiles, wpts, opt_levels, splits;
+    int all_configs;                        /* line of `configs = all`; 0 if absent */
     struct int_axis host_memory;            /* HOST_MEMORY_* values */
 };
 

@@ -40,7 +40,7 @@ static_assert(sizeof(struct scratch) <= GPU_SCRATCH_BYTES, "scratch outgrew GPU_
 /* What a timed sample launches. */
 struct timed {
     gpu_launch_fn fn;
-    int tile, wpt;
+    int tile, wpt, split;
     float *C;
     cudaGraphExec_t exec;         /* NULL: launch one by one */
 };
@@ -64,6 +64,8 @@ struct gpu {
     int n_timed, launches;
     unsigned next_set;            /* the set the next single launch reads */
     struct scratch *scratch;
+    void *workspace;              /* the rungs' workspace (matmul.h), grown on demand */
+    size_t workspace_bytes;
     cudaEvent_t done;             /* recorded to wait for the stream without blocking */
     volatile sig_atomic_t *interrupt;   /* set: waits give up ("interrupted") */
     char msg[512];
@@ -377,6 +379,7 @@ void gpu_close(struct gpu *g)
         cudaStreamSynchronize(g->stream);
     free_shape(g);
     cudaFree(g->scratch);
+    cudaFree(g->workspace);
     if (g->blas)
         cublasDestroy(g->blas);
     cudaFree(g->blas_workspace);
@@ -518,7 +521,8 @@ static const char *need_inputs(struct gpu *g, const char *who)
 }
 
 /* The arguments of a launch on input set `set` writing C. */
-static struct gpu_launch launch_on(const struct gpu *g, int tile, int wpt, unsigned set, float *C)
+static struct gpu_launch launch_on(const struct gpu *g, int tile, int wpt, int split, unsigned set,
+                                   float *C)
 {
     struct gpu_launch L;
     const unsigned char *s = g->sets + (size_t)(set % (unsigned)g->input_sets) * g->set_bytes;
@@ -530,27 +534,54 @@ static struct gpu_launch launch_on(const struct gpu *g, int tile, int wpt, unsig
     L.K = g->K;
     L.tile = tile;
     L.wpt = wpt;
+    L.split = split;
     L.stream = (void *)g->stream;
     L.blas = (void *)g->blas;
+    L.workspace = g->workspace;
+    L.workspace_bytes = g->workspace_bytes;
     L.describe = NULL;
     return L;
 }
 
-static struct gpu_launch launch_args(const struct gpu *g, int tile, int wpt)
+static struct gpu_launch launch_args(const struct gpu *g, int tile, int wpt, int split)
 {
-    return launch_on(g, tile, wpt, 0, g->dC);
+    return launch_on(g, tile, wpt, split, 0, g->dC);
 }
 
-const char *gpu_describe(struct gpu *g, gpu_launch_fn fn, int tile, int wpt,
+const char *gpu_describe(struct gpu *g, gpu_launch_fn fn, int tile, int wpt, int split,
                          struct kernel_resources *out)
 {
     TRY(need_inputs(g, "gpu_describe"));
-    struct gpu_launch L = launch_args(g, tile, wpt);
+    struct gpu_launch L = launch_args(g, tile, wpt, split);
     L.describe = out;
     const char *m = fn(&L);
     if (m)
-        return fail(g, "describing (%dx%dx%d, tile %d, wpt %d): %s", g->M, g->N, g->K, tile, wpt, m);
+        return fail(g, "describing (%dx%dx%d, tile %d, wpt %d, split %d): %s", g->M, g->N, g->K,
+                    tile, wpt, split, m);
     return NULL;
+}
+
+/* The workspace the launch asks for (its describe), allocated (and zeroed) when
+ * the one held is smaller. */
+static const char *ensure_workspace(struct gpu *g, gpu_launch_fn fn, int tile, int wpt, int split)
+{
+    struct kernel_resources kr;
+    TRY(gpu_describe(g, fn, tile, wpt, split, &kr));
+    if (kr.workspace_bytes > GPU_WORKSPACE_MAX_BYTES)
+        return fail(g, "%dx%dx%d, tile %d, wpt %d, split %d: asks for %zu bytes of workspace, "
+                       "more than the %zu a launch may have", g->M, g->N, g->K, tile, wpt, split,
+                    kr.workspace_bytes, GPU_WORKSPACE_MAX_BYTES);
+    if (kr.workspace_bytes <= g->workspace_bytes)
+        return NULL;
+    TRY(wait_stream(g, "freeing the workspace"));
+    TRY(ck(g, cudaFree(g->workspace), "cudaFree(workspace)"));
+    g->workspace = NULL;
+    g->workspace_bytes = 0;
+    TRY(ck(g, cudaMalloc(&g->workspace, kr.workspace_bytes), "cudaMalloc(workspace, %zu bytes)",
+           kr.workspace_bytes));
+    g->workspace_bytes = kr.workspace_bytes;
+    return ck(g, cudaMemsetAsync(g->workspace, 0, g->workspace_bytes, g->stream),
+              "cudaMemset(workspace, 0, %zu bytes)", g->workspace_bytes);
 }
 
 const char *gpu_poison_output(struct gpu *g)
@@ -561,16 +592,21 @@ const char *gpu_poison_output(struct gpu *g)
               bytes);
 }
 
-const char *gpu_run_once(struct gpu *g, gpu_launch_fn fn, int tile, int wpt)
+const char *gpu_run_once(struct gpu *g, gpu_launch_fn fn, int tile, int wpt, int split)
 {
     TRY(need_inputs(g, "gpu_run_once"));
-    const struct gpu_launch L = launch_args(g, tile, wpt);
+    TRY(ensure_workspace(g, fn, tile, wpt, split));
+    if (g->workspace_bytes)   /* whatever an earlier point (or a failed launch) left */
+        TRY(ck(g, cudaMemsetAsync(g->workspace, 0, g->workspace_bytes, g->stream),
+               "cudaMemset(workspace, 0, %zu bytes)", g->workspace_bytes));
+    const struct gpu_launch L = launch_args(g, tile, wpt, split);
     const char *m = fn(&L);
     if (m)
-        return fail(g, "launch (%dx%dx%d, tile %d, wpt %d): %s", g->M, g->N, g->K, tile, wpt, m);
+        return fail(g, "launch (%dx%dx%d, tile %d, wpt %d, split %d): %s", g->M, g->N, g->K, tile,
+                    wpt, split, m);
     char what[96];
-    snprintf(what, sizeof what, "running (%dx%dx%d, tile %d, wpt %d)", g->M, g->N, g->K, tile,
-             wpt);
+    snprintf(what, sizeof what, "running (%dx%dx%d, tile %d, wpt %d, split %d)", g->M, g->N, g->K,
+             tile, wpt, split);
     return wait_stream(g, what);
 }
 
@@ -590,11 +626,11 @@ void gpu_timing_release(struct gpu *g)
 static const char *enqueue(struct gpu *g, const struct timed *t, int n)
 {
     for (int i = 0; i < n; i++) {
-        const struct gpu_launch L = launch_on(g, t->tile, t->wpt, g->next_set++, t->C);
+        const struct gpu_launch L = launch_on(g, t->tile, t->wpt, t->split, g->next_set++, t->C);
         const char *m = t->fn(&L);
         if (m)
-            return fail(g, "launch (%dx%dx%d, tile %d, wpt %d): %s", g->M, g->N, g->K, t->tile,
-                        t->wpt, m);
+            return fail(g, "launch (%dx%dx%d, tile %d, wpt %d, split %d): %s", g->M, g->N, g->K,
+                        t->tile, t->wpt, t->split, m);
     }
     return NULL;
 }
@@ -640,13 +676,14 @@ static void capture(struct gpu *g, struct timed *t, int n)
     (void)cudaGetLastError();
 }
 
-const char *gpu_timing_prepare(struct gpu *g, gpu_launch_fn fn, int tile, int wpt,
+const char *gpu_timing_prepare(struct gpu *g, gpu_launch_fn fn, int tile, int wpt, int split,
                                gpu_launch_fn ref, double min_sample_ms, struct gpu_timing *out)
 {
     TRY(need_inputs(g, "gpu_timing_prepare"));
     gpu_timing_release(g);
-    g->timed[0] = (struct timed){fn, tile, wpt, g->dC, NULL};
-    g->timed[1] = (struct timed){ref, 0, 0, g->dCref, NULL};
+    TRY(ensure_workspace(g, fn, tile, wpt, split));
+    g->timed[0] = (struct timed){fn, tile, wpt, split, g->dC, NULL};
+    g->timed[1] = (struct timed){ref, 0, 0, 0, g->dCref, NULL};
     g->n_timed = ref ? 2 : 1;
     /* One launch of each (already warm: gpu_run_once ran fn) sets the count. */
     double one = INFINITY;
@@ -709,7 +746,7 @@ static double host_ms(void)
     return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
 }
 
-const char *gpu_time_round_trip(struct gpu *g, gpu_launch_fn fn, int tile, int wpt,
+const char *gpu_time_round_trip(struct gpu *g, gpu_launch_fn fn, int tile, int wpt, int split,
                                 const float *hA, const float *hB, float *hC, double *h2d_ms,
                                 double *kernel_ms, double *d2h_ms)
 {
@@ -721,7 +758,8 @@ const char *gpu_time_round_trip(struct gpu *g, gpu_launch_fn fn, int tile, int w
     TRY(ck(g, cudaMemcpyAsync(g->dB, hB, b, cudaMemcpyHostToDevice, g->stream), "copy B in"));
     TRY(wait_stream(g, "copying A and B in"));
     *h2d_ms = host_ms() - t0;
-    const struct timed once = {fn, tile, wpt, g->dC, NULL};
+    TRY(ensure_workspace(g, fn, tile, wpt, split));
+    const struct timed once = {fn, tile, wpt, split, g->dC, NULL};
     const unsigned keep = g->next_set;
     g->next_set = 0;   /* the set just copied in */
     const char *e = time_events(g, &once, 1, kernel_ms);

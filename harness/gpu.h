@@ -60,7 +60,9 @@ size_t gpu_bytes_needed(int M, int N, int K, long long l2_bytes);
 
 /* What gpu_open allocates: cuBLAS's workspace (set explicitly, 32 MiB as cuBLAS
  * recommends for Hopper; stream capture needs it set) and a small scratch
- * buffer for reductions. */
+ * buffer for reductions.  The rungs' own workspace (split-K partial sums,
+ * stream-K tile counters; matmul.h) is allocated as a point asks for it, at
+ * most GPU_WORKSPACE_MAX_BYTES. */
 #define GPU_BLAS_WORKSPACE_BYTES ((size_t)32 << 20)
 #define GPU_SCRATCH_BYTES ((size_t)256)
 #define GPU_MAX_INPUT_SETS 1024
@@ -90,7 +92,7 @@ static inline size_t gpu_bytes_formula(int M, int N, int K, long long l2_bytes)
     const size_t set = gpu_matrix_stride(mk) + gpu_matrix_stride(kn);
     return set * (size_t)gpu_input_sets(M, N, K, l2_bytes) + 2 * mn * sizeof(float) +
            mn * sizeof(double) + (mk + kn) * sizeof(double) + GPU_BLAS_WORKSPACE_BYTES +
-           GPU_SCRATCH_BYTES;
+           GPU_SCRATCH_BYTES + GPU_WORKSPACE_MAX_BYTES;
 }
 
 /* Make (A, B) of this shape current: copy them to the device and compute the
@@ -101,8 +103,10 @@ const char *gpu_set_inputs(struct gpu *g, const float *A, const float *B, int M,
 /* Fill C with NaN (every byte 0xFF), so unwritten elements fail verification. */
 const char *gpu_poison_output(struct gpu *g);
 
-/* Launch one rung on the current inputs; waits for completion and checks errors. */
-const char *gpu_run_once(struct gpu *g, gpu_launch_fn fn, int tile, int wpt);
+/* Launch one rung on the current inputs, configuration (tile, wpt, split),
+ * with the workspace it asks for (allocated here, zeroed first); waits for
+ * completion and checks errors. */
+const char *gpu_run_once(struct gpu *g, gpu_launch_fn fn, int tile, int wpt, int split);
 
 /* How a point's samples are taken (gpu_timing_prepare). */
 struct gpu_timing {
@@ -118,7 +122,7 @@ struct gpu_timing {
  * is then at most 0.5 us / min_sample_ms of it), a whole number of rotations over
  * the input sets, captured as a CUDA graph where capture works.  Launching one
  * at a time when one launch alone takes min_sample_ms. */
-const char *gpu_timing_prepare(struct gpu *g, gpu_launch_fn fn, int tile, int wpt,
+const char *gpu_timing_prepare(struct gpu *g, gpu_launch_fn fn, int tile, int wpt, int split,
                                gpu_launch_fn ref, double min_sample_ms, struct gpu_timing *out);
 /* One sample of the prepared launches: of fn (which = 0) or of the reference
  * (which = 1); *ms is one event pair's elapsed time divided by the launches. */
@@ -131,8 +135,9 @@ void gpu_timing_release(struct gpu *g);
 const char *gpu_pci_bus_id(struct gpu *g, char *buf, size_t len);
 
 /* The resources of the kernel `fn` would launch on the current inputs (registers,
- * shared and local memory, threads, resident blocks per SM); launches nothing. */
-const char *gpu_describe(struct gpu *g, gpu_launch_fn fn, int tile, int wpt,
+ * shared and local memory, threads, resident blocks per SM, grid, parts of K,
+ * workspace); launches nothing. */
+const char *gpu_describe(struct gpu *g, gpu_launch_fn fn, int tile, int wpt, int split,
                          struct kernel_resources *out);
 
 /* Host memory for transfer points: page-locked (cudaMallocHost) or plain malloc. */
@@ -144,7 +149,7 @@ void gpu_host_free(void *p, int pinned);
  * event pair), copy C back into hC.  Copies are timed on the host clock around
  * the asynchronous copy and a stream synchronisation (so a pageable copy's
  * staging counts).  hA and hB must hold the current inputs. */
-const char *gpu_time_round_trip(struct gpu *g, gpu_launch_fn fn, int tile, int wpt,
+const char *gpu_time_round_trip(struct gpu *g, gpu_launch_fn fn, int tile, int wpt, int split,
                                 const float *hA, const float *hB, float *hC, double *h2d_ms,
                                 double *kernel_ms, double *d2h_ms);
 

@@ -50,16 +50,16 @@ const char *gpu_poison_output(struct gpu *g)
     return no_cuda;
 }
 
-const char *gpu_run_once(struct gpu *g, gpu_launch_fn fn, int tile, int wpt)
+const char *gpu_run_once(struct gpu *g, gpu_launch_fn fn, int tile, int wpt, int split)
 {
-    (void)g, (void)fn, (void)tile, (void)wpt;
+    (void)g, (void)fn, (void)tile, (void)wpt, (void)split;
     return no_cuda;
 }
 
-const char *gpu_timing_prepare(struct gpu *g, gpu_launch_fn fn, int tile, int wpt,
+const char *gpu_timing_prepare(struct gpu *g, gpu_launch_fn fn, int tile, int wpt, int split,
                                gpu_launch_fn ref, double min_sample_ms, struct gpu_timing *out)
 {
-    (void)g, (void)fn, (void)tile, (void)wpt, (void)ref, (void)min_sample_ms;
+    (void)g, (void)fn, (void)tile, (void)wpt, (void)split, (void)ref, (void)min_sample_ms;
     *out = (struct gpu_timing){"", 0, 0};
     return no_cuda;
 }
@@ -112,19 +112,19 @@ void gpu_host_free(void *p, int pinned)
     (void)p, (void)pinned;
 }
 
-const char *gpu_time_round_trip(struct gpu *g, gpu_launch_fn fn, int tile, int wpt,
+const char *gpu_time_round_trip(struct gpu *g, gpu_launch_fn fn, int tile, int wpt, int split,
                                 const float *hA, const float *hB, float *hC, double *h2d_ms,
                                 double *kernel_ms, double *d2h_ms)
 {
-    (void)g, (void)fn, (void)tile, (void)wpt, (void)hA, (void)hB, (void)hC;
+    (void)g, (void)fn, (void)tile, (void)wpt, (void)split, (void)hA, (void)hB, (void)hC;
     *h2d_ms = *kernel_ms = *d2h_ms = 0;
     return no_cuda;
 }
 
-const char *gpu_describe(struct gpu *g, gpu_launch_fn fn, int tile, int wpt,
+const char *gpu_describe(struct gpu *g, gpu_launch_fn fn, int tile, int wpt, int split,
                          struct kernel_resources *out)
 {
-    (void)g, (void)fn, (void)tile, (void)wpt;
+    (void)g, (void)fn, (void)tile, (void)wpt, (void)split;
     *out = (struct kernel_resources){0};
     return no_cuda;
 }

@@ -112,6 +112,8 @@ static void print_variants(void)
              (axes & (AXIS_TILE | AXIS_WPT)) && c && c->tile >= 0 && used < sizeof configs; c++)
             used += (size_t)snprintf(configs + used, sizeof configs - used, " %d/%d", c->tile,
                                      c->wpt);
+        if ((axes & AXIS_SPLIT) && used < sizeof configs)
+            snprintf(configs + used, sizeof configs - used, ", split 0-%d", RUNG_MAX_SPLIT);
         printf("%02zu %-19s %-22s %-5s %-5s %s%s%s%s\n", i + 1, v->name, v->seed_name,
                v->device == DEV_GPU ? "gpu" : "host", v->precision == PREC_TF32 ? "tf32" : "fp32",
                v->adds, configs[0] ? ";" : "", configs,
@@ -136,8 +138,8 @@ static void print_points(const struct experiment *e, const struct plan *p, int w
         const struct point *pt = &p->points[i];
         double est = point_estimate_s(pt, e);
         total += est;
-        printf("%4zu  %-12s %-19s %5d %5d %5d  TS=%-3d WPT=%-3d -O%d %-8s  ", i, pt->sweep,
-               pt->v->name, pt->M, pt->N, pt->K, pt->tile, pt->wpt, pt->opt_level,
+        printf("%4zu  %-12s %-19s %5d %5d %5d  TS=%-3d WPT=%-3d S=%-3d -O%d %-8s  ", i, pt->sweep,
+               pt->v->name, pt->M, pt->N, pt->K, pt->tile, pt->wpt, pt->split, pt->opt_level,
                host_memory_name(pt->host_memory));
         if (pt->skip_env)
             printf("skip: needs a GPU (below)\n");
@@ -499,6 +501,10 @@ static void print_variants_markdown(void)
                                      used ? "; " : "", sel, sel[0] ? ": " : "", c->block_rows,
                                      c->block_cols, c->thread_rows, c->thread_cols);
         }
+        if ((registry_axes(v) & AXIS_SPLIT) && used < sizeof configs)
+            snprintf(configs + used, sizeof configs - used, "; each with K split in 1 to %d "
+                     "parts, or by its rule", RUNG_MAX_SPLIT);
+        if (v->dispatch) snprintf(configs, sizeof configs, "picks one of the above by shape");
         const int plain = v->seed_name[0] == '(';   /* "(past the seeds)": not a name */
         printf("| %02zu | `%s` | %s%s%s | %s%s%s | %s | %s |\n", i + 1, v->name, plain ? "" : "`",
                v->seed_name, plain ? "" : "`",

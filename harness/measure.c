@@ -22,11 +22,12 @@ struct sampling_rule sampling_default_gpu(void)
         /* 5 ms per sample: the event timer's 0.5 us is 0.01% of it; 50 ms
          * under the power cap, to span many of the clock's steps there.
          * Warm-up: 100 ms at least, up to 3 s (CUTLASS's profiling guidance)
-         * for the clock to settle. */
+         * for the clock to settle, judged over windows of 100 ms. */
         .min_sample_ms = 5.0,
         .capped_sample_ms = 50.0,
         .warmup_min_ms = 100.0,
         .warmup_max_ms = 3000.0,
+        .warmup_window_ms = 100.0,
     };
 }
 

@@ -33,7 +33,9 @@ struct sampling_rule {
     double capped_sample_ms;     /* ... or this, when the warm-up ended under the power or
                                     thermal cap (its clock steps every few ms) */
     double warmup_min_ms;        /* untimed launches at least this long, */
-    double warmup_max_ms;        /* and until the clock settles, at most this long */
+    double warmup_max_ms;        /* and until the clock settles, at most this long; */
+    double warmup_window_ms;     /* settled: the mean clock and power of one window of
+                                    this length against the window before */
 };
 
 struct sampling_rule sampling_default_gpu(void);

@@ -48,21 +48,34 @@ static int check_sweep(const struct experiment *e, const struct sweep *s, char *
             unsigned axis;
             const char *key;
             size_t off;
-        } axes[] = {{AXIS_TILE, "tiles", offsetof(struct sweep, tiles)},
-                    {AXIS_WPT, "wpts", offsetof(struct sweep, wpts)},
-                    {AXIS_OPT, "opt_levels", offsetof(struct sweep, opt_levels)}};
+            const char *example;
+        } axes[] = {{AXIS_TILE, "tiles", offsetof(struct sweep, tiles), "8 16 32"},
+                    {AXIS_WPT, "wpts", offsetof(struct sweep, wpts), "8 16 32"},
+                    {AXIS_SPLIT, "splits", offsetof(struct sweep, splits), "0 4 16"},
+                    {AXIS_OPT, "opt_levels", offsetof(struct sweep, opt_levels), "1 2 3"}};
         for (size_t a = 0; a < sizeof axes / sizeof axes[0]; a++) {
             const struct int_axis *ax = (const struct int_axis *)((const char *)s + axes[a].off);
+            if (s->all_configs && (axes[a].axis & (AXIS_TILE | AXIS_WPT))) continue;
             if ((registry_axes(v) & axes[a].axis) && ax->n == 0) {
                 snprintf(err, errlen,
                          "%s:%d: sweep [%s]: variant '%s' needs '%s' (expected e.g. %s = %s)",
                          e->path, s->line, s->name, v->name, axes[a].key, axes[a].key,
-                         axes[a].axis == AXIS_OPT ? "1 2 3" : "8 16 32");
+                         axes[a].example);
                 return -1;
             }
         }
     }
     return 0;
+}
+
+/* The (tile, wpt) pairs a sweep gives a GPU variant: its own configurations
+ * (`configs = all`), into tiles[] and wpts[] when not NULL; returns how many. */
+static size_t own_configs(const struct variant *v, int *tiles, int *wpts, size_t cap)
+{
+    size_t n = 0;
+    for (const struct rung_config *c = v->configs; c && c->tile >= 0; c++, n++)
+        if (tiles && n < cap) tiles[n] = c->tile, wpts[n] = c->wpt;
+    return n;
 }
 
 /* How many points a checked sweep expands to (lists of 64 multiply up fast). */
@@ -73,8 +86,10 @@ static size_t sweep_points(const struct sweep *s)
         const struct variant *v = registry_find(s->variants[vi]);
         size_t k = (size_t)s->n_shapes;
         const unsigned axes = registry_axes(v);
-        if (axes & AXIS_TILE) k *= (size_t)s->tiles.n;
-        if (axes & AXIS_WPT) k *= (size_t)s->wpts.n;
+        if (s->all_configs && (axes & (AXIS_TILE | AXIS_WPT))) k *= own_configs(v, NULL, NULL, 0);
+        if (!s->all_configs && (axes & AXIS_TILE)) k *= (size_t)s->tiles.n;
+        if (!s->all_configs && (axes & AXIS_WPT)) k *= (size_t)s->wpts.n;
+        if (axes & AXIS_SPLIT) k *= (size_t)s->splits.n;
         if (axes & AXIS_OPT) k *= (size_t)s->opt_levels.n;
         if (v->device == DEV_GPU && s->host_memory.n > 0) k *= (size_t)s->host_memory.n;
         n += k;
@@ -104,24 +119,37 @@ int plan_from_experiment(const struct experiment *e, int gpu_ok, const char *gpu
         for (int hi = 0; hi < s->n_shapes; hi++) {
             for (int vi = 0; vi < s->n_variants; vi++) {
                 const struct variant *v = registry_find(s->variants[vi]);
-                const int *tiles, *wpts, *opts, *mems;
+                const int *tiles, *wpts, *splits, *opts, *mems;
                 const unsigned axes = registry_axes(v);
                 int nt = axis_values(&s->tiles, axes & AXIS_TILE, &tiles);
                 int nw = axis_values(&s->wpts, axes & AXIS_WPT, &wpts);
+                /* configs = all: the rung's own (tile, wpt) pairs, walked as one axis */
+                int pair_tiles[EXP_MAX_LIST], pair_wpts[EXP_MAX_LIST];
+                const int pairs = s->all_configs && (axes & (AXIS_TILE | AXIS_WPT));
+                if (pairs) {
+                    nt = (int)own_configs(v, pair_tiles, pair_wpts, EXP_MAX_LIST);
+                    if (nt > EXP_MAX_LIST) nt = EXP_MAX_LIST;
+                    tiles = pair_tiles, wpts = pair_wpts, nw = 1;
+                }
+                int ns = axis_values(&s->splits, axes & AXIS_SPLIT, &splits);
                 int no = axis_values(&s->opt_levels, axes & AXIS_OPT, &opts);
                 int nm = axis_values(&s->host_memory,
                                      v->device == DEV_GPU && s->host_memory.n > 0, &mems);
                 for (int ti = 0; ti < nt; ti++)
                     for (int wi = 0; wi < nw; wi++)
+                        for (int xi = 0; xi < ns; xi++)
                         for (int oi = 0; oi < no; oi++)
                         for (int mi = 0; mi < nm; mi++) {
                             struct point pt = {
                                 .v = v, .M = s->shapes[hi].M, .N = s->shapes[hi].N,
-                                .K = s->shapes[hi].K, .tile = tiles[ti], .wpt = wpts[wi],
-                                .opt_level = opts[oi], .host_memory = mems[mi],
-                                .sweep = s->name, .line = s->shapes[hi].line};
-                            if (!registry_supports(v, pt.tile, pt.wpt, pt.opt_level, &pt.cfg,
-                                                   pt.skip_reason, sizeof pt.skip_reason))
+                                .K = s->shapes[hi].K, .tile = tiles[ti],
+                                .wpt = pairs ? wpts[ti] : wpts[wi],
+                                .split = splits[xi], .opt_level = opts[oi],
+                                .host_memory = mems[mi], .sweep = s->name,
+                                .line = s->shapes[hi].line};
+                            if (!registry_supports(v, pt.tile, pt.wpt, pt.split, pt.opt_level,
+                                                   &pt.cfg, pt.skip_reason,
+                                                   sizeof pt.skip_reason))
                                 pt.skip = 1;
                             else if (v->device == DEV_GPU && (!v->gpu || !gpu_ok)) {
                                 pt.skip = pt.skip_env = 1;

@@ -1,6 +1,6 @@
 /* The plan: an experiment's sweeps expanded into the points to run, in order.
  *
- * Each sweep expands to the product variants x shapes x tiles x wpts x opt_levels
+ * Each sweep expands to the product variants x shapes x tiles x wpts x splits x opt_levels
  * (x host_memory for GPU rungs, when the sweep names it),
  * where a variant uses only its own axes (the others collapse to 0, so a naive
  * rung is not repeated per tile).  A combination the variant cannot run is kept
@@ -19,7 +19,7 @@ struct point {
     const struct variant *v;
     const struct rung_config *cfg;   /* GPU rungs: the configuration; NULL otherwise */
     int M, N, K;
-    int tile, wpt, opt_level;
+    int tile, wpt, split, opt_level;
     int host_memory;             /* HOST_MEMORY_*: GPU points that also time the copies */
     int skip;                    /* 1: recorded as skipped, not run */
     int skip_env;                /* 1: skipped for want of this machine (no GPU), not by design */

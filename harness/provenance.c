@@ -127,11 +127,12 @@ int provenance_record(struct results *r, const struct experiment *e, const struc
                                              "verified first call counts as the first sample");
     const struct sampling_rule *rules[2] = {&e->gpu_rule, &e->host_rule};
     const char *pre[2] = {"gpu", "host"};
-    char gpu_extra[160];
+    char gpu_extra[192];
     snprintf(gpu_extra, sizeof gpu_extra,
-             " min_sample_ms=%g capped_sample_ms=%g warmup_min_ms=%g warmup_max_ms=%g",
+             " min_sample_ms=%g capped_sample_ms=%g warmup_min_ms=%g warmup_max_ms=%g"
+             " warmup_window_ms=%g",
              e->gpu_rule.min_sample_ms, e->gpu_rule.capped_sample_ms, e->gpu_rule.warmup_min_ms,
-             e->gpu_rule.warmup_max_ms);
+             e->gpu_rule.warmup_max_ms, e->gpu_rule.warmup_window_ms);
     for (int i = 0; i < 2; i++) {
         snprintf(buf, sizeof buf,
                  "min_samples=%d max_samples=%d min_time_ms=%g timeout_ms=%g "

@@ -8,6 +8,8 @@
  *   HOST(name, seed name, colour, point, what it adds, code, nominal GFLOP/s)
  *   GPU(name, seed name, precision, colour, point, what it adds, code, tiled,
  *       needs, nominal GFLOP/s)
+ *   PICK(the same but `tiled`): an entry point that picks a rung and its
+ *       configuration from the shape (registry.h's `dispatch`)
  * where `code` is the base name of the rung's functions (hostmult0_O2;
  * gpu_async_copy_launch and gpu_async_copy_configs, from its kernel file), the
  * precision FP32 or TF32 (which also names the cuBLAS line it is measured
@@ -17,7 +19,7 @@
  * later: cp.async, TF32 mma.sync) or ONLY(90) (exactly 9.0, a kernel built for
  * sm_90a alone: wgmma, TMA).  The
  * list declares what it names, so a new rung is its file and one line here. */
-#define LADDER(HOST, GPU)                                                                   \
+#define LADDER(HOST, GPU, PICK)                                                             \
     HOST("host_naive", "hostmult0", "#8C510A", 5,                                           \
          "triple loop accumulating in C (the baseline)", hostmult0, 0.5)                    \
     HOST("host_restrict", "hostmult1", "#D8A300", 15,                                       \
@@ -54,6 +56,21 @@
     GPU("tf32_wgmma_tma", "(past the seeds)", TF32, "#6B9E00", 15,                          \
         "Hopper warpgroup MMA (wgmma) fed by the tensor memory accelerator (TMA)",          \
         tf32_wgmma_tma, 1, ONLY(90), 300000)                                                          \
+    GPU("gpu_splitk", "(past the seeds)", FP32, "#E6550D", 7,                                \
+        "split-K over rung 12: a tile's K shared by S blocks, parts added in a fixed order", \
+        gpu_splitk, 1, CC(80), 40000)                                                                \
+    GPU("gpu_streamk", "(past the seeds)", FP32, "#3182BD", 9,                               \
+        "stream-K over rung 12: a persistent grid shares the multiply-adds out evenly",     \
+        gpu_streamk, 1, CC(80), 45000)                                                               \
+    GPU("tf32_splitk_tma", "(past the seeds)", TF32, "#31A354", 13,                          \
+        "split-K over rung 14, and tiles of 16 to 64 rows for outputs of a few rows",       \
+        tf32_splitk_tma, 1, ONLY(90), 250000)                                                         \
+    PICK("dispatch_fp32", "(one entry point)", FP32, "#636363", 4,                           \
+         "one call, FP32: rung 15's tile and split picked from the shape by a stated rule", \
+         dispatch_fp32, CC(80), 40000)                                                               \
+    PICK("dispatch_tf32", "(one entry point)", TF32, "#A1D99B", 4,                           \
+         "one call, TF32: rung 17's tile and split picked from the shape by a stated rule", \
+         dispatch_tf32, ONLY(90), 250000)                                                            \
     GPU("cublas_fp32", "cublasSgemm", REF_FP32, "#000000", 5,                               \
         "cuBLAS SGEMM, strict FP32 (no tensor cores): the 100% line", cublas_fp32, 0,       \
         ANY_GPU, 50000)                                                                              \
@@ -93,7 +110,10 @@
 #define DECLARE_GPU(name, seed, prec, colour, point, adds, code, tiled, needs, nominal) \
     extern const struct rung_config code##_configs[];                            \
     const char *code##_launch(const struct gpu_launch *L);
-LADDER(DECLARE_HOST, DECLARE_GPU)
+#define DECLARE_PICK(name, seed, prec, colour, point, adds, code, needs, nominal) \
+    extern const struct rung_config code##_configs[];                             \
+    const char *code##_launch(const struct gpu_launch *L);
+LADDER(DECLARE_HOST, DECLARE_GPU, DECLARE_PICK)
 TEST_RUNGS(DECLARE_GPU)
 
 #if MM_HAVE_CUDA
@@ -104,12 +124,16 @@ TEST_RUNGS(DECLARE_GPU)
 
 #define HOST_ENTRY(name, seed, colour, point, adds, code, nominal)                          \
     {name, seed, DEV_HOST, PREC_FP32, NULL, colour, point, adds, NULL, 0,                   \
-     {NULL, code##_O1, code##_O2, code##_O3}, NULL, nominal, 0, 0},
+     {NULL, code##_O1, code##_O2, code##_O3}, NULL, nominal, 0, 0, 0},
 #define GPU_ENTRY(name, seed, prec, colour, point, adds, code, tiled, needs, nominal)       \
     {name, seed, DEV_GPU, prec, colour, point, adds, code##_configs, tiled, {NULL},          \
-     LAUNCHER(code), nominal, needs},
+     LAUNCHER(code), nominal, needs, 0},
+#define PICK_ENTRY(name, seed, prec, colour, point, adds, code, needs, nominal)             \
+    {name, seed, DEV_GPU, prec, colour, point, adds, code##_configs, 0, {NULL},              \
+     LAUNCHER(code), nominal, needs, 1},
 
-static const struct variant RUNGS[] = {LADDER(HOST_ENTRY, GPU_ENTRY) TEST_RUNGS(GPU_ENTRY)};
+static const struct variant RUNGS[] = {LADDER(HOST_ENTRY, GPU_ENTRY, PICK_ENTRY)
+                                           TEST_RUNGS(GPU_ENTRY)};
 
 size_t registry_count(void) { return sizeof RUNGS / sizeof RUNGS[0]; }
 
@@ -134,7 +158,7 @@ unsigned registry_axes(const struct variant *v)
     if (v->device == DEV_HOST) return AXIS_OPT;
     unsigned a = 0;
     for (const struct rung_config *c = v->configs; c && c->tile >= 0; c++)
-        a |= (c->tile ? AXIS_TILE : 0) | (c->wpt ? AXIS_WPT : 0);
+        a |= (c->tile ? AXIS_TILE : 0) | (c->wpt ? AXIS_WPT : 0) | (c->max_split ? AXIS_SPLIT : 0);
     return a;
 }
 
@@ -145,7 +169,7 @@ int registry_is_reference(const struct variant *v)
     return 0;
 }
 
-int registry_supports(const struct variant *v, int tile, int wpt, int opt_level,
+int registry_supports(const struct variant *v, int tile, int wpt, int split, int opt_level,
                       const struct rung_config **cfg, char *why, size_t whylen)
 {
     if (cfg) *cfg = NULL;
@@ -159,6 +183,14 @@ int registry_supports(const struct variant *v, int tile, int wpt, int opt_level,
     const struct rung_config *c = rung_config_find(v->configs, tile, wpt);
     if (!c) {
         snprintf(why, whylen, "%s", rung_config_error(v->configs, v->name, tile, wpt));
+        return 0;
+    }
+    if (split < 0 || split > c->max_split) {
+        if (c->max_split)
+            snprintf(why, whylen, "split %d: %s divides K into 1 to %d parts (0: by its rule)",
+                     split, v->name, c->max_split);
+        else
+            snprintf(why, whylen, "split %d: %s does not divide K (expected 0)", split, v->name);
         return 0;
     }
     if (cfg) *cfg = c;

@@ -15,7 +15,7 @@
 enum device { DEV_HOST = 0, DEV_GPU };
 
 /* Which axes of a sweep a variant uses; the others collapse to 0. */
-enum { AXIS_TILE = 1u << 0, AXIS_WPT = 1u << 1, AXIS_OPT = 1u << 2 };
+enum { AXIS_TILE = 1u << 0, AXIS_WPT = 1u << 1, AXIS_OPT = 1u << 2, AXIS_SPLIT = 1u << 3 };
 
 struct variant {
     const char *name;            /* as written in experiment files, e.g. gpu_tiled */
@@ -37,6 +37,9 @@ struct variant {
                                     minor (80: cp.async, TF32 mma.sync); 0: any */
     int only_cc;                 /* 1: that compute capability alone (a kernel built for
                                     sm_90a: wgmma, TMA) */
+    int dispatch;                /* 1: not a kernel of its own but one entry point that
+                                    picks a rung and configuration from the shape
+                                    (its rows say which: `chosen`) */
 };
 
 size_t registry_count(void);
@@ -46,16 +49,16 @@ const struct variant *registry_find(const char *name);
 int registry_number(const struct variant *v);
 
 /* AXIS_* the variant uses: tiles and wpts as its configurations name them,
- * opt_levels for host rungs. */
+ * splits where they take it (rung_config.h), opt_levels for host rungs. */
 unsigned registry_axes(const struct variant *v);
 
 /* Is a rung a reference line (another rung's `reference`)? */
 int registry_is_reference(const struct variant *v);
 
-/* Is (tile, wpt, opt_level) a combination this variant has code for?  Returns
- * 1 (and *cfg, for GPU rungs, when cfg is not NULL), or 0 with the reason in
- * `why`.  Values of axes the variant does not use must be 0. */
-int registry_supports(const struct variant *v, int tile, int wpt, int opt_level,
+/* Is (tile, wpt, split, opt_level) a combination this variant has code for?
+ * Returns 1 (and *cfg, for GPU rungs, when cfg is not NULL), or 0 with the
+ * reason in `why`.  Values of axes the variant does not use must be 0. */
+int registry_supports(const struct variant *v, int tile, int wpt, int split, int opt_level,
                       const struct rung_config **cfg, char *why, size_t whylen);
 
 /* Space-separated list of all variant names, for error messages. */

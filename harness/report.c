@@ -26,6 +26,9 @@ void config_str(char *buf, size_t len, const struct result_row *row)
         n = snprintf(buf, len, "-O%d", row->opt_level);
     else
         n = snprintf(buf, len, "%s", "");
+    if (row->k_splits > 1 && n >= 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, "%sK/%d%s", n ? " " : "", row->k_splits,
+                      row->split ? "" : "(rule)");
     if (row->host_memory[0] && n >= 0 && (size_t)n < len)
         snprintf(buf + n, len - (size_t)n, "%s%s", n ? " " : "", row->host_memory);
 }

@@ -39,8 +39,10 @@
  * 5 the block tile and the outputs per thread as columns of their own; 6 the
  * timing method (input sets rotated, launches per sample, warm-up), telemetry
  * (SM clock, power, temperature, clock-event reasons) per row and per sample,
- * and the paired ratio to the reference; sm_clock_mhz retired. */
-#define RESULTS_SCHEMA_VERSION 6
+ * and the paired ratio to the reference; sm_clock_mhz retired; 7 how a launch
+ * divides the work: the `split` axis, the blocks launched, the parts of K per
+ * tile, the workspace, and a dispatch row's pick. */
+#define RESULTS_SCHEMA_VERSION 7
 
 /* Limits the reader enforces before allocating (a file beyond them is refused
  * as damaged): rows of /results and samples of /samples. */
@@ -56,6 +58,7 @@ struct result_row {
     int32_t M, N, K;
     int32_t tile, wpt, opt_level;    /* as the experiment named them; 0 where the
                                         variant has no such axis */
+    int32_t split;           /* the `splits` axis as named (0: none, or the rung's rule) */
     int32_t samples;
     double flops;            /* 2 M N K */
     double time_ms_min, time_ms_median, time_ms_mean, time_ms_max, time_ms_stddev;
@@ -76,6 +79,13 @@ struct result_row {
      * block computes and the outputs of one thread, rows x columns; 0 for host
      * and library rows, and in files of schema < 5. */
     int32_t block_rows, block_cols, thread_rows, thread_cols;
+    /* How the launch divided the work (schema 7; 0 and "" for host and library
+     * rows and in older files): the blocks of its main kernel, the most blocks
+     * that shared one tile of C along K (1: each tile computed whole by one
+     * block), the device workspace it used, and for a dispatch row the rung and
+     * configuration it picked. */
+    int32_t grid_blocks, k_splits, workspace_bytes;
+    char chosen[48];
     /* How the GPU samples were taken (schema 6; "" and 0 on host rows and in
      * older files): "graph" (a CUDA graph of `launches` launches per sample),
      * "launch" (one launch per sample) or "round_trip" (transfer points); the

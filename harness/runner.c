@@ -164,7 +164,7 @@ static const char *time_once(struct ctx *c, const struct point *pt, int i)
     const char *e = NULL;
     const double t0 = now_ms();
     if (pt->v->device == DEV_GPU) {
-        e = gpu_time_round_trip(c->g, pt->v->gpu, pt->tile, pt->wpt, c->tA, c->tB, c->tC,
+        e = gpu_time_round_trip(c->g, pt->v->gpu, pt->tile, pt->wpt, pt->split, c->tA, c->tB, c->tC,
                                 &c->h2d[i], ms, &c->d2h[i]);
     } else {
         struct shape_state *s = &c->sh;
@@ -180,7 +180,6 @@ static const char *time_once(struct ctx *c, const struct point *pt, int i)
 
 /* ---- the GPU's samples ------------------------------------------------------- */
 
-#define WARMUP_WINDOW_MS 100.0   /* the clock and power are compared window to window */
 
 /* The mean clock and power over [t0, t1], and the clock-event reasons seen. */
 static int window_of(const struct ctx *c, double t0, double t1, struct telemetry_summary *w)
@@ -202,7 +201,7 @@ static const char *warm_up(struct ctx *c, int paired, double *warm_ms, int *capp
     const double w0 = now_ms();
     double window0 = w0, ms;
     struct telemetry_summary prev = {0}, w = {0};
-    if (c->tm) window_of(c, w0 - WARMUP_WINDOW_MS, w0, &prev);
+    if (c->tm) window_of(c, w0 - rule->warmup_window_ms, w0, &prev);
     *capped = 0;
     for (;;) {
         if (stopped(c)) return "interrupted";
@@ -211,7 +210,7 @@ static const char *warm_up(struct ctx *c, int paired, double *warm_ms, int *capp
         if (e) return e;
         const double t = now_ms();
         if (t - w0 >= rule->warmup_max_ms) break;
-        if (t - window0 < WARMUP_WINDOW_MS) continue;
+        if (t - window0 < rule->warmup_window_ms) continue;
         if (!c->tm) {
             if (t - w0 >= rule->warmup_min_ms) break;
             continue;
@@ -241,16 +240,16 @@ static const char *sample_gpu(struct ctx *c, const struct point *pt, struct resu
     const struct sampling_rule *rule = &c->e->gpu_rule;
     const struct variant *ref = pt->v->reference ? registry_find(pt->v->reference) : NULL;
     struct gpu_timing tm;
-    const char *e = gpu_timing_prepare(c->g, pt->v->gpu, pt->tile, pt->wpt, ref ? ref->gpu : NULL,
-                                       rule->min_sample_ms, &tm);
+    const char *e = gpu_timing_prepare(c->g, pt->v->gpu, pt->tile, pt->wpt, pt->split,
+                                       ref ? ref->gpu : NULL, rule->min_sample_ms, &tm);
     if (e) return e;
     int capped = 0;
     if ((e = warm_up(c, ref != NULL, &row->warmup_ms, &capped))) return e;
     /* Under the power (or thermal) cap the clock steps every few milliseconds:
      * a sample then spans capped_sample_ms, so that it averages over the steps. */
     if (capped && rule->capped_sample_ms > rule->min_sample_ms &&
-        (e = gpu_timing_prepare(c->g, pt->v->gpu, pt->tile, pt->wpt, ref ? ref->gpu : NULL,
-                                rule->capped_sample_ms, &tm)))
+        (e = gpu_timing_prepare(c->g, pt->v->gpu, pt->tile, pt->wpt, pt->split,
+                                ref ? ref->gpu : NULL, rule->capped_sample_ms, &tm)))
         return e;
     snprintf(row->timing, sizeof row->timing, "%s", tm.method);
     row->launches = tm.launches;
@@ -381,7 +380,7 @@ static int run_point(struct ctx *c, const struct point *pt, struct result_row *r
     if (grow_samples(c, 1) != 0) return failed(c, row, "out of host memory for samples");
     if (gpu) {
         err = gpu_poison_output(c->g);
-        if (!err) err = gpu_run_once(c->g, pt->v->gpu, pt->tile, pt->wpt);
+        if (!err) err = gpu_run_once(c->g, pt->v->gpu, pt->tile, pt->wpt, pt->split);
         if (!err && pt->host_memory) err = transfer_buffers(c, pt);
     } else {
         verify_poison(c->sh.C, (long long)pt->M * pt->N);
@@ -422,13 +421,17 @@ static int run_point(struct ctx *c, const struct point *pt, struct result_row *r
     }
     if (gpu) row_telemetry(c, t0, row, n);
     struct kernel_resources kr = {0};
-    if (gpu && (err = gpu_describe(c->g, pt->v->gpu, pt->tile, pt->wpt, &kr)))
+    if (gpu && (err = gpu_describe(c->g, pt->v->gpu, pt->tile, pt->wpt, pt->split, &kr)))
         return failed(c, row, err);
     row->registers = kr.registers;
     row->shared_bytes = kr.shared_bytes;
     row->local_bytes = kr.local_bytes;
     row->threads = kr.threads;
     row->blocks_per_sm = kr.blocks_per_sm;
+    row->grid_blocks = kr.grid_blocks;
+    row->k_splits = kr.k_splits;
+    row->workspace_bytes = (int32_t)kr.workspace_bytes;   /* <= GPU_WORKSPACE_MAX_BYTES */
+    snprintf(row->chosen, sizeof row->chosen, "%s", kr.chosen);
 
     /* The output of the last sample must still be right (a race shows here),
      * and so must the reference's in paired samples. */
@@ -503,6 +506,7 @@ static void row_identity(struct result_row *row, const struct point *pt)
     snprintf(row->sweep, sizeof row->sweep, "%s", pt->sweep);
     row->M = pt->M; row->N = pt->N; row->K = pt->K;
     row->tile = pt->tile; row->wpt = pt->wpt; row->opt_level = pt->opt_level;
+    row->split = pt->split;
     if (pt->cfg) {
         row->block_rows = pt->cfg->block_rows;
         row->block_cols = pt->cfg->block_cols;

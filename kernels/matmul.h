@@ -12,6 +12,8 @@
 #ifndef MATMUL_H
 #define MATMUL_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -41,14 +43,24 @@ struct gpu_launch {
     int M, N, K;
     int tile;            /* tile width TS, for the tiled rungs; else 0 */
     int wpt;             /* outputs per thread, for the WPT rung; else 0 */
+    int split;           /* the rungs that divide K among blocks: into how many parts
+                            per tile of C, 0 for the rung's own rule; else 0 */
     void *stream;        /* cudaStream_t */
     void *blas;          /* cublasHandle_t bound to that stream (cuBLAS rows only) */
+    void *workspace;     /* device scratch of workspace_bytes, at least what `describe`
+                            asked for; zero before a point's first launch, and each
+                            launch leaves the bytes it uses as counters zero again */
+    size_t workspace_bytes;
     struct kernel_resources *describe;   /* non-NULL: fill it in, launch nothing */
 };
 
+/* No launch may ask for more workspace than this (its launcher refuses). */
+#define GPU_WORKSPACE_MAX_BYTES ((size_t)256 << 20)
+
 /* What a rung's kernel (the instantiation the launcher would pick for these
  * arguments) uses of the GPU: from cudaFuncGetAttributes and the occupancy
- * calculator.  Library rows (cuBLAS) leave `known` at 0. */
+ * calculator, and how the launch divides the work.  Library rows (cuBLAS)
+ * leave it all 0. */
 struct kernel_resources {
     int known;
     int registers;          /* per thread */
@@ -56,6 +68,11 @@ struct kernel_resources {
     int local_bytes;        /* per thread: stack frame and spills */
     int threads;            /* per block */
     int blocks_per_sm;      /* resident blocks per SM at that size */
+    int grid_blocks;        /* blocks the (main) kernel launches */
+    int k_splits;           /* the most blocks that share one tile of C along K: 1 when
+                               each block computes its tile over all of K */
+    size_t workspace_bytes; /* device workspace the launch needs (0: none) */
+    char chosen[48];        /* a dispatch row's pick: "gpu_splitk 64/64 split 8" */
 };
 
 typedef const char *(*gpu_launch_fn)(const struct gpu_launch *L);

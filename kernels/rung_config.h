@@ -18,7 +18,11 @@
  *     of tile -1; it is C, so builds without nvcc have it too (the kernel file
  *     is compiled as C, where everything else sits under __CUDACC__);
  *   - under nvcc, the launcher name_launch(L), which runs the entry whose
- *     (tile, wpt) L names, or says which pairs exist. */
+ *     (tile, wpt) L names, or says which pairs exist.
+ * A rung that divides K among blocks declares its list with
+ * RUNG_CONFIGS_SPLIT(name, LIST) instead: each entry then also takes the
+ * `splits` axis, the parts of K per tile of C: 0 (the rung's own rule) or 1 to
+ * RUNG_MAX_SPLIT, which the launcher finds in L->split. */
 #ifndef KERNELS_RUNG_CONFIG_H
 #define KERNELS_RUNG_CONFIG_H
 
@@ -33,7 +37,10 @@ struct rung_config {
     int block_rows, block_cols;     /* the tile of C one block computes */
     int thread_rows, thread_cols;   /* the outputs of one thread */
     long smem_bytes;                /* dynamic shared memory per block; 0: static only */
+    int max_split;                  /* 0: no `splits` axis; else its largest value */
 };
+
+#define RUNG_MAX_SPLIT 256
 
 /* "tile 96 / WPT 8: not a configuration of NAME (it has 64/64 128/64 ...)", in a
  * buffer of the calling thread. */
@@ -46,23 +53,26 @@ const struct rung_config *rung_config_find(const struct rung_config *c, int tile
 }
 #endif
 
-#define RUNG_CONFIG_ENTRY(t, w, br, bc, tr, tc, sm, fn) {t, w, br, bc, tr, tc, sm},
-#define RUNG_CONFIG_END {-1, -1, 0, 0, 0, 0, 0}
+#define RUNG_CONFIG_ENTRY(t, w, br, bc, tr, tc, sm, fn) {t, w, br, bc, tr, tc, sm, 0},
+#define RUNG_SPLIT_CONFIG_ENTRY(t, w, br, bc, tr, tc, sm, fn) \
+    {t, w, br, bc, tr, tc, sm, RUNG_MAX_SPLIT},
+#define RUNG_CONFIG_END {-1, -1, 0, 0, 0, 0, 0, 0}
 
 #ifdef __CUDACC__
 #define RUNG_CONFIG_CASE(t, w, br, bc, tr, tc, sm, fn) \
     if (L->tile == (t) && L->wpt == (w)) return fn(L);
-#define RUNG_CONFIGS(name, LIST)                                                           \
-    extern "C" const struct rung_config name##_configs[] = {LIST(RUNG_CONFIG_ENTRY)       \
-                                                                RUNG_CONFIG_END};          \
+#define RUNG_CONFIGS_AS(name, LIST, ENTRY)                                                 \
+    extern "C" const struct rung_config name##_configs[] = {LIST(ENTRY) RUNG_CONFIG_END};  \
     extern "C" const char *name##_launch(const struct gpu_launch *L)                       \
     {                                                                                      \
         LIST(RUNG_CONFIG_CASE)                                                             \
         return rung_config_error(name##_configs, #name, L->tile, L->wpt);                 \
     }
 #else
-#define RUNG_CONFIGS(name, LIST) \
-    const struct rung_config name##_configs[] = {LIST(RUNG_CONFIG_ENTRY) RUNG_CONFIG_END};
+#define RUNG_CONFIGS_AS(name, LIST, ENTRY) \
+    const struct rung_config name##_configs[] = {LIST(ENTRY) RUNG_CONFIG_END};
 #endif
+#define RUNG_CONFIGS(name, LIST) RUNG_CONFIGS_AS(name, LIST, RUNG_CONFIG_ENTRY)
+#define RUNG_CONFIGS_SPLIT(name, LIST) RUNG_CONFIGS_AS(name, LIST, RUNG_SPLIT_CONFIG_ENTRY)
 
 #endif

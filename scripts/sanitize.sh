@@ -6,14 +6,17 @@
 # Runs build/tests/sanitize-one (one kernel, once, with nothing else on the GPU;
 # its result verified against float64) under each of compute-sanitizer's tools
 # memcheck, racecheck, initcheck and synccheck, for every hand-written GPU rung
-# (one configuration each: the one the paper's runs find fastest at large n)
-# and for the test-only kernel test_racy_tiled (seed 002's exercise: the tiled
+# (one configuration each: the one the paper's runs find fastest at large n;
+# the rungs that divide K also with K split in 3, and each stream-K tile) and
+# for the test-only kernel test_racy_tiled (seed 002's exercise: the tiled
 # kernel without __syncthreads), at the shapes 1x1x1, 17x33x65, 1000x999x1001
 # (square nowhere, a multiple of no tile) and 256x256x256 (a multiple of every
 # tile: 8 to 256).  The cuBLAS reference lines are library code and not run.
 #
-# Writes one row per kernel x tool x shape, tab-separated, with the header
-#     kernel  tool  shape  errors  expected_errors
+# Writes one row per kernel configuration x tool x shape, tab-separated, with the
+# header
+#     kernel  config  tool  shape  errors  expected_errors
+# (config: tile/WPT, and the split where one is given)
 # where errors is the count in the tool's summary line and expected_errors is 0
 # for every ladder kernel and ">0" for test_racy_tiled under racecheck.  Each
 # run's full output is kept in build/sanitize/.  Exit status: 0 when every row
@@ -32,7 +35,8 @@ out=${1:-data/sanitizer-$slug.tsv}
 logs=build/sanitize
 mkdir -p "$logs" "$(dirname "$out")"
 
-# kernel tile wpt: one configuration per rung, in ladder order
+# kernel tile wpt split: one configuration per rung, in ladder order (a list of
+# such lines in SANITIZE_KERNELS replaces it)
 KERNELS="gpu_naive_global 0 0
 gpu_naive 0 0
 gpu_tiled 32 0
@@ -45,25 +49,34 @@ gpu_warptiled 128 128
 gpu_async_copy 128 64
 tf32_mma_sync 128 128
 tf32_wgmma_tma 256 0
+gpu_splitk 32 32 3
+gpu_splitk 128 64 0
+gpu_streamk 64 64
+gpu_streamk 128 64
+tf32_splitk_tma 16 0 3
+tf32_splitk_tma 128 0 0
 test_racy_tiled 16 0"
+KERNELS=${SANITIZE_KERNELS:-$KERNELS}
 TOOLS="memcheck racecheck initcheck synccheck"
 SHAPES="1x1x1 17x33x65 1000x999x1001 256x256x256"
 
-# one job per line: kernel tile wpt tool shape
-jobs=$(printf '%s\n' "$KERNELS" | while read -r k t w; do
-    for tool in $TOOLS; do for s in $SHAPES; do echo "$k $t $w $tool $s"; done; done
+# one job per line: kernel tile wpt split tool shape (the name: kernel, with the
+# split when one is given)
+jobs=$(printf '%s\n' "$KERNELS" | while read -r k t w x; do
+    for tool in $TOOLS; do for s in $SHAPES; do echo "$k $t $w ${x:--} $tool $s"; done; done
 done)
 export SAN ONE logs SAN_TIMEOUT
 printf '%s\n' "$jobs" | xargs -P "$JOBS" -L 1 sh -c '
-    log="$logs/$0-$3-$4.log"
-    timeout "${SAN_TIMEOUT:-600}" "$SAN" --tool "$3" --error-exitcode 0 "$ONE" "$0" "$1" "$2" "$4" > "$log" 2>&1
+    log="$logs/$0-$1-$2-$3-$4-$5.log"
+    split=$3; [ "$split" = - ] && split=0
+    timeout "${SAN_TIMEOUT:-600}" "$SAN" --tool "$4" --error-exitcode 0 "$ONE" "$0" "$1" "$2" "$5" "$split" > "$log" 2>&1
     echo "exit $?" >> "$log"'
 
 status=0
 {
-    printf 'kernel\ttool\tshape\terrors\texpected_errors\n'
-    printf '%s\n' "$jobs" | while read -r k t w tool s; do
-        log="$logs/$k-$tool-$s.log"
+    printf 'kernel\tconfig\ttool\tshape\terrors\texpected_errors\n'
+    printf '%s\n' "$jobs" | while read -r k t w x tool s; do
+        log="$logs/$k-$t-$w-$x-$tool-$s.log"
         # "ERROR SUMMARY: N errors", or racecheck's
         # "RACECHECK SUMMARY: H hazards displayed (N errors, W warnings)"
         n=$(sed -n 's/.*ERROR SUMMARY: \([0-9][0-9]*\) error.*/\1/p; s/.*RACECHECK SUMMARY: .*(\([0-9][0-9]*\) error.*/\1/p' "$log" | tail -1)
@@ -72,12 +85,13 @@ status=0
         [ -n "$n" ] || n=NA
         expect=0
         [ "$k" = test_racy_tiled ] && [ "$tool" = racecheck ] && expect='>0'
-        printf '%s\t%s\t%s\t%s\t%s\n' "$k" "$tool" "$s" "$n" "$expect"
+        config="$t/$w"; [ "$x" = - ] || config="$config split $x"
+        printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$k" "$config" "$tool" "$s" "$n" "$expect"
     done
 } > "$out"
 
 # every row as expected?  (errors 0 where 0 is expected, > 0 where ">0" is)
-bad=$(awk -F'\t' 'NR > 1 && !(($5 == "0" && $4 == "0") || ($5 == ">0" && $4 ~ /^[0-9]+$/ && $4 > 0))' "$out")
+bad=$(awk -F'\t' 'NR > 1 && !(($6 == "0" && $5 == "0") || ($6 == ">0" && $5 ~ /^[0-9]+$/ && $5 > 0))' "$out")
 if [ -n "$bad" ]; then
     echo "$prog: rows not as expected (logs in $logs/):" >&2
     printf '%s\n' "$bad" >&2

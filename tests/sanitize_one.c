@@ -2,8 +2,11 @@
  * tests/faulty_kernels.cu) run once at one shape with nothing else on the GPU,
  * for compute-sanitizer (scripts/sanitize.sh runs it under each tool).
  *
- *     usage: sanitize-one VARIANT TILE WPT MxNxK
+ *     usage: sanitize-one VARIANT TILE WPT MxNxK [SPLIT]
  *
+ * (SPLIT, for the rungs that divide K among blocks: parts of K per tile, 0 for
+ * the rung's rule, the default.)  The launch gets the workspace it asks for,
+ * zeroed, as the harness gives it.
  * The inputs are the harness's (inputs_fill), C starts as NaN, and the result
  * is checked against the float64 host reference with the harness's criterion.
  * No cuBLAS call is made (the float64 reference is computed on the host), so
@@ -30,18 +33,20 @@ int main(int argc, char **argv)
 {
     int M, N, K;
     char *end;
-    if (argc != 5 || sscanf(argv[4], "%dx%dx%d", &M, &N, &K) != 3 || M < 1 || N < 1 || K < 1) {
-        fprintf(stderr, "usage: sanitize-one VARIANT TILE WPT MxNxK\n");
+    if ((argc != 5 && argc != 6) || sscanf(argv[4], "%dx%dx%d", &M, &N, &K) != 3 || M < 1 ||
+        N < 1 || K < 1) {
+        fprintf(stderr, "usage: sanitize-one VARIANT TILE WPT MxNxK [SPLIT]\n");
         return 1;
     }
     const struct variant *v = registry_find(argv[1]);
     const long tile = strtol(argv[2], &end, 10), wpt = strtol(argv[3], &end, 10);
+    const long split = argc == 6 ? strtol(argv[5], &end, 10) : 0;
     char why[256];
     if (!v || v->device != DEV_GPU || !v->gpu) {
         fprintf(stderr, "sanitize-one: '%s' is not a GPU variant of this build\n", argv[1]);
         return 1;
     }
-    if (!registry_supports(v, (int)tile, (int)wpt, 0, NULL, why, sizeof why)) {
+    if (!registry_supports(v, (int)tile, (int)wpt, (int)split, 0, NULL, why, sizeof why)) {
         fprintf(stderr, "sanitize-one: %s: %s\n", argv[1], why);
         return 1;
     }
@@ -49,6 +54,7 @@ int main(int argc, char **argv)
     float *A = malloc(mk * sizeof *A), *B = malloc(kn * sizeof *B), *C = malloc(mn * sizeof *C);
     double *R = malloc(mn * sizeof *R);
     float *dA = NULL, *dB = NULL, *dC = NULL;
+    void *ws = NULL;
     cudaStream_t stream = NULL;
     int rc = 1;
     if (!A || !B || !C || !R) {
@@ -65,8 +71,23 @@ int main(int argc, char **argv)
         !cuda_ok(cudaMemcpy(dB, B, kn * sizeof *B, cudaMemcpyHostToDevice), "cudaMemcpy(B)") ||
         !cuda_ok(cudaMemset(dC, 0xFF, mn * sizeof *C), "cudaMemset(C, NaN)"))
         goto out;
-    const struct gpu_launch L = {dC, dA, dB, M, N, K, (int)tile, (int)wpt, stream, NULL, NULL};
-    const char *err = v->gpu(&L);
+    struct kernel_resources kr = {0};
+    struct gpu_launch L = {.C = dC, .A = dA, .B = dB, .M = M, .N = N, .K = K, .tile = (int)tile,
+                           .wpt = (int)wpt, .split = (int)split, .stream = stream,
+                           .describe = &kr};
+    const char *err = v->gpu(&L);   /* what it needs: the workspace */
+    if (err) {
+        fprintf(stderr, "sanitize-one: %s describe: %s\n", argv[1], err);
+        goto out;
+    }
+    if (kr.workspace_bytes &&
+        (!cuda_ok(cudaMalloc(&ws, kr.workspace_bytes), "cudaMalloc(workspace)") ||
+         !cuda_ok(cudaMemset(ws, 0, kr.workspace_bytes), "cudaMemset(workspace)")))
+        goto out;
+    L.workspace = ws;
+    L.workspace_bytes = kr.workspace_bytes;
+    L.describe = NULL;
+    err = v->gpu(&L);
     if (err) {
         fprintf(stderr, "sanitize-one: %s launch: %s\n", argv[1], err);
         goto out;
@@ -77,14 +98,16 @@ int main(int argc, char **argv)
     struct err_stats st;
     verify_compare(&st, C, R, (long long)mn);
     const struct verdict vd = verify_judge(&st, verify_tolerance(v->precision, K));
-    printf("%s tile %ld wpt %ld %dx%dx%d: %s, rel_err %.3g, max_rel_err %.3g, tolerance %.3g\n",
-           argv[1], tile, wpt, M, N, K, disposition_name(vd.disposition), vd.rel_err,
+    printf("%s tile %ld wpt %ld split %ld %dx%dx%d: %s, rel_err %.3g, max_rel_err %.3g, "
+           "tolerance %.3g\n", argv[1], tile, wpt, split, M, N, K,
+           disposition_name(vd.disposition), vd.rel_err,
            vd.max_rel_err, vd.tolerance);
     rc = vd.disposition == DISP_PASSED ? 0 : 2;
 out:
     cudaFree(dA);
     cudaFree(dB);
     cudaFree(dC);
+    cudaFree(ws);
     if (stream) cudaStreamDestroy(stream);
     free(A); free(B); free(C); free(R);
     return rc;

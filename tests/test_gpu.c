@@ -105,22 +105,27 @@ static void set_random_inputs(struct gpu *g, int M, int N, int K, uint64_t seed,
 struct config {
     const char *name;
     gpu_launch_fn fn;
-    int tile, wpt;
+    int tile, wpt, split;
     enum precision prec;
 };
 
-/* Every registered GPU rung at every configuration its kernel file declares: a
- * new rung in the registry is tested here without touching this file. */
+/* The splits tried of a rung that divides K: its rule, and 2 and 7 parts. */
+static const int SPLITS[] = {0, 2, 7};
+
+/* Every registered GPU rung at every configuration its kernel file declares (at
+ * each of SPLITS where it takes the splits axis): a new rung in the registry is
+ * tested here without touching this file. */
 static int all_configs(struct config *c, int cap)
 {
     int n = 0;
     for (size_t i = 0; i < registry_count(); i++) {
         const struct variant *v = registry_at(i);
         if (v->device != DEV_GPU) continue;
-        for (const struct rung_config *k = v->configs; k && k->tile >= 0; k++) {
-            assert_true(n < cap);
-            c[n++] = (struct config){v->name, v->gpu, k->tile, k->wpt, v->precision};
-        }
+        for (const struct rung_config *k = v->configs; k && k->tile >= 0; k++)
+            for (size_t s = 0; s < (k->max_split ? sizeof SPLITS / sizeof SPLITS[0] : 1); s++) {
+                assert_true(n < cap);
+                c[n++] = (struct config){v->name, v->gpu, k->tile, k->wpt, SPLITS[s], v->precision};
+            }
     }
     return n;
 }
@@ -151,7 +156,7 @@ static void test_every_rung_is_correct_on_odd_shapes(void **state)
     struct gpu *g = device_or_skip(state);
     static const int shapes[][3] = {{1, 1, 1},     {17, 33, 65},    {65, 17, 33},
                                     {100, 129, 31}, {257, 255, 253}, {1000, 999, 1001}};
-    struct config cfg[64];
+    struct config cfg[128];
     const int n_cfg = all_configs(cfg, (int)(sizeof cfg / sizeof cfg[0]));
     size_t gpu_rungs = 0;   /* every GPU rung contributes at least one configuration */
     for (size_t i = 0; i < registry_count(); i++) gpu_rungs += registry_at(i)->device == DEV_GPU;
@@ -165,20 +170,20 @@ static void test_every_rung_is_correct_on_odd_shapes(void **state)
             struct err_stats st;
             const char *err = gpu_poison_output(g);
             if (!err)
-                err = gpu_run_once(g, cfg[c].fn, cfg[c].tile, cfg[c].wpt);
+                err = gpu_run_once(g, cfg[c].fn, cfg[c].tile, cfg[c].wpt, cfg[c].split);
             if (!err)
                 err = gpu_compare(g, 0, &st);
             if (err) {
-                print_message("%s tile %d wpt %d at %dx%dx%d: %s\n", cfg[c].name, cfg[c].tile,
-                              cfg[c].wpt, M, N, K, err);
+                print_message("%s tile %d wpt %d split %d at %dx%dx%d: %s\n", cfg[c].name,
+                              cfg[c].tile, cfg[c].wpt, cfg[c].split, M, N, K, err);
                 failures++;
                 continue;
             }
             const struct verdict v = verify_judge(&st, verify_tolerance(cfg[c].prec, K));
             if (v.disposition != DISP_PASSED || st.nonfinite != 0) {
-                print_message("%s tile %d wpt %d at %dx%dx%d: %s, rel_err %.3g (tolerance %.3g), "
-                              "%llu non-finite\n",
-                              cfg[c].name, cfg[c].tile, cfg[c].wpt, M, N, K,
+                print_message("%s tile %d wpt %d split %d at %dx%dx%d: %s, rel_err %.3g "
+                              "(tolerance %.3g), %llu non-finite\n",
+                              cfg[c].name, cfg[c].tile, cfg[c].wpt, cfg[c].split, M, N, K,
                               disposition_name(v.disposition), v.rel_err, v.tolerance,
                               (unsigned long long)st.nonfinite);
                 failures++;
@@ -186,6 +191,65 @@ static void test_every_rung_is_correct_on_odd_shapes(void **state)
         }
     }
     assert_int_equal(failures, 0);
+}
+
+/* Every hand-written rung gives bitwise the same C on every run, and the right
+ * one, at the shapes where dividing K among blocks has its edges: K smaller than
+ * the split, K = 1, a single tile, more tiles than a persistent grid holds, more
+ * rows than a launch-order group (2048), long K under a small C.  The rungs that
+ * divide K (split-K, stream-K) must do so at some of them. */
+static void decomposition_is_deterministic_at_its_edges(void **state)
+{
+    struct gpu *g = device_or_skip(state);
+    static const struct {
+        int M, N, K, split;
+    } cases[] = {{64, 64, 40, 8},       {70, 33, 1, 4},       {20, 30, 5000, 0},
+                 {100, 90, 20000, 0},   {2500, 2500, 96, 0},  {2100, 300, 700, 3},
+                 {16, 4096, 4096, 0},   {128, 128, 65536, 0}, {1000, 1000, 3000, 0}};
+    int failures = 0, shared = 0;
+    for (size_t s = 0; s < sizeof cases / sizeof cases[0]; s++) {
+        const int M = cases[s].M, N = cases[s].N, K = cases[s].K;
+        set_random_inputs(g, M, N, K, 7000 + s, NULL, NULL);
+        float *c1 = malloc((size_t)M * N * sizeof *c1), *c2 = malloc((size_t)M * N * sizeof *c2);
+        assert_true(c1 && c2);
+        for (size_t i = 0; i < registry_count(); i++) {
+            const struct variant *v = registry_at(i);
+            if (v->device != DEV_GPU || registry_is_reference(v)) continue;
+            const int split = (registry_axes(v) & AXIS_SPLIT) ? cases[s].split : 0;
+            for (const struct rung_config *k = v->configs; k->tile >= 0; k++) {
+                struct kernel_resources kr;
+                struct err_stats st;
+                const char *err = gpu_describe(g, v->gpu, k->tile, k->wpt, split, &kr);
+                for (int run = 0; run < 2 && !err; run++) {
+                    err = gpu_poison_output(g);
+                    if (!err) err = gpu_run_once(g, v->gpu, k->tile, k->wpt, split);
+                    if (!err) err = gpu_copy_output(g, run ? c2 : c1);
+                }
+                if (!err) err = gpu_compare(g, 0, &st);
+                if (err) {
+                    print_message("%s %d/%d split %d at %dx%dx%d: %s\n", v->name, k->tile, k->wpt,
+                                  split, M, N, K, err);
+                    failures++;
+                    continue;
+                }
+                const struct verdict vd = verify_judge(&st, verify_tolerance(v->precision, K));
+                const int same = memcmp(c1, c2, (size_t)M * N * sizeof *c1) == 0;
+                shared += kr.k_splits > 1;
+                if (vd.disposition != DISP_PASSED || !same) {
+                    print_message("%s %d/%d split %d at %dx%dx%d (K in %d parts, %d blocks): %s, "
+                                  "rel_err %.3g; two runs %s\n", v->name, k->tile, k->wpt, split,
+                                  M, N, K, kr.k_splits, kr.grid_blocks,
+                                  disposition_name(vd.disposition), vd.rel_err,
+                                  same ? "bitwise equal" : "DIFFER");
+                    failures++;
+                }
+            }
+        }
+        free(c1);
+        free(c2);
+    }
+    assert_int_equal(failures, 0);
+    assert_true(shared > 0);   /* K was divided somewhere */
 }
 
 /* Kernels that are wrong by a little, produce a NaN or leave outputs unwritten
@@ -297,7 +361,7 @@ static void check_references_agree(struct gpu *g, int M, int N, int K, uint64_t 
     assert_non_null(R);
 
     struct err_stats dev, host;
-    const char *err = gpu_run_once(g, launcher("cublas_fp32"), 0, 0);
+    const char *err = gpu_run_once(g, launcher("cublas_fp32"), 0, 0, 0);
     if (!err)
         err = gpu_copy_output(g, C);
     if (!err)
@@ -361,14 +425,14 @@ static void test_unsupported_tile_or_wpt_is_refused(void **state)
     };
     set_random_inputs(g, 40, 40, 40, 4, NULL, NULL);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        const char *err = gpu_run_once(g, launcher(bad[i].name), bad[i].tile, bad[i].wpt);
+        const char *err = gpu_run_once(g, launcher(bad[i].name), bad[i].tile, bad[i].wpt, 0);
         print_message("%s tile %d wpt %d: %s\n", bad[i].name, bad[i].tile, bad[i].wpt,
                       err ? err : "(accepted)");
         assert_non_null(err);
     }
     struct err_stats st;
     assert_null(gpu_poison_output(g));
-    assert_null(gpu_run_once(g, launcher("gpu_tiled_wpt"), 16, 4));
+    assert_null(gpu_run_once(g, launcher("gpu_tiled_wpt"), 16, 4, 0));
     assert_null(gpu_compare(g, 0, &st));
     assert_int_equal(verify_judge(&st, verify_tolerance(PREC_FP32, 40)).disposition, DISP_PASSED);
 }
@@ -387,9 +451,9 @@ static void test_measurements_are_plausible(void **state)
      * twice the L2, at least 0.5 ms each, as a graph; the rung and its reference
      * (into its own output) both still verify after them. */
     set_random_inputs(g, 256, 256, 256, 5, NULL, NULL);
-    assert_null(gpu_run_once(g, launcher("gpu_tiled_unrolled"), 16, 0));
+    assert_null(gpu_run_once(g, launcher("gpu_tiled_unrolled"), 16, 0, 0));
     struct gpu_timing tm;
-    assert_null(gpu_timing_prepare(g, launcher("gpu_tiled_unrolled"), 16, 0, launcher("cublas_fp32"),
+    assert_null(gpu_timing_prepare(g, launcher("gpu_tiled_unrolled"), 16, 0, 0, launcher("cublas_fp32"),
                                    0.5, &tm));
     print_message("256^3: %s, %d launches per sample over %d input sets\n", tm.method, tm.launches,
                   tm.input_sets);
@@ -409,22 +473,22 @@ static void test_measurements_are_plausible(void **state)
 
     /* Resources of the instantiation a launcher would pick; nothing is launched. */
     struct kernel_resources kr;
-    assert_null(gpu_describe(g, launcher("gpu_double_buffered"), 128, 64, &kr));
+    assert_null(gpu_describe(g, launcher("gpu_double_buffered"), 128, 64, 0, &kr));
     print_message("gpu_double_buffered 128/64: %d registers, %d B shared, %d B local, %d threads, "
                   "%d blocks/SM\n", kr.registers, kr.shared_bytes, kr.local_bytes, kr.threads,
                   kr.blocks_per_sm);
     assert_true(kr.known && kr.registers > 0 && kr.shared_bytes == 16384 && kr.threads == 256);
     assert_true(kr.blocks_per_sm >= 1);
     /* dynamic shared memory counts: three 32-deep slices of A (pitch 132) and B */
-    assert_null(gpu_describe(g, launcher("gpu_async_copy"), 128, 64, &kr));
+    assert_null(gpu_describe(g, launcher("gpu_async_copy"), 128, 64, 0, &kr));
     assert_true(kr.known && kr.shared_bytes == 3 * 32 * (2 * 128 + 4) * 4 && kr.threads == 256);
-    assert_null(gpu_describe(g, launcher("tf32_wgmma_tma"), 256, 0, &kr));
+    assert_null(gpu_describe(g, launcher("tf32_wgmma_tma"), 256, 0, 0, &kr));
     print_message("tf32_wgmma_tma 256: %d registers, %d B shared, %d threads, %d blocks/SM\n",
                   kr.registers, kr.shared_bytes, kr.threads, kr.blocks_per_sm);
     assert_true(kr.known && kr.threads == 384 && kr.blocks_per_sm == 1);
-    assert_null(gpu_describe(g, launcher("gpu_tiled"), 16, 0, &kr));
+    assert_null(gpu_describe(g, launcher("gpu_tiled"), 16, 0, 0, &kr));
     assert_true(kr.known && kr.threads == 256 && kr.shared_bytes == 2048);
-    assert_null(gpu_describe(g, launcher("cublas_fp32"), 0, 0, &kr));
+    assert_null(gpu_describe(g, launcher("cublas_fp32"), 0, 0, 0, &kr));
     assert_false(kr.known);
 
     double gbs = 0.0;
@@ -446,12 +510,13 @@ static void test_bytes_needed_counts_every_buffer(void **state)
     const int M = 1000, N = 2000, K = 3000;
     const long long l2 = 50LL << 20;
     /* A and B are 12 and 24 MB (multiples of 256 bytes): 1 + ceil(100 MiB / 36 MB)
-     * = 4 input sets; then C and the reference's C, R, and the float64 A and B. */
+     * = 4 input sets; then C and the reference's C, R, the float64 A and B, and
+     * the most workspace a rung may ask for. */
     assert_int_equal(gpu_input_sets(M, N, K, l2), 4);
     const size_t sets = 4 * ((size_t)M * K + (size_t)K * N) * 4;
     const size_t expected = sets + 2 * (size_t)M * N * 4 + (size_t)M * N * 8 +
                             ((size_t)M * K + (size_t)K * N) * 8 + GPU_BLAS_WORKSPACE_BYTES +
-                            GPU_SCRATCH_BYTES;
+                            GPU_SCRATCH_BYTES + GPU_WORKSPACE_MAX_BYTES;
     assert_int_equal(gpu_bytes_needed(M, N, K, l2), expected);
     assert_int_equal(gpu_input_sets(8, 8, 8, l2), GPU_MAX_INPUT_SETS);
     assert_int_equal(gpu_input_sets(16384, 16384, 16384, l2), 2);
@@ -467,6 +532,8 @@ const struct CMUnitTest gpu_tests[] = {
     cmocka_unit_test_setup_teardown(test_unsupported_tile_or_wpt_is_refused, gpu_setup,
                                     gpu_teardown),
     cmocka_unit_test_setup_teardown(test_measurements_are_plausible, gpu_setup, gpu_teardown),
+    cmocka_unit_test_setup_teardown(decomposition_is_deterministic_at_its_edges, gpu_setup,
+                                    gpu_teardown),
     cmocka_unit_test(test_bytes_needed_counts_every_buffer),
     cmocka_unit_test_setup_teardown(wrong_kernels_are_caught, gpu_setup, gpu_teardown),
     cmocka_unit_test_setup_teardown(racecheck_catches_the_missing_barrier, gpu_setup, gpu_teardown),

@@ -1,4 +1,6 @@
-/* One cmocka run over every group, so the suite ends with one summary. */
+/* One cmocka run over every group, so the suite ends with one summary.
+ * MM_TESTS=PATTERN runs only the tests whose names match it (cmocka's filter:
+ * '*' and '?' wildcards), e.g. MM_TESTS='*deterministic*'. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -46,6 +48,8 @@ int main(void)
         memcpy(all + n, groups[g], counts[g] * sizeof *all);
         n += counts[g];
     }
+    const char *only = getenv("MM_TESTS");
+    if (only && *only) cmocka_set_test_filter(only);
     int failed = _cmocka_run_group_tests("mmladder", all, n, NULL, NULL);
     free(all);
     return failed ? 1 : 0;

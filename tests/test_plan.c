@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "experiment.h"
+#include "dispatch.h"
 #include "plan.h"
 #include "util.h"
 #include "registry.h"
@@ -32,7 +33,8 @@ static void registry_is_the_ladder_in_order(void **state)
     const char *order[] = {"host_naive", "host_restrict", "gpu_naive_global", "gpu_naive",
                            "gpu_tiled", "gpu_tiled_unrolled", "gpu_tiled_wpt", "gpu_regblock",
                            "gpu_vectorized", "gpu_double_buffered", "gpu_warptiled",
-                           "gpu_async_copy", "tf32_mma_sync", "tf32_wgmma_tma",
+                           "gpu_async_copy", "tf32_mma_sync", "tf32_wgmma_tma", "gpu_splitk",
+                           "gpu_streamk", "tf32_splitk_tma", "dispatch_fp32", "dispatch_tf32",
                            "cublas_fp32", "cublas_tf32"};
     assert_int_equal(registry_count(), sizeof order / sizeof order[0]);
     for (size_t i = 0; i < registry_count(); i++) {
@@ -49,30 +51,40 @@ static void registry_reasons(void **state)
     char why[256];
     const struct variant *w = registry_find("gpu_tiled_wpt");
     const struct rung_config *cfg;
-    assert_true(registry_supports(w, 32, 8, 0, &cfg, why, sizeof why));
+    assert_true(registry_supports(w, 32, 8, 0, 0, &cfg, why, sizeof why));
     /* the kernel file's geometry: a 32 x 32 tile, 8 outputs of a column per thread */
     assert_true(cfg->block_rows == 32 && cfg->block_cols == 32 && cfg->thread_rows == 8 &&
                 cfg->thread_cols == 1);
-    assert_false(registry_supports(w, 8, 16, 0, &cfg, why, sizeof why));
+    assert_false(registry_supports(w, 8, 16, 0, 0, &cfg, why, sizeof why));
     assert_null(cfg);
     assert_non_null(strstr(why, "tile 8 / WPT 16: not a configuration of gpu_tiled_wpt (it has "
                                 "8/1 8/2 8/4 8/8 16/1"));
-    assert_false(registry_supports(w, 64, 1, 0, NULL, why, sizeof why));
+    assert_false(registry_supports(w, 64, 1, 0, 0, NULL, why, sizeof why));
     assert_non_null(strstr(why, "tile 64 / WPT 1: not a configuration"));
     const struct variant *h = registry_find("host_naive");
-    assert_false(registry_supports(h, 0, 0, 0, NULL, why, sizeof why));
+    assert_false(registry_supports(h, 0, 0, 0, 0, NULL, why, sizeof why));
     assert_non_null(strstr(why, "-O0 not built"));
     /* the axes follow the configurations */
     assert_int_equal(registry_axes(w), AXIS_TILE | AXIS_WPT);
     assert_int_equal(registry_axes(registry_find("tf32_wgmma_tma")), AXIS_TILE);
     assert_int_equal(registry_axes(registry_find("cublas_fp32")), 0);
     assert_int_equal(registry_axes(h), AXIS_OPT);
+    /* split-K takes the splits axis: 0 (its rule) to RUNG_MAX_SPLIT; no other rung does */
+    const struct variant *sk = registry_find("gpu_splitk");
+    assert_int_equal(registry_axes(sk), AXIS_TILE | AXIS_WPT | AXIS_SPLIT);
+    assert_true(registry_supports(sk, 64, 64, 0, 0, &cfg, why, sizeof why));
+    assert_true(registry_supports(sk, 64, 64, RUNG_MAX_SPLIT, 0, &cfg, why, sizeof why));
+    assert_false(registry_supports(sk, 64, 64, RUNG_MAX_SPLIT + 1, 0, &cfg, why, sizeof why));
+    assert_non_null(strstr(why, "divides K into 1 to 256 parts (0: by its rule)"));
+    assert_false(registry_supports(registry_find("gpu_async_copy"), 64, 64, 4, 0, &cfg, why, sizeof why));
+    assert_non_null(strstr(why, "split 4: gpu_async_copy does not divide K (expected 0)"));
+    assert_int_equal(registry_axes(registry_find("gpu_streamk")), AXIS_TILE | AXIS_WPT);
 }
 
 /* What four GPUs would run of the paper matrix, from their descriptions alone
  * (compute capability, shared memory a block may opt in to) and the default
  * build (SASS for sm_90, PTX for compute_80): every rung and configuration on
- * an H100; on an A100 and a B200 all but the sm_90a rung, through the PTX; on an
+ * an H100; on an A100 and a B200 all but the sm_90a rungs, through the PTX; on an
  * RTX 4090 also not the configurations needing more than its 99 KiB of shared
  * memory; on a T4 (7.5) nothing, for want of code for it. */
 static void gpus_plan_what_they_can_run(void **state)
@@ -86,9 +98,9 @@ static void gpus_plan_what_they_can_run(void **state)
         const char *rung, *reason;   /* one refusal and its words */
     } gpus[] = {
         {{"H100", 90, 227 * 1024, flags}, 0, NULL, NULL},
-        {{"A100", 80, 163 * 1024, flags}, 2, "tf32_wgmma_tma", "needs sm_90a (built for it alone: wgmma, TMA); this GPU is sm_80"},
-        {{"B200", 100, 227 * 1024, flags}, 2, "tf32_wgmma_tma", "this GPU is sm_100"},
-        {{"RTX 4090", 89, 99 * 1024, flags}, 2 + 2 + 2, "tf32_mma_sync", "needs 105 KiB of shared memory per block; this GPU offers 99 KiB"},
+        {{"A100", 80, 163 * 1024, flags}, 2 + 5 + 1, "tf32_wgmma_tma", "needs sm_90a (built for it alone: wgmma, TMA); this GPU is sm_80"},
+        {{"B200", 100, 227 * 1024, flags}, 2 + 5 + 1, "tf32_wgmma_tma", "this GPU is sm_100"},
+        {{"RTX 4090", 89, 99 * 1024, flags}, 2 + 5 + 1 + 2 + 2, "tf32_mma_sync", "needs 105 KiB of shared memory per block; this GPU offers 99 KiB"},
         {{"T4", 75, 64 * 1024, flags}, -1, "gpu_tiled", "this binary holds no code for sm_75 (built: sm_90 compute_80; make ARCH=75 builds it)"},
     };
     size_t all = 0;
@@ -178,6 +190,108 @@ static void expansion_uses_only_each_variants_axes(void **state)
     /* ordered by shape first */
     assert_int_equal(p.points[0].M, 64);
     assert_int_equal(p.points[p.n - 1].M, 10);
+    plan_free(&p);
+    done(e);
+}
+
+/* The splits axis multiplies the points of the rungs that take it, and no other;
+ * a rung that takes it needs it in the sweep. */
+static void split_axis_applies_to_decomposition_rungs(void **state)
+{
+    (void)state;
+    struct experiment *e = parse("[experiment]\nname = t\nseed = 1\n"
+                                 "[g]\nvariants = gpu_async_copy gpu_splitk cublas_fp32\n"
+                                 "shapes = 16x4096x4096\ntiles = 64\nwpts = 64\n"
+                                 "splits = 0 4 300\n");
+    struct plan p;
+    char err[512];
+    assert_int_equal(plan_from_experiment(e, 1, "", &p, err, sizeof err), 0);
+    assert_int_equal(p.n, 1 + 3 + 1);
+    int splits = 0, refused = 0;
+    for (size_t i = 0; i < p.n; i++) {
+        const struct point *pt = &p.points[i];
+        if (strcmp(pt->v->name, "gpu_splitk")) {
+            assert_int_equal(pt->split, 0);
+            continue;
+        }
+        splits += pt->split;
+        if (pt->split == 300) {
+            refused++;
+            assert_true(pt->skip && !pt->skip_env);
+            assert_non_null(strstr(pt->skip_reason, "split 300: gpu_splitk divides K into 1 to 256"));
+        }
+    }
+    assert_int_equal(splits, 304);
+    assert_int_equal(refused, 1);
+    plan_free(&p);
+    done(e);
+    e = parse("[experiment]\nname = t\nseed = 1\n"
+              "[g]\nvariants = gpu_splitk\nsizes = 64\ntiles = 64\nwpts = 64\n");
+    assert_int_equal(plan_from_experiment(e, 1, "", &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "variant 'gpu_splitk' needs 'splits' (expected e.g. splits = 0 4 16)"));
+    done(e);
+}
+
+/* The dispatch rule picks configurations its rungs have, for any shape, and the
+ * ones it states: a decode shape gets small tiles, a large one the large tile. */
+static void dispatch_rule_picks_what_exists(void **state)
+{
+    (void)state;
+    static const int shapes[][3] = {{1, 1, 1},        {16, 4096, 4096},  {4096, 16, 4096},
+                                    {96, 96, 96},     {128, 128, 65536}, {1024, 1024, 1024},
+                                    {1023, 1025, 1027}, {8192, 8192, 8192}, {512, 768, 3072},
+                                    {1000000, 3, 5}};
+    char why[256];
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+        for (int tf32 = 0; tf32 < 2; tf32++) {
+            const struct dispatch_pick p = dispatch_rule(tf32, shapes[i][0], shapes[i][1], shapes[i][2], 132);
+            const struct variant *v = registry_find(p.rung);
+            assert_non_null(v);
+            assert_int_equal(v->precision, tf32 ? PREC_TF32 : PREC_FP32);
+            if (!registry_supports(v, p.tile, p.wpt, 0, 0, NULL, why, sizeof why))
+                fail_msg("%dx%dx%d: %s", shapes[i][0], shapes[i][1], shapes[i][2], why);
+        }
+    struct dispatch_pick p = dispatch_rule(0, 16, 4096, 4096, 132);
+    assert_true(!strcmp(p.rung, "gpu_splitk") && p.tile == 32);
+    p = dispatch_rule(0, 4096, 16, 4096, 132);
+    assert_int_equal(p.tile, 64);
+    p = dispatch_rule(0, 8192, 8192, 8192, 132);
+    assert_int_equal(p.tile, 128);
+    p = dispatch_rule(1, 16, 4096, 4096, 132);
+    assert_true(!strcmp(p.rung, "tf32_splitk_tma") && p.tile == 16);
+    p = dispatch_rule(1, 8192, 8192, 8192, 132);
+    assert_int_equal(p.tile, 256);
+    p = dispatch_rule(1, 1024, 1024, 1024, 132);   /* 256 and 128 rows: under 66 blocks */
+    assert_int_equal(p.tile, 64);
+    assert_true(registry_find("dispatch_fp32")->dispatch && !registry_find("gpu_splitk")->dispatch);
+}
+
+/* configs = all: each rung at exactly the configurations it declares, nothing
+ * skipped for a pair it lacks. */
+static void all_configs_takes_each_rungs_own(void **state)
+{
+    (void)state;
+    struct experiment *e = parse("[experiment]\nname = t\nseed = 1\n"
+                                 "[g]\nvariants = gpu_warptiled tf32_wgmma_tma gpu_splitk cublas_fp32\n"
+                                 "shapes = 100x200x300\nconfigs = all\nsplits = 0 4\n");
+    struct plan p;
+    char err[512];
+    assert_int_equal(plan_from_experiment(e, 1, "", &p, err, sizeof err), 0);
+    size_t want = 1;   /* cuBLAS */
+    const char *rungs[] = {"gpu_warptiled", "tf32_wgmma_tma", "gpu_splitk"};
+    for (size_t r = 0; r < 3; r++) {
+        const struct variant *v = registry_find(rungs[r]);
+        size_t n = 0;
+        for (const struct rung_config *c = v->configs; c->tile >= 0; c++) n++;
+        want += n * ((registry_axes(v) & AXIS_SPLIT) ? 2 : 1);
+    }
+    assert_int_equal(p.n, want);
+    for (size_t i = 0; i < p.n; i++) {
+        const struct point *pt = &p.points[i];
+        assert_false(pt->skip && !pt->skip_env);
+        if (pt->v->device == DEV_GPU && pt->v->configs[0].block_rows)
+            assert_non_null(rung_config_find(pt->v->configs, pt->tile, pt->wpt));
+    }
     plan_free(&p);
     done(e);
 }
@@ -273,6 +387,9 @@ const struct CMUnitTest plan_tests[] = {
     cmocka_unit_test(registry_reasons),
     cmocka_unit_test(gpus_plan_what_they_can_run),
     cmocka_unit_test(expansion_uses_only_each_variants_axes),
+    cmocka_unit_test(split_axis_applies_to_decomposition_rungs),
+    cmocka_unit_test(all_configs_takes_each_rungs_own),
+    cmocka_unit_test(dispatch_rule_picks_what_exists),
     cmocka_unit_test(no_gpu_skips_gpu_points_with_reason),
     cmocka_unit_test(host_memory_axis_applies_to_gpu_rungs_only),
     cmocka_unit_test(unknown_variant_names_file_and_line),

@@ -1,0 +1,103 @@
+/* Split-K, shared by the rungs that divide K among the blocks of one tile of C
+ * (15 on the FP32 pipeline, 17 on wgmma): which slices of K a part takes, how
+ * many parts the rule gives, and the second pass that adds the parts up.
+ *
+ * Part z of S writes its partial product, an M x N matrix, at workspace + z M N;
+ * the second pass adds the S partials of each element in the order z = 0, 1, ...,
+ * S-1 and writes C.  The order is fixed, so the same inputs give the same bits
+ * on every run: no floating-point atomics, no dependence on which block
+ * finishes first. */
+#ifndef KERNELS_GPU_SPLIT_K_CUH
+#define KERNELS_GPU_SPLIT_K_CUH
+
+#ifdef __CUDACC__
+#include <cuda_runtime.h>
+
+#include "matmul.h"
+#include "rung_config.h"
+
+/* The rule's floor: a part takes at least this many 32-deep slices of K, so that
+ * its pipeline fills before it drains. */
+constexpr int SPLIT_MIN_SLICES = 4;
+
+/* The first slice of part z of S over `slices` slices (parts differ by one at most). */
+__host__ __device__ inline int split_begin(int z, int S, int slices)
+{
+    return (int)((long long)z * slices / S);
+}
+
+/* The parts of K a launch uses: `asked` (the `splits` axis; 0 for the rule),
+ * given the tiles of C, the blocks the GPU holds at once and the 32-deep slices
+ * of K.  The rule fills the GPU once: as many parts as make tiles x parts reach
+ * the resident blocks (rounded down, so that no second, partial wave starts),
+ * no part under SPLIT_MIN_SLICES slices, and the partials within the
+ * workspace limit.  Asked for, a split is taken as it is, down to one part per
+ * slice.  Returns 0 with *why when the partials would exceed the limit. */
+static inline int split_parts(int asked, long long tiles, long long resident, int slices, int M,
+                              int N, const char **why)
+{
+    const long long partial = (long long)M * N * (long long)sizeof(float);
+    const long long most = (long long)(GPU_WORKSPACE_MAX_BYTES / (size_t)partial);
+    long long S = asked;
+    if (asked == 0) {
+        S = resident / (tiles > 0 ? tiles : 1);
+        if (S > slices / SPLIT_MIN_SLICES) S = slices / SPLIT_MIN_SLICES;
+        if (S > most) S = most;
+        if (S > RUNG_MAX_SPLIT) S = RUNG_MAX_SPLIT;
+    }
+    if (S > slices) S = slices;
+    if (S < 1) S = 1;
+    if (S > 1 && S > most) {
+        *why = "split: the partial products exceed the workspace limit (GPU_WORKSPACE_MAX_BYTES)";
+        return 0;
+    }
+    return (int)S;
+}
+
+/* C = the sum of the S partials at P, in order (n = M N elements).  Local to each
+ * file that includes it (so each rung launches its own build of it: the sm_90a
+ * rungs' copy would not run on other GPUs). */
+namespace {
+template <bool VEC>
+__global__ void __launch_bounds__(256) split_k_reduce(float *__restrict__ C,
+                                                      const float *__restrict__ P, size_t n,
+                                                      int S)
+{
+    const size_t step = (size_t)gridDim.x * blockDim.x;
+    const size_t first = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if constexpr (VEC) {   /* n % 4 == 0, C 16-byte aligned: four elements a thread at a time */
+        const float4 *P4 = reinterpret_cast<const float4 *>(P);
+        for (size_t i = first; i < n / 4; i += step) {
+            float4 s = __ldcs(P4 + i);
+            for (int z = 1; z < S; z++) {
+                const float4 p = __ldcs(P4 + z * (n / 4) + i);
+                s.x += p.x, s.y += p.y, s.z += p.z, s.w += p.w;
+            }
+            reinterpret_cast<float4 *>(C)[i] = s;
+        }
+    } else {
+        for (size_t i = first; i < n; i += step) {
+            float s = __ldcs(P + i);
+            for (int z = 1; z < S; z++) s += __ldcs(P + z * n + i);
+            C[i] = s;
+        }
+    }
+}
+}   // namespace
+
+/* Enqueue the second pass: C (M x N) from the S partials in L->workspace. */
+static inline const char *split_k_finish(const struct gpu_launch *L, int S, int sms)
+{
+    const size_t n = (size_t)L->M * L->N;
+    const bool vec = n % 4 == 0 && (size_t)L->C % 16 == 0;
+    const size_t items = vec ? n / 4 : n, blocks = (items + 255) / 256, cap = (size_t)sms * 8;
+    const dim3 grid((unsigned)(blocks < cap ? blocks : cap));
+    cudaStream_t st = (cudaStream_t)L->stream;
+    if (vec) split_k_reduce<true><<<grid, 256, 0, st>>>(L->C, (const float *)L->workspace, n, S);
+    else split_k_reduce<false><<<grid, 256, 0, st>>>(L->C, (const float *)L->workspace, n, S);
+    const cudaError_t e = cudaGetLastError();
+    return e == cudaSuccess ? NULL : cudaGetErrorString(e);
+}
+
+#endif /* __CUDACC__ */
+#endif

@@ -1,0 +1,328 @@
+/* Rung 14's wgmma + TMA pipeline, shared with the rung that splits its K (17):
+ * one block computes a TILE x 128 tile of C (TILE rows of C are wgmma's N: 16
+ * to 256) over a range of 32-deep slices of K, part blockIdx.z of gridDim.z,
+ * into P + z M N.  Rung 14 runs one part (P = C); its comment says how the
+ * pipeline works.  Built for sm_90a alone (files named *_tma.cu). */
+#ifndef KERNELS_GPU_WGMMA_TILE_CUH
+#define KERNELS_GPU_WGMMA_TILE_CUH
+
+/* Dynamic shared memory of a TILE-row tile: as many stages of a TILE x 32 slice
+ * of A and a 32 x 128 slice of B as fit in 192 KiB (6 at TILE 128, 4 at 256),
+ * plus 1 KiB of slack to align the stages to 1024 bytes. */
+#define WGMMA_STAGE(T) ((T) * 32 * 4 + 32 * 128 * 4)
+#define WGMMA_SMEM(T) ((6 * WGMMA_STAGE(128)) / WGMMA_STAGE(T) * WGMMA_STAGE(T) + 1024)
+
+#ifdef __CUDACC__
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <cudaTypedefs.h>
+#include <stdint.h>
+
+#include "block_order.cuh"
+#include "split_k.cuh"
+#include "launch.cuh"
+#include "matmul.h"
+
+#define BK 32                      /* floats per slice: one 128-byte swizzle row */
+#define BN 128                     /* C columns per block: 2 consumers x 64 */
+#define CL 2                       /* blocks per cluster, along N: they share the A slice */
+
+template <int TILE> struct cfg {
+    static constexpr int A_BYTES = TILE * BK * 4, B_BYTES = BK * BN * 4;
+    static constexpr int STAGE = A_BYTES + B_BYTES;
+    static constexpr int STAGES = 6 * WGMMA_STAGE(128) / STAGE;
+    static constexpr size_t SMEM = (size_t)STAGES * STAGE + 1024;   /* + alignment slack */
+    static_assert(STAGE == WGMMA_STAGE(TILE) && SMEM == WGMMA_SMEM(TILE),
+                  "WGMMA_SMEM above is the kernel's shared memory");
+    static_assert(TILE % 16 == 0 && TILE >= 16 && TILE <= 256, "wgmma's N: 16 to 256 rows");
+};
+
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+__device__ static inline void mbar_wait(uint32_t bar, uint32_t parity)
+{
+    uint32_t done;
+    do asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;"
+                    " selp.u32 %0, 1, 0, p; }" : "=r"(done) : "r"(bar), "r"(parity) : "memory");
+    while (!done);
+}
+__device__ static inline void cluster_sync()
+{
+    asm volatile("barrier.cluster.arrive.release; barrier.cluster.wait.acquire;" ::: "memory");
+}
+/* Arrive on the mbarrier at shared address `bar` in the cluster's CTA `rank`. */
+__device__ static inline void mbar_arrive_in(uint32_t bar, uint32_t rank)
+{
+    asm volatile("{ .reg .b32 r; mapa.shared::cluster.u32 r, %0, %1;"
+                 " mbarrier.arrive.shared::cluster.b64 _, [r]; }"
+                 :: "r"(bar), "r"(rank) : "memory");
+}
+/* Box at (c0, c1) of `map` -> dst, completing on the mbarrier `bar` (same offsets in every
+ * CTA of `mask` when it multicasts). */
+__device__ static inline void tma_load(void *dst, const CUtensorMap *map, uint32_t bar, int c0, int c1)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+                 " [%0], [%1, {%2, %3}], [%4];"
+                 :: "r"((uint32_t)__cvta_generic_to_shared(dst)), "l"((uint64_t)map), "r"(c0), "r"(c1),
+                    "r"(bar) : "memory");
+}
+__device__ static inline void tma_load_mc(void *dst, const CUtensorMap *map, uint32_t bar, int c0, int c1,
+                                          uint16_t mask)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+                 ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;"
+                 :: "r"((uint32_t)__cvta_generic_to_shared(dst)), "l"((uint64_t)map), "r"(c0), "r"(c1),
+                    "r"(bar), "h"(mask) : "memory");
+}
+#define F8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), \
+              "+f"(d[i + 4]), "+f"(d[i + 5]), "+f"(d[i + 6]), "+f"(d[i + 7])
+#define F64(i) F8(i), F8(i + 8), F8(i + 16), F8(i + 24), F8(i + 32), F8(i + 40), F8(i + 48), F8(i + 56)
+#define R0_63 "%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21," \
+    "%22,%23,%24,%25,%26,%27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,"  \
+    "%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63"
+#define R64_127 "%64,%65,%66,%67,%68,%69,%70,%71,%72,%73,%74,%75,%76,%77,%78,%79,%80,%81,%82," \
+    "%83,%84,%85,%86,%87,%88,%89,%90,%91,%92,%93,%94,%95,%96,%97,%98,%99,%100,%101,%102,%103,"  \
+    "%104,%105,%106,%107,%108,%109,%110,%111,%112,%113,%114,%115,%116,%117,%118,%119,%120,"      \
+    "%121,%122,%123,%124,%125,%126,%127"
+
+#define R0_7 "%0,%1,%2,%3,%4,%5,%6,%7"
+#define R0_15 R0_7 ",%8,%9,%10,%11,%12,%13,%14,%15"
+#define R0_31 R0_15 ",%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31"
+#define A_DESC(a, d) "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(d)
+
+/* D (64 x TILE, f32) += A (64 x 8, registers) * B (8 x TILE, shared, K-major, descriptor). */
+template <int TILE>
+__device__ static inline void wgmma(float (&d)[TILE / 2], const uint32_t *a, uint64_t desc)
+{
+    if constexpr (TILE == 256)
+        asm volatile("wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {" R0_63 "," R64_127 "},"
+                     " {%128,%129,%130,%131}, %132, 1, 1, 1;"
+                     : F64(0), F64(64) : A_DESC(a, desc));
+    else if constexpr (TILE == 128)
+        asm volatile("wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {" R0_63 "},"
+                     " {%64,%65,%66,%67}, %68, 1, 1, 1;"
+                     : F64(0) : A_DESC(a, desc));
+    else if constexpr (TILE == 64)
+        asm volatile("wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {" R0_31 "},"
+                     " {%32,%33,%34,%35}, %36, 1, 1, 1;"
+                     : F8(0), F8(8), F8(16), F8(24) : A_DESC(a, desc));
+    else if constexpr (TILE == 32)
+        asm volatile("wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 {" R0_15 "},"
+                     " {%16,%17,%18,%19}, %20, 1, 1, 1;"
+                     : F8(0), F8(8) : A_DESC(a, desc));
+    else
+        asm volatile("wgmma.mma_async.sync.aligned.m64n16k8.f32.tf32.tf32 {" R0_7 "},"
+                     " {%8,%9,%10,%11}, %12, 1, 1, 1;"
+                     : F8(0) : A_DESC(a, desc));
+}
+#endif
+
+/* Part blockIdx.z of gridDim.z of the TILE x 128 tile of C at (x, y): slices
+ * [kb0, kb1) of K (split_k.cuh), into P + z M N; without SPLIT, all of K into P
+ * (rung 14's kernel as it was, instruction for instruction: with the part's
+ * range computed for it, ptxas's choices changed and it ran 1-2% slower).
+ * Local to each file that includes it. */
+namespace {
+template <int TILE, bool SPLIT>
+__global__ void __launch_bounds__(384, 1)
+tf32_wgmma_tma(const __grid_constant__ CUtensorMap tmA, const __grid_constant__ CUtensorMap tmB,
+               float *__restrict__ P, int M, int N, int K)
+{
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    using Q = cfg<TILE>;
+    extern __shared__ unsigned char smem_raw[];
+    __shared__ __align__(8) uint64_t full[Q::STAGES], empty[Q::STAGES];
+    /* 128-byte swizzle repeats every 1024 bytes: align the stages to that. */
+    unsigned char *smem = smem_raw + (-__cvta_generic_to_shared(smem_raw) & 1023);
+    const int wg = threadIdx.x / 128, slices = (K + BK - 1) / BK;
+    /* this part's slices: kb0 + 0 .. kb0 + KT - 1; stages and phases count from 0 */
+    const int kb0 = SPLIT ? split_begin(blockIdx.z, gridDim.z, slices) : 0;
+    const int KT = SPLIT ? split_begin(blockIdx.z + 1, gridDim.z, slices) - kb0 : slices;
+    float *__restrict__ C = SPLIT ? P + (size_t)blockIdx.z * M * N : P;
+    auto bar = [](uint64_t *b) { return (uint32_t)__cvta_generic_to_shared(b); };
+
+    uint32_t rank;   /* in the cluster of CL blocks side by side along N */
+    asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+    /* Clusters in launch order walk down groups of G block rows, column by column, so that
+     * a wave (66 clusters) covers 2048 rows x 1-2 thousand columns of C and shares its A
+     * and B panels in L2. */
+    const int ncl = gridDim.x / CL;
+    int cx, cy;
+    grouped_block(blockIdx.x / CL + ncl * blockIdx.y, ncl, gridDim.y, GROUP_ROWS / TILE, cx, cy);
+    const int row0 = cy * TILE, col0 = (cx * CL + rank) * BN;
+
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < Q::STAGES; s++) {
+            asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(bar(&full[s])));
+            asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(bar(&empty[s])), "n"(8 * CL));
+        }
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    cluster_sync();   /* every block's barriers exist before anyone signals them */
+
+    if (wg == 0) {   /* producer: one thread keeps every stage it may fill in flight */
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
+        for (int kb = 0; kb < KT && threadIdx.x == 0; kb++) {
+            const int s = kb % Q::STAGES;
+            /* stage s is free once the 8 consumer warps of every block in the cluster are done */
+            if (kb >= Q::STAGES) mbar_wait(bar(&empty[s]), (kb / Q::STAGES - 1) & 1);
+            unsigned char *st = smem + s * Q::STAGE;
+            asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
+                         :: "r"(bar(&full[s])), "r"(Q::STAGE) : "memory");
+            /* A: the cluster shares the TILE x 32 slice, each block fetches 1/CL for all */
+            tma_load_mc(st + rank * (Q::A_BYTES / CL), &tmA, bar(&full[s]), (kb0 + kb) * BK,
+                        row0 + rank * (TILE / CL), (1 << CL) - 1);
+            for (int q = 0; q < BN / 32; q++)                                /* B: 32 x 128 */
+                tma_load(st + Q::A_BYTES + q * 4096, &tmB, bar(&full[s]), col0 + 32 * q,
+                         (kb0 + kb) * BK);
+        }
+    } else {   /* consumers */
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
+        const int c = wg - 1, w = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+        /* Fragment row r = 16w + 8h + g reads C column nmap = 32h + 16(g/4) + 4w + g%4 of this
+         * warpgroup's 64.  The B tile is 4 swizzled 32x32 blocks: element (k, n) sits at byte
+         * (n/32)*4096 + k*128 + (((n%32)/4 ^ k%8) * 16) + (n%4)*4.  For register v (h = v%2,
+         * k = 8j + t + 4(v/2)) that is off[v] + 1024j, and the 32 lanes hit 32 distinct banks. */
+        uint32_t off[4];
+        for (int v = 0; v < 4; v++) {
+            const int h = v & 1, k = t + 4 * (v >> 1);
+            off[v] = (2 * c + h) * 4096 + k * 128 + (((4 * (g >> 2) + w) ^ k) << 4) + (g & 3) * 4;
+        }
+        float acc[TILE / 2];
+        for (int i = 0; i < TILE / 2; i++) acc[i] = 0.f;
+
+        /* Slice kb's fragments are loaded while slice kb-1's wgmmas run: two register sets,
+         * alternating by unrolling the slice loop by 2, so that no instruction writes the
+         * registers of a wgmma still in flight (else ptxas serializes them, C7513). */
+        const uint32_t base = (uint32_t)__cvta_generic_to_shared(smem);
+        /* B^T fragments of slice kb's 4 k-steps (the hardware truncates them to TF32) */
+        auto load = [&](uint32_t (&f)[16], int kb) {
+            const int s = kb % Q::STAGES;
+            mbar_wait(bar(&full[s]), (kb / Q::STAGES) & 1);
+            const unsigned char *st = smem + s * Q::STAGE + Q::A_BYTES;
+#pragma unroll
+            for (int j = 0; j < 4; j++)
+#pragma unroll
+                for (int v = 0; v < 4; v++) f[4 * j + v] = *(const uint32_t *)(st + off[v] + 1024 * j);
+        };
+        auto step = [&](const uint32_t (&f)[16], uint32_t (&next)[16], int kb) {
+            /* A tile: TILE rows of 128 swizzled bytes; 8-row groups 1024 B apart (SBO),
+             * LBO unused under swizzle; k-step j starts 32 bytes further along the row. */
+            const uint64_t desc = (uint64_t)(((base + kb % Q::STAGES * Q::STAGE) & 0x3FFFF) >> 4) |
+                                  (1ull << 16) | (64ull << 32) | (1ull << 62);
+            asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
+#pragma unroll
+            for (int j = 0; j < 4; j++) wgmma<TILE>(acc, f + 4 * j, desc + 2 * j);
+            asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+            /* slice kb-1 is done: free its stage and (in load) its register set */
+            asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
+            if (kb > 0 && lane == 0)
+                for (int r = 0; r < CL; r++) mbar_arrive_in(bar(&empty[(kb - 1) % Q::STAGES]), r);
+            if (kb + 1 < KT) load(next, kb + 1);
+        };
+        uint32_t f0[16], f1[16];
+        load(f0, 0);
+        for (int kb = 0; kb < KT; kb += 2) {
+            step(f0, f1, kb);
+            if (kb + 1 < KT) step(f1, f0, kb + 1);
+        }
+        asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");   /* last stage: no refill */
+#pragma unroll
+        for (int i = 0; i < TILE / 2; i++) asm volatile("" : "+f"(acc[i]) :: "memory");   /* no hoisting */
+
+        /* acc[i] is C^T row 16w + g + 8((i/2)%2), column 8(i/4) + 2t + i%2 */
+        const int n = col0 + 64 * c + 16 * (g >> 2) + 4 * w + (g & 3);
+#pragma unroll
+        for (int i = 0; i < TILE / 2; i++) {
+            const int m = row0 + 8 * (i >> 2) + 2 * t + (i & 1), nn = n + 32 * ((i >> 1) & 1);
+            if (m < M && nn < N) C[(size_t)m * N + nn] = acc[i];
+        }
+    }
+    cluster_sync();   /* no block leaves while its peers may still signal its barriers */
+#else
+    (void)M, (void)N, (void)K, (void)P;
+    __trap();
+#endif
+}
+}   // namespace
+
+/* A 2D row-major FP32 tensor map: rows x cols with leading dimension ld (floats),
+ * boxes of 32 columns x box_rows rows, 128-byte swizzle, out of range reads 0. */
+static const char *encode(void *fn, CUtensorMap *map, const float *base, int rows, int cols, int ld,
+                          int box_rows)
+{
+    const cuuint64_t dim[2] = {(cuuint64_t)cols, (cuuint64_t)rows}, stride[1] = {(cuuint64_t)ld * 4};
+    const cuuint32_t box[2] = {32, (cuuint32_t)box_rows}, one[2] = {1, 1};
+    CUresult r = ((PFN_cuTensorMapEncodeTiled_v12000)fn)(
+        map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, (void *)base, dim, stride, box, one,
+        CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    return r == CUDA_SUCCESS ? NULL : "cuTensorMapEncodeTiled failed";
+}
+
+/* TMA wants 16-byte aligned bases and row strides: else copy into a padded buffer. */
+static const char *padded(const float *src, int rows, int cols, float **dst, int *ld, cudaStream_t st)
+{
+    *dst = NULL, *ld = cols;
+    if (cols % 4 == 0 && (uintptr_t)src % 16 == 0) return NULL;
+    *ld = (cols + 3) & ~3;
+    cudaError_t e = cudaMallocAsync((void **)dst, (size_t)rows * *ld * 4, st);
+    if (e != cudaSuccess) *dst = NULL;
+    else
+        e = cudaMemcpy2DAsync(*dst, (size_t)*ld * 4, src, (size_t)cols * 4, (size_t)cols * 4, rows,
+                              cudaMemcpyDeviceToDevice, st);
+    return e == cudaSuccess ? NULL : cudaGetErrorString(e);
+}
+
+/* The grid of S parts of every tile of C: clusters of CL blocks along N. */
+template <int TILE> static dim3 wgmma_grid(const struct gpu_launch *L, int S)
+{
+    return dim3((L->N + BN * CL - 1) / (BN * CL) * CL, (L->M + TILE - 1) / TILE, S);
+}
+
+/* Launch (or describe) S parts of every TILE-row tile of C, into P (C itself
+ * when S = 1, else S partial products for split_k_finish); SPLIT: the kernel
+ * that takes parts (any S), else the one of all of K (S = 1). */
+template <int TILE, bool SPLIT>
+static const char *wgmma_launch(const struct gpu_launch *L, float *P, int S)
+{
+    auto kernel = tf32_wgmma_tma<TILE, SPLIT>;
+    const size_t smem = cfg<TILE>::SMEM;
+    cudaError_t e = allow_shared(kernel, smem);
+    if (e != cudaSuccess) return cudaGetErrorString(e);
+    const dim3 grid = wgmma_grid<TILE>(L, S);
+    if (L->describe) return describe_kernel(L->describe, kernel, 384, smem, grid);
+
+    /* The driver's tensor-map encoder, fetched per call (cheap) so we need not link libcuda. */
+    void *fn = NULL;
+    cudaDriverEntryPointQueryResult q;
+    e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q);
+    if (e != cudaSuccess) return cudaGetErrorString(e);
+    if (q != cudaDriverEntryPointSuccess || !fn) return "cuTensorMapEncodeTiled not available";
+
+    cudaStream_t st = (cudaStream_t)L->stream;
+    float *Ap = NULL, *Bp = NULL;
+    int lda, ldb;
+    CUtensorMap tmA, tmB;
+    const char *err = padded(L->A, L->M, L->K, &Ap, &lda, st);
+    if (!err) err = padded(L->B, L->K, L->N, &Bp, &ldb, st);
+    if (!err) err = encode(fn, &tmA, Ap ? Ap : L->A, L->M, L->K, lda, TILE / CL);
+    if (!err) err = encode(fn, &tmB, Bp ? Bp : L->B, L->K, L->N, ldb, BK);
+    if (!err) {
+        cudaLaunchAttribute cluster;
+        cluster.id = cudaLaunchAttributeClusterDimension;
+        cluster.val.clusterDim.x = CL, cluster.val.clusterDim.y = cluster.val.clusterDim.z = 1;
+        cudaLaunchConfig_t lc = {};
+        lc.gridDim = grid;
+        lc.blockDim = dim3(384), lc.dynamicSmemBytes = smem, lc.stream = st;
+        lc.attrs = &cluster, lc.numAttrs = 1;
+        e = cudaLaunchKernelEx(&lc, kernel, tmA, tmB, P, L->M, L->N, L->K);
+        if (e == cudaSuccess) e = cudaGetLastError();
+        if (e != cudaSuccess) err = cudaGetErrorString(e);
+    }
+    if (Ap && (e = cudaFreeAsync(Ap, st)) != cudaSuccess && !err) err = cudaGetErrorString(e);
+    if (Bp && (e = cudaFreeAsync(Bp, st)) != cudaSuccess && !err) err = cudaGetErrorString(e);
+    return err;
+}
+
+#endif /* __CUDACC__ */
+#endif
