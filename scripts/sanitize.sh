@@ -7,7 +7,8 @@
 # its result verified against float64) under each of compute-sanitizer's tools
 # memcheck, racecheck, initcheck and synccheck, for every hand-written GPU rung
 # (one configuration each: the one the paper's runs find fastest at large n;
-# the rungs that divide K also with K split in 3, and each stream-K tile) and
+# the rungs that divide K also with K split in 3, each stream-K tile, and the
+# dispatch rows, which run what their rule picks at each shape) and
 # for the test-only kernel test_racy_tiled (seed 002's exercise: the tiled
 # kernel without __syncthreads), at the shapes 1x1x1, 17x33x65, 1000x999x1001
 # (square nowhere, a multiple of no tile) and 256x256x256 (a multiple of every
@@ -55,6 +56,8 @@ gpu_streamk 64 64
 gpu_streamk 128 64
 tf32_splitk_tma 16 0 3
 tf32_splitk_tma 128 0 0
+dispatch_fp32 0 0
+dispatch_tf32 0 0
 test_racy_tiled 16 0"
 KERNELS=${SANITIZE_KERNELS:-$KERNELS}
 TOOLS="memcheck racecheck initcheck synccheck"
