@@ -20,7 +20,8 @@ static const struct {
     {"copy_ratio", CV_COPY_RATIO, 1}, {"agreement", CV_AGREEMENT, 0},
     {"unverified", CV_UNVERIFIED, 0}, {"pct_ref_ci", CV_PCT_REF_CI, 1},
     {"stable_share", CV_STABLE_SHARE, 0}, {"stable_share_uncapped", CV_STABLE_UNCAPPED, 0},
-    {"unstable_uncapped", CV_UNSTABLE_UNCAPPED, 0},
+    {"unstable_uncapped", CV_UNSTABLE_UNCAPPED, 0}, {"suite_pct_ref", CV_SUITE_PCT_REF, 0},
+    {"suite_geomean", CV_SUITE_GEOMEAN, 0}, {"dispatch_share", CV_DISPATCH_SHARE, 0},
 };
 #define N_VALUES (sizeof VALUES / sizeof VALUES[0])
 
@@ -137,6 +138,15 @@ static int set_key(struct parse *p, struct claim *c, const char *key, char *v)
         if (strcmp(v, "fp32") && strcmp(v, "tf32"))
             return bad(p, "precision: '%s' (expected fp32 or tf32)", v);
         c->precision = !strcmp(v, "tf32") ? PREC_TF32 : PREC_FP32;
+    } else if (!strcmp(key, "classes")) {
+        if ((n = words(v, w, CLAIM_MAX_LIST)) < 1) return bad(p, "classes: expected shape classes");
+        for (int i = 0; i < n; i++) {
+            enum shape_class k;
+            if (shape_class_parse(w[i], &k))
+                return bad(p, "classes: '%s' (expected decode, small, long_k, short_k, odd, "
+                              "aspect or large)", w[i]);
+            c->classes |= 1u << k;
+        }
     } else if (!strcmp(key, "device")) {
         if (strcmp(v, "gpu") && strcmp(v, "host"))
             return bad(p, "device: '%s' (expected gpu or host)", v);
@@ -180,6 +190,12 @@ static int per_run(enum claim_value v)
     return v == CV_STABLE_SHARE || v == CV_STABLE_UNCAPPED || v == CV_UNSTABLE_UNCAPPED;
 }
 
+/* The values over the shape suite (derive_suite). */
+static int over_suite(enum claim_value v)
+{
+    return v == CV_SUITE_PCT_REF || v == CV_SUITE_GEOMEAN || v == CV_DISPATCH_SHARE;
+}
+
 /* Is the row one of the exceptions the claim names (its rungs, at its shapes;
  * every shape when it names none)? */
 static int named_exception(const struct claim *c, const struct result_row *row)
@@ -220,12 +236,18 @@ static int complete_claim(struct parse *p, const struct claim *c)
     if (c->value == CV_AGREEMENT && c->n_runs != 2)
         return bad(p, "[%s]: agreement compares exactly two runs", c->id);
     if (c->value != CV_AGREEMENT && c->value != CV_UNVERIFIED && !per_run(c->value) &&
-        !c->n_shapes)
+        !over_suite(c->value) && !c->n_shapes)
         return bad(p, "[%s] needs shapes", c->id);
+    if (over_suite(c->value) && c->precision < 0)
+        return bad(p, "[%s]: a value over the shape suite needs precision (fp32 or tf32)", c->id);
+    if (!over_suite(c->value) && c->classes)
+        return bad(p, "[%s]: classes filter values over the shape suite only", c->id);
     if (c->n_other_shapes && (c->value != CV_RATIO || c->n_other_shapes != c->n_shapes))
         return bad(p, "[%s]: other_shapes: one for each of shapes, for a ratio", c->id);
-    if (c->value != CV_AGREEMENT && (c->precision >= 0 || c->host_rows))
-        return bad(p, "[%s]: precision and device filter agreement claims only", c->id);
+    if ((c->value != CV_AGREEMENT && !over_suite(c->value) && c->precision >= 0) ||
+        (c->value != CV_AGREEMENT && c->host_rows))
+        return bad(p, "[%s]: precision filters agreement claims and values over the shape "
+                      "suite, device agreement claims only", c->id);
     if (c->value != CV_AGREEMENT && c->n_only && !per_run(c->value))
         return bad(p, "[%s]: rungs filter agreement claims, or name the exceptions of a "
                       "noise claim", c->id);
@@ -377,7 +399,8 @@ static double value_at(const struct claim *c, const struct run *r, int i, struct
     case CV_STEP: return a ? derive_step(r, v, s) : NAN;
     case CV_REL_STDDEV: return a ? 100.0 * derive_rel_stddev(a) : NAN;
     case CV_AGREEMENT: case CV_UNVERIFIED: case CV_STABLE_SHARE: case CV_STABLE_UNCAPPED:
-    case CV_UNSTABLE_UNCAPPED: break;
+    case CV_UNSTABLE_UNCAPPED: case CV_SUITE_PCT_REF: case CV_SUITE_GEOMEAN:
+    case CV_DISPATCH_SHARE: break;
     }
     return NAN;
 }
@@ -387,14 +410,23 @@ struct acc {
     double min, max;
     double worst_dist;      /* how far outside the bounds (or, inside, how close) */
     char worst[128];
+    char min_at[96], max_at[96];
     int failed;
 };
 
-static void take(struct acc *a, const struct claim *c, double x, const char *where)
+/* Take value x, measured at `where` ("h100 4096": in the report) and `at` (the
+ * same without the run: in the text's {min_at} and {max_at}). */
+static void take(struct acc *a, const struct claim *c, double x, const char *where, const char *at)
 {
     if (!isfinite(x)) return;
-    if (a->count++ == 0 || x < a->min) a->min = x;
-    if (a->count == 1 || x > a->max) a->max = x;
+    if (a->count++ == 0 || x < a->min) {
+        a->min = x;
+        snprintf(a->min_at, sizeof a->min_at, "%s", at);
+    }
+    if (a->count == 1 || x > a->max) {
+        a->max = x;
+        snprintf(a->max_at, sizeof a->max_at, "%s", at);
+    }
     /* distance past the nearer bound: > 0 outside, <= 0 inside */
     const double past = fmax(c->lo - x, x - c->hi);
     if (past > 0) a->failed = 1;
@@ -430,7 +462,7 @@ static void fill_text(const struct claim *c, const struct claim_result *r, char 
     const char *fmt = fmt_of(c->value);
     size_t o = 0;
     for (const char *s = c->text; *s && o + 1 < len;) {
-        char val[64] = "";
+        char val[96] = "";
         const char *end = NULL;
         if (*s == '{' && (end = strchr(s, '}'))) {
             const size_t n = (size_t)(end - s - 1);
@@ -438,6 +470,8 @@ static void fill_text(const struct claim *c, const struct claim_result *r, char 
             else if (n == 3 && !strncmp(s + 1, "min", 3)) snprintf(val, sizeof val, fmt, r->min);
             else if (n == 3 && !strncmp(s + 1, "max", 3)) snprintf(val, sizeof val, fmt, r->max);
             else if (n == 5 && !strncmp(s + 1, "count", 5)) snprintf(val, sizeof val, "%zu", r->count);
+            else if (n == 6 && !strncmp(s + 1, "min_at", 6)) snprintf(val, sizeof val, "%s", r->min_at);
+            else if (n == 6 && !strncmp(s + 1, "max_at", 6)) snprintf(val, sizeof val, "%s", r->max_at);
             else end = NULL;
         }
         if (end) {
@@ -505,31 +539,61 @@ static void evaluate(const struct claim *c, const struct run *const *rs, size_t 
             shape_label(p[i].s, shape, sizeof shape);
             snprintf(where, sizeof where, "%s %s%s%s", p[i].v->name, shape, p[i].memory[0] ? " " : "",
                      p[i].memory);
-            take(&a, c, p[i].ratio, where);
+            take(&a, c, p[i].ratio, where, where);
         }
         free(p);
+    } else if (over_suite(c->value)) {
+        struct suite_point *pt = malloc(SUITE_MAX * sizeof *pt);
+        for (size_t k = 0; k < nrs && pt; k++) {
+            size_t n = derive_suite(rs[k], (enum precision)c->precision, pt, SUITE_MAX), m = 0;
+            for (size_t i = 0; i < n; i++) {   /* the points the claim keeps */
+                int keep = !c->classes || (c->classes >> pt[i].cls & 1u);
+                if (keep && c->n_shapes) {
+                    keep = 0;
+                    for (int j = 0; j < c->n_shapes; j++)
+                        keep |= pt[i].s.M == c->shapes[j].M && pt[i].s.N == c->shapes[j].N &&
+                                pt[i].s.K == c->shapes[j].K;
+                }
+                if (keep) pt[m++] = pt[i];
+            }
+            if (c->value == CV_SUITE_PCT_REF) {
+                for (size_t i = 0; i < m; i++) {
+                    shape_label(pt[i].s, shape, sizeof shape);
+                    snprintf(where, sizeof where, "%s %s (%s)", rs[k]->role, shape, pt[i].best->name);
+                    take(&a, c, pt[i].best_pct, where, strchr(where, ' ') + 1);
+                }
+            } else if (m) {
+                const double best = derive_suite_geomean(pt, m, 0);
+                take(&a, c, c->value == CV_SUITE_GEOMEAN ? best
+                                                         : 100.0 * derive_suite_geomean(pt, m, 1) / best,
+                     rs[k]->role, rs[k]->role);
+            }
+        }
+        free(pt);
     } else if (per_run(c->value)) {
-        for (size_t k = 0; k < nrs; k++) take(&a, c, stability(c, rs[k]), rs[k]->role);
+        for (size_t k = 0; k < nrs; k++) take(&a, c, stability(c, rs[k]), rs[k]->role, rs[k]->role);
     } else if (c->value == CV_UNVERIFIED) {
         for (size_t k = 0; k < nrs; k++) {
             size_t bad = 0;
             for (size_t i = 0; i < rs[k]->f.n_rows; i++)
                 bad += !strcmp(rs[k]->f.rows[i].disposition, "incorrect") ||
                        !strcmp(rs[k]->f.rows[i].disposition, "failed");
-            take(&a, c, (double)bad, rs[k]->role);
+            take(&a, c, (double)bad, rs[k]->role, rs[k]->role);
         }
     } else {
         for (size_t k = 0; k < nrs; k++)
             for (int i = 0; i < c->n_shapes; i++) {
                 shape_label(c->shapes[i], shape, sizeof shape);
                 snprintf(where, sizeof where, "%s %s", rs[k]->role, shape);
-                take(&a, c, value_at(c, rs[k], i, c->shapes[i]), where);
+                take(&a, c, value_at(c, rs[k], i, c->shapes[i]), where, shape);
             }
     }
     out->count = a.count;
     out->min = a.min;
     out->max = a.max;
     snprintf(out->worst, sizeof out->worst, "%s", a.worst);
+    snprintf(out->min_at, sizeof out->min_at, "%s", a.min_at);
+    snprintf(out->max_at, sizeof out->max_at, "%s", a.max_at);
     if (!a.count) {
         out->verdict = CLAIM_NOT_EVALUATED;
         snprintf(out->why, sizeof out->why, "no values: the data lack what it measures");

@@ -36,6 +36,16 @@
  *                   samples' relative stddev is at most 1%
  *   stable_share_uncapped  the same over those of them that had no throttled
  *                   sample (telemetry.h: a power, thermal or slowdown reason)
+ *   suite_pct_ref   per (run, shape of the shape suite: derive_suite): the
+ *                   fastest hand-written rung's % of its reference there
+ *                   (needs precision; optional filters: classes, a list of
+ *                   shape classes, and shapes)
+ *   suite_geomean   per run: the geometric mean of those values over the suite
+ *                   (needs precision; classes and shapes filter it too)
+ *   dispatch_share  per run: the dispatch row's geometric mean of % of its
+ *                   reference over that of the fastest hand-written rungs, in %
+ *                   (needs precision): what one call gets of what the ladder
+ *                   can reach
  *   unstable_uncapped  per run: how many of those had a relative stddev above 1%
  *                   (for the three noise values, `rungs` and `shapes` name
  *                   exceptions: those rungs' points at those shapes, or at every
@@ -45,7 +55,8 @@
  * each of `shapes`, in order).
  * Expectations: at_least X, at_most X, between X Y, about X P% (X within
  * P%).  Text placeholders: {range} ("94.1-96.6", or one value), {min}, {max},
- * {count}.
+ * {count}, {min_at} and {max_at} (where the lowest and highest value were
+ * measured: the shape, for values over the suite with its rung).
  *
  * A claim passes when it has values and every one satisfies its expectation;
  * it is "not evaluated" when a run it needs was not given. */
@@ -61,7 +72,8 @@
 
 enum claim_value { CV_PCT_REF, CV_PCT_PEAK, CV_TFLOPS, CV_RATIO, CV_STEP, CV_REL_STDDEV,
                    CV_COPY_RATIO, CV_AGREEMENT, CV_UNVERIFIED, CV_PCT_REF_CI, CV_STABLE_SHARE,
-                   CV_STABLE_UNCAPPED, CV_UNSTABLE_UNCAPPED };
+                   CV_STABLE_UNCAPPED, CV_UNSTABLE_UNCAPPED, CV_SUITE_PCT_REF, CV_SUITE_GEOMEAN,
+                   CV_DISPATCH_SHARE };
 enum claim_expect { CE_AT_LEAST, CE_AT_MOST, CE_BETWEEN };
 
 struct claim {
@@ -81,7 +93,8 @@ struct claim {
     } filter, other_filter;     /* for R, and for S */
     char only[CLAIM_MAX_LIST][32];   /* agreement: these rungs only (none: all) */
     int n_only;
-    int precision;             /* agreement: -1 both, else PREC_FP32 or PREC_TF32 */
+    int precision;             /* agreement, suite values: -1 both, else PREC_FP32 or PREC_TF32 */
+    unsigned classes;          /* suite values: 1 << enum shape_class for each; 0: all */
     int host_rows;             /* agreement: the host rows instead of the GPU rows */
     enum claim_expect expect;
     double lo, hi;             /* the bounds every value must lie within */
@@ -107,6 +120,8 @@ struct claim_result {
     double min, max;
     char worst[128];           /* where the value farthest outside (or nearest the
                                   bound) was measured: "h100 4096" */
+    char min_at[96], max_at[96];   /* where the lowest and highest were: "4096x16x4096
+                                      (gpu_splitk)" */
     char why[160];             /* not evaluated: what it needs */
     char text[640];            /* the claim's text with its values filled in */
     char measured[64], expected[80];   /* formatted, as printed */

@@ -306,10 +306,123 @@ size_t derive_pairs(const struct run *a, const struct run *b, struct pair **out)
     return n;
 }
 
+/* ---- the shape suite ----------------------------------------------------------- */
+
+static const char *const CLASS_NAMES[SC_COUNT] = {"decode", "small",  "long_k", "short_k",
+                                                  "odd",    "aspect", "large"};
+
+enum shape_class shape_class_of(struct shape s)
+{
+    const int lo = s.M < s.N ? s.M : s.N, hi = s.M < s.N ? s.N : s.M;
+    const int dmax = hi > s.K ? hi : s.K, dmin = lo < s.K ? lo : s.K;
+    if (lo <= 32 && hi >= 2048) return SC_DECODE;
+    if (lo <= 256 && s.K >= 32768) return SC_LONG_K;
+    if (s.K <= 128 && lo >= 2048) return SC_SHORT_K;
+    if (dmax <= 512) return SC_SMALL;
+    if (s.M % 32 || s.N % 32 || s.K % 32) return SC_ODD;
+    if (dmax >= 8.0 * dmin) return SC_ASPECT;
+    return SC_LARGE;
+}
+
+const char *shape_class_name(enum shape_class c)
+{
+    return c >= 0 && c < SC_COUNT ? CLASS_NAMES[c] : "?";
+}
+
+int shape_class_parse(const char *name, enum shape_class *out)
+{
+    for (int c = 0; c < SC_COUNT; c++)
+        if (!strcmp(name, CLASS_NAMES[c])) {
+            *out = (enum shape_class)c;
+            return 0;
+        }
+    return -1;
+}
+
+/* The suite's order: class, then shape_before (FLOP count, then M) */
+static int suite_before(struct shape a, struct shape b)
+{
+    const enum shape_class ca = shape_class_of(a), cb = shape_class_of(b);
+    if (ca != cb) return ca < cb;
+    const double fa = (double)a.M * a.N * a.K, fb = (double)b.M * b.N * b.K;
+    return fa < fb || (fa == fb && (a.M < b.M || (a.M == b.M && a.N < b.N)));
+}
+
+/* The hand-written rungs a suite point takes its best from */
+static int hand_written(const struct variant *v, enum precision p)
+{
+    return v->device == DEV_GPU && v->precision == p && !registry_is_reference(v) &&
+           !v->dispatch && v->reference;
+}
+
+size_t derive_suite(const struct run *r, enum precision p, struct suite_point *out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->f.n_rows && n < max; i++) {
+        const struct result_row *row = &r->f.rows[i];
+        const struct variant *v = registry_find(row->variant);
+        if (!ordinary(row) || !v || !hand_written(v, p)) continue;
+        const struct shape s = shape_of(row);
+        size_t j = 0;
+        while (j < n && !same_shape(out[j].s, s)) j++;
+        if (j < n) continue;
+        struct suite_point pt = {.s = s, .cls = shape_class_of(s), .dispatch_pct = NAN};
+        for (size_t k = 0; k < registry_count(); k++) {
+            const struct variant *u = registry_at(k);
+            const struct result_row *b = derive_best(r, u, s);
+            if (!b) continue;
+            if (hand_written(u, p) && (!pt.best_row || b->gflops > pt.best_row->gflops))
+                pt.best = u, pt.best_row = b;
+            if (u->dispatch && u->precision == p && u->device == DEV_GPU && !pt.dispatch)
+                pt.dispatch = u, pt.dispatch_row = b;
+        }
+        pt.ref = pt.best->reference ? registry_find(pt.best->reference) : NULL;
+        pt.ref_row = pt.ref ? derive_best(r, pt.ref, s) : NULL;
+        if (!pt.ref_row) continue;   /* nothing to measure it against */
+        pt.best_pct = derive_pct_ref(r, pt.best, s);
+        pt.best_ci95 = derive_pct_ref_ci95(r, pt.best, s);
+        if (pt.dispatch) pt.dispatch_pct = derive_pct_ref(r, pt.dispatch, s);
+        j = n++;
+        for (; j > 0 && suite_before(s, out[j - 1].s); j--) out[j] = out[j - 1];
+        out[j] = pt;
+    }
+    return n;
+}
+
+double derive_suite_geomean(const struct suite_point *pt, size_t n, int dispatch)
+{
+    if (n == 0) return NAN;
+    double sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        const double x = dispatch ? pt[i].dispatch_pct : pt[i].best_pct;
+        if (!(x > 0)) return NAN;
+        sum += log(x);
+    }
+    return exp(sum / (double)n);
+}
+
+double derive_tiles(const struct result_row *row)
+{
+    if (row->block_rows <= 0 || row->block_cols <= 0) return NAN;
+    return (double)((row->M + row->block_rows - 1) / row->block_rows) *
+           (double)((row->N + row->block_cols - 1) / row->block_cols);
+}
+
+double derive_waves(const struct run *r, const struct result_row *row)
+{
+    if (row->grid_blocks <= 0 || row->blocks_per_sm <= 0 || !(r->sms > 0)) return NAN;
+    return row->grid_blocks / (row->blocks_per_sm * r->sms);
+}
+
+double derive_k_per_block(const struct result_row *row)
+{
+    return row->k_splits > 0 ? (double)row->K / row->k_splits : NAN;
+}
+
 /* ---- tables ---------------------------------------------------------------------- */
 
 const char *const DERIVE_VIEWS =
-    "rungs runs ladder configs speedup samples telemetry transfers compare";
+    "rungs runs ladder configs speedup samples telemetry transfers shapes suite compare";
 
 static void num(FILE *out, double x)
 {
@@ -701,6 +814,127 @@ static void view_transfers(FILE *out, const struct run *r)
         }
 }
 
+/* The suite's shapes of a run (both precisions) in its order, and a shape's
+ * 1-based place among them (the x position figure 12 gives it) */
+static size_t suite_shapes(const struct run *r, struct shape *out, size_t max)
+{
+    struct suite_point *pt = malloc(SUITE_MAX * sizeof *pt);
+    size_t n = 0;
+    for (int p = PREC_FP32; p <= PREC_TF32 && pt; p++) {
+        const size_t k = derive_suite(r, (enum precision)p, pt, SUITE_MAX);
+        for (size_t i = 0; i < k && n < max; i++) {
+            size_t j = 0;
+            while (j < n && !same_shape(out[j], pt[i].s)) j++;
+            if (j < n) continue;
+            j = n++;
+            for (; j > 0 && suite_before(pt[i].s, out[j - 1]); j--) out[j] = out[j - 1];
+            out[j] = pt[i].s;
+        }
+    }
+    free(pt);
+    return n;
+}
+
+static int suite_rank(const struct shape *t, size_t n, struct shape s)
+{
+    for (size_t j = 0; j < n; j++)
+        if (same_shape(t[j], s)) return (int)j + 1;
+    return 0;
+}
+
+/* shapes: at each shape of the suite, every GPU rung's best that is measured
+ * against a reference (hand-written rungs and dispatch rows), with its class,
+ * whether it is the fastest hand-written rung of its precision there, and its
+ * decomposition (tiles of C, waves, K per block); in ladder order, then the
+ * suite's order */
+static void view_shapes(FILE *out, const struct run *r)
+{
+    struct suite_point *pt[2] = {malloc(SUITE_MAX * sizeof *pt[0]), malloc(SUITE_MAX * sizeof *pt[1])};
+    struct shape *t = malloc(SUITE_MAX * sizeof *t);
+    size_t np[2] = {0, 0}, nt = 0;
+    if (pt[0] && pt[1] && t) {
+        for (int p = PREC_FP32; p <= PREC_TF32; p++)
+            np[p] = derive_suite(r, (enum precision)p, pt[p], SUITE_MAX);
+        nt = suite_shapes(r, t, SUITE_MAX);
+    }
+    row_head(out);
+    fputs("\tshape_rank\tclass\tclass_rank\tgflops\tpct_ref\tpct_ref_ci95\tbest\tdispatch\tconfig"
+          "\ttiles\twaves\tk_splits\tk_per_block\tblocks_per_sm\tgrid_blocks\n", out);
+    for (size_t k = 0; k < registry_count(); k++) {
+        const struct variant *v = registry_at(k);
+        if (v->device != DEV_GPU || !v->reference) continue;
+        for (size_t j = 0; j < nt; j++) {
+            const struct result_row *b = derive_best(r, v, t[j]);
+            const struct suite_point *q = NULL;
+            for (size_t i = 0; i < np[v->precision]; i++)
+                if (same_shape(pt[v->precision][i].s, t[j])) q = &pt[v->precision][i];
+            if (!b || !q) continue;
+            char cfg[96];
+            derive_config_label(v, b, cfg, sizeof cfg);
+            row_cells(out, v, t[j]);
+            fprintf(out, "\t%d", suite_rank(t, nt, t[j]));
+            str(out, shape_class_name(q->cls));
+            fprintf(out, "\t%d", (int)q->cls + 1);
+            num(out, b->gflops);
+            num(out, derive_pct_ref(r, v, t[j]));
+            num(out, derive_pct_ref_ci95(r, v, t[j]));
+            fprintf(out, "\t%d\t%d", q->best == v, v->dispatch);
+            str(out, cfg);
+            num(out, derive_tiles(b));
+            num(out, derive_waves(r, b));
+            fprintf(out, "\t%d", b->k_splits);
+            num(out, derive_k_per_block(b));
+            fprintf(out, "\t%d\t%d\n", b->blocks_per_sm, b->grid_blocks);
+        }
+    }
+    free(pt[0]), free(pt[1]), free(t);
+}
+
+/* suite: one row per (precision, shape) of the suite: the fastest hand-written
+ * rung there and its decomposition, the dispatch row, and the reference */
+static void view_suite(FILE *out, const struct run *r)
+{
+    struct suite_point *pt = malloc(SUITE_MAX * sizeof *pt);
+    struct shape *t = malloc(SUITE_MAX * sizeof *t);
+    const size_t nt = pt && t ? suite_shapes(r, t, SUITE_MAX) : 0;
+    fputs("precision\tM\tN\tK\tshape\tshape_rank\tclass\tbest_number\tbest_rung\tbest_config"
+          "\tbest_gflops\tbest_pct_ref\tbest_pct_ref_ci95\tdispatch_config\tdispatch_pct_ref"
+          "\tdispatch_over_best\tref_gflops\ttiles\ttiles_per_sm\twaves\tk_splits\tk_per_block"
+          "\tblocks_per_sm\n", out);
+    for (int p = PREC_FP32; p <= PREC_TF32 && nt; p++) {
+        const size_t n = derive_suite(r, (enum precision)p, pt, SUITE_MAX);
+        for (size_t i = 0; i < n; i++) {
+            const struct suite_point *q = &pt[i];
+            char label[48], cfg[96], dcfg[96] = "";
+            shape_label(q->s, label, sizeof label);
+            derive_config_label(q->best, q->best_row, cfg, sizeof cfg);
+            if (q->dispatch) derive_config_label(q->dispatch, q->dispatch_row, dcfg, sizeof dcfg);
+            fputs(p == PREC_TF32 ? "tf32" : "fp32", out);
+            fprintf(out, "\t%d\t%d\t%d", q->s.M, q->s.N, q->s.K);
+            str(out, label);
+            fprintf(out, "\t%d", suite_rank(t, nt, q->s));
+            str(out, shape_class_name(q->cls));
+            fprintf(out, "\t%d", registry_number(q->best));
+            str(out, q->best->name);
+            str(out, cfg);
+            num(out, q->best_row->gflops);
+            num(out, q->best_pct);
+            num(out, q->best_ci95);
+            str(out, dcfg);
+            num(out, q->dispatch_pct);
+            num(out, q->dispatch_row ? q->dispatch_row->gflops / q->best_row->gflops : NAN);
+            num(out, q->ref_row->gflops);
+            num(out, derive_tiles(q->best_row));
+            num(out, derive_tiles(q->best_row) / r->sms);
+            num(out, derive_waves(r, q->best_row));
+            fprintf(out, "\t%d", q->best_row->k_splits);
+            num(out, derive_k_per_block(q->best_row));
+            fprintf(out, "\t%d\n", q->best_row->blocks_per_sm);
+        }
+    }
+    free(pt), free(t);
+}
+
 /* compare: each (rung, shape, host memory) of the first run that the second
  * has too: both bests and their ratio; in ladder order, then shape
  * (shape_before), then host memory */
@@ -746,8 +980,9 @@ static void view_compare(FILE *out, const struct run *a, const struct run *b)
 int derive_table(FILE *out, const char *view, const struct run *runs, size_t nruns,
                  const char *arg, char *err, size_t errlen)
 {
-    static const char *const known[] = {"rungs",   "runs",      "ladder",    "configs", "speedup",
-                                        "samples", "telemetry", "transfers", "compare"};
+    static const char *const known[] = {"rungs",     "runs",      "ladder", "configs",
+                                        "speedup",   "samples",   "telemetry", "transfers",
+                                        "shapes",    "suite",     "compare"};
     size_t k = 0;
     while (k < sizeof known / sizeof known[0] && strcmp(known[k], view)) k++;
     if (k == sizeof known / sizeof known[0]) {
@@ -770,6 +1005,8 @@ int derive_table(FILE *out, const char *view, const struct run *runs, size_t nru
     else if (!strcmp(view, "samples")) view_samples(out, &runs[0], arg);
     else if (!strcmp(view, "telemetry")) view_telemetry(out, &runs[0]);
     else if (!strcmp(view, "transfers")) view_transfers(out, &runs[0]);
+    else if (!strcmp(view, "shapes")) view_shapes(out, &runs[0]);
+    else if (!strcmp(view, "suite")) view_suite(out, &runs[0]);
     else view_compare(out, &runs[0], &runs[1]);
     return 0;
 }

@@ -35,7 +35,7 @@ struct run {
     /* from the root attributes ("" or NaN where the file has none) */
     char gpu_name[128], created_utc[32], git_commit[48], cpu_model[128], nvcc_version[32];
     char seed[32], cc_version[160];
-    char gpu_rule[192], host_rule[192];   /* the sampling rules, "name=value ..." */
+    char gpu_rule[320], host_rule[320];   /* the sampling rules, "name=value ..." */
     double peak_gflops, copy_gbs, wall_s, sms, clock_mhz, l2_bytes, driver;
 };
 
@@ -95,6 +95,53 @@ size_t derive_squares(const struct run *r, int device, int *out, size_t max);
  * to, in f; NULL if the group has none. */
 const struct result_row *derive_best_of_group(const struct results_file *f,
                                               const struct result_row *x);
+
+/* The shape suite (experiments/shapes.ini).  A shape's class, by a rule over
+ * (M, N, K) alone, the first that holds:
+ *   decode   min(M, N) <= 32 and max(M, N) >= 2048   (a few tokens through a layer)
+ *   long_k   min(M, N) <= 256 and K >= 32768         (a small output, a long K)
+ *   short_k  K <= 128 and min(M, N) >= 2048          (rank-k updates)
+ *   small    max(M, N, K) <= 512
+ *   odd      a dimension not a multiple of 32
+ *   aspect   max(M, N, K) >= 8 min(M, N, K)          (tall, wide, deep)
+ *   large    the rest
+ * In that order (decode, small, long_k, short_k, odd, aspect, large) the
+ * figures and tables show them. */
+enum shape_class { SC_DECODE, SC_SMALL, SC_LONG_K, SC_SHORT_K, SC_ODD, SC_ASPECT, SC_LARGE,
+                   SC_COUNT };
+enum shape_class shape_class_of(struct shape s);
+const char *shape_class_name(enum shape_class c);
+/* By name ("decode"): 0, or -1. */
+int shape_class_parse(const char *name, enum shape_class *out);
+
+/* One shape of a run for one precision: the fastest hand-written GPU rung there
+ * (its best row over all configurations; neither a reference nor a dispatch
+ * row), the dispatch row of the precision, and the reference (cuBLAS). */
+struct suite_point {
+    struct shape s;
+    enum shape_class cls;
+    const struct variant *best, *dispatch, *ref;
+    const struct result_row *best_row, *dispatch_row, *ref_row;   /* dispatch: NULL if none */
+    double best_pct, best_ci95;   /* derive_pct_ref and its interval, of `best` */
+    double dispatch_pct;          /* of the dispatch row; NaN without one */
+};
+/* The shapes at which run r has a hand-written GPU rung of precision p and its
+ * reference, one point each, by class, then FLOP count, then M; returns the
+ * count (at most max). */
+size_t derive_suite(const struct run *r, enum precision p, struct suite_point *out, size_t max);
+/* Room enough for every shape of a run (what the views and claims allocate). */
+#define SUITE_MAX 512
+/* The geometric mean of the points' best_pct (dispatch = 0) or dispatch_pct
+ * (dispatch = 1); NaN when n is 0 or a value is missing. */
+double derive_suite_geomean(const struct suite_point *pt, size_t n, int dispatch);
+
+/* A row's decomposition, for the shape study: its tiles of C (ceil(M / BM)
+ * ceil(N / BN); NaN without a block geometry: library and dispatch rows), the
+ * waves of its grid (grid_blocks over blocks_per_sm x the run's SMs; NaN
+ * without them), and the K each block multiplies (K / k_splits). */
+double derive_tiles(const struct result_row *row);
+double derive_waves(const struct run *r, const struct result_row *row);
+double derive_k_per_block(const struct result_row *row);
 
 /* The (rung, shape, host memory) groups of run a that run b also has, with
  * the best passed row of each (transfer points compared as such). */

@@ -443,6 +443,16 @@ static int run_key(const struct run *r, char **p, int n, char *out, size_t len, 
     if (!strcmp(what, "implied_bw_pct"))
         return number(out, len, "%.0f", 100.0 * b->gflops / derive_intensity(v, b) / r->copy_gbs,
                       why, whylen, "global-load model or copy bandwidth for it");
+    if (!strcmp(what, "waves")) return number(out, len, "%.2f", derive_waves(r, b), why, whylen, "grid for it");
+    if (!strcmp(what, "tiles")) return number(out, len, "%.0f", derive_tiles(b), why, whylen, "block geometry for it");
+    if (!strcmp(what, "k_per_block"))
+        return number(out, len, "%.0f", derive_k_per_block(b), why, whylen, "split of K for it");
+    if (!strcmp(what, "splits") || !strcmp(what, "grid") || !strcmp(what, "blocks_per_sm")) {
+        const int x = what[0] == 's' ? b->k_splits : what[0] == 'g' ? b->grid_blocks : b->blocks_per_sm;
+        if (x <= 0) goto no_data;
+        snprintf(out, len, "%d", x);
+        return 0;
+    }
     if (!strcmp(what, "config")) {
         derive_config_label(v, b, tmp, sizeof tmp);
         latex_config(tmp, out, len);
@@ -652,6 +662,62 @@ static int table_transfers(FILE *f, const char *role, const char *rung, const st
     return 0;
 }
 
+/* shapes.ROLE: per shape of the suite (its order): the class, then for FP32
+ * and TF32 the fastest hand-written rung (number), its % of the reference, the
+ * waves of its grid and the K each block multiplies, and the dispatch row's %
+ * of the reference. */
+static int table_shapes(FILE *f, const char *role, const struct run *runs, size_t nruns,
+                        char *why, size_t whylen)
+{
+    const struct run *r = role_run(runs, nruns, role);
+    if (!r) {
+        snprintf(why, whylen, "no run '%s'", role);
+        return -1;
+    }
+    struct suite_point *pt[2] = {malloc(SUITE_MAX * sizeof *pt[0]), malloc(SUITE_MAX * sizeof *pt[1])};
+    if (!pt[0] || !pt[1]) {
+        free(pt[0]), free(pt[1]);
+        snprintf(why, whylen, "out of memory");
+        return -1;
+    }
+    size_t n[2];
+    for (int p = PREC_FP32; p <= PREC_TF32; p++) n[p] = derive_suite(r, (enum precision)p, pt[p], SUITE_MAX);
+    int rc = 0;
+    if (!n[PREC_FP32]) {
+        snprintf(why, whylen, "run '%s' has no shape with an FP32 rung and cuBLAS FP32", role);
+        rc = -1;
+    }
+    for (size_t i = 0; i < n[PREC_FP32] && !rc; i++) {
+        const struct suite_point *q[2] = {&pt[PREC_FP32][i], NULL};
+        for (size_t j = 0; j < n[PREC_TF32]; j++)
+            if (pt[PREC_TF32][j].s.M == q[0]->s.M && pt[PREC_TF32][j].s.N == q[0]->s.N &&
+                pt[PREC_TF32][j].s.K == q[0]->s.K)
+                q[1] = &pt[PREC_TF32][j];
+        char label[48], tex[128], cls[32];
+        shape_label(q[0]->s, label, sizeof label);
+        latex_config(label, tex, sizeof tex);
+        latex(shape_class_name(q[0]->cls), cls, sizeof cls);
+        fprintf(f, "%s & %s", tex, cls);
+        for (int p = 0; p < 2; p++) {
+            if (!q[p]) {
+                fputs(" & -- & -- & -- & -- & --", f);
+                continue;
+            }
+            fprintf(f, " & %02d & %.1f", registry_number(q[p]->best), q[p]->best_pct);
+            const double w = derive_waves(r, q[p]->best_row), k = derive_k_per_block(q[p]->best_row);
+            if (isfinite(w)) fprintf(f, " & %.2f", w);
+            else fputs(" & --", f);
+            if (isfinite(k)) fprintf(f, " & %.0f", k);
+            else fputs(" & --", f);
+            if (isfinite(q[p]->dispatch_pct)) fprintf(f, " & %.1f", q[p]->dispatch_pct);
+            else fputs(" & --", f);
+        }
+        fputs(" \\\\\n", f);
+    }
+    free(pt[0]), free(pt[1]);
+    return rc;
+}
+
 static int write_table(const char *name, const char *dir, const struct run *runs, size_t nruns,
                        char *why, size_t whylen)
 {
@@ -668,6 +734,7 @@ static int write_table(const char *name, const char *dir, const struct run *runs
     else if (n == 2 && !strcmp(p[0], "host")) rc = table_host(f, p[1], runs, nruns, why, whylen);
     else if (n == 2 && !strcmp(p[0], "hardware")) rc = table_hardware(f, p[1], runs, nruns, why, whylen);
     else if (n == 3 && !strcmp(p[0], "transfers")) rc = table_transfers(f, p[1], p[2], runs, nruns, why, whylen);
+    else if (n == 2 && !strcmp(p[0], "shapes")) rc = table_shapes(f, p[1], runs, nruns, why, whylen);
     else {
         snprintf(why, whylen, "no such table (see harness/values.h)");
         rc = -1;

@@ -45,6 +45,10 @@
  *                                   % of the run's measured copy bandwidth
  *   ROLE.copy_pct.RUNG.SHAPE.MEMORY  a transfer point (MEMORY pinned or
  *                                   pageable): the copies' share of the trip, %
+ *   ROLE.waves.RUNG.SHAPE  ROLE.tiles.RUNG.SHAPE  ROLE.k_per_block.RUNG.SHAPE
+ *                            the best row's decomposition (derive.h); and its
+ *   ROLE.splits.RUNG.SHAPE  ROLE.grid.RUNG.SHAPE  ROLE.blocks_per_sm.RUNG.SHAPE
+ *                            k_splits, grid_blocks and blocks_per_sm
  *   ROLE.ratio.RUNG.RUNG.SHAPE  the first rung's best over the second's (two
  *                            decimals below 10, one below 100, then none)
  *   ROLE.largest_step.SHAPE  ROLE.largest_step_rung.SHAPE  (GPU FP32 rungs)
@@ -61,7 +65,12 @@
  *                                  -O1, -O2, -O3 in each role
  *   hardware.ROLE-ROLE             per property: its value in each role
  *   transfers.ROLE.RUNG            per size: copies in and out (pinned, pageable),
- *                                  the kernel, and the copies' share */
+ *                                  the kernel, and the copies' share
+ *   shapes.ROLE                    per shape of the suite (derive_suite): its
+ *                                  class, then for FP32 and for TF32 the fastest
+ *                                  hand-written rung, its % of the reference, the
+ *                                  waves of its grid, the K per block, and the
+ *                                  dispatch row's % of the reference */
 #ifndef HARNESS_VALUES_H
 #define HARNESS_VALUES_H
 

@@ -16,6 +16,8 @@
 
 #include "claims.h"
 #include "derive.h"
+#include "experiment.h"
+#include "plan.h"
 #include "values.h"
 #include "util.h"
 
@@ -35,6 +37,23 @@ static struct result_row row_of(const char *rung, int n, double gflops, int tile
     return r;
 }
 
+/* A complete file of `rows` (two samples of 1 ms each) on "NVIDIA Test GPU",
+ * with its FP32 peak and SM count when they are > 0. */
+static void write_rows(const char *path, const struct result_row *rows, size_t n, double peak,
+                       double sms)
+{
+    char err[512];
+    struct results *r;
+    if (results_create(&r, path, 0, err, sizeof err) != 0) fail_msg("%s", err);
+    assert_int_equal(results_attr_str(r, "gpu_name", "NVIDIA Test GPU"), 0);
+    if (peak > 0) assert_int_equal(results_attr_double(r, "gpu_fp32_peak_gflops", peak), 0);
+    if (sms > 0) assert_int_equal(results_attr_double(r, "gpu_sm_count", sms), 0);
+    const double s[2] = {1, 1};
+    for (size_t i = 0; i < n; i++) assert_int_equal(results_append(r, &rows[i], s, NULL, NULL, 2), 0);
+    assert_int_equal(results_finish(r, 1, "2026-11-24T00:00:00Z", 1.0), 0);
+    assert_int_equal(results_close(r, err, sizeof err), 0);
+}
+
 /* The known file: at 256, naive 100, tiled 300 (TS 8) and 400 (TS 16), cuBLAS
  * FP32 1000; at 512 tiled 450; host_naive 1 at 256; a transfer row of the tiled
  * rung that must never count as its best. */
@@ -47,16 +66,7 @@ static void write_known(const char *path)
         row_of("gpu_tiled", 256, 9000, 32, 0),
     };
     snprintf(rows[6].host_memory, sizeof rows[6].host_memory, "pinned");
-    char err[512];
-    struct results *r;
-    if (results_create(&r, path, 0, err, sizeof err) != 0) fail_msg("%s", err);
-    assert_int_equal(results_attr_double(r, "gpu_fp32_peak_gflops", 2000.0), 0);
-    assert_int_equal(results_attr_str(r, "gpu_name", "NVIDIA Test GPU"), 0);
-    const double s[2] = {1, 1};
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-        assert_int_equal(results_append(r, &rows[i], s, NULL, NULL, 2), 0);
-    assert_int_equal(results_finish(r, 1, "2026-11-24T00:00:00Z", 1.0), 0);
-    assert_int_equal(results_close(r, err, sizeof err), 0);
+    write_rows(path, rows, sizeof rows / sizeof rows[0], 2000.0, 0);
 }
 
 struct known {
@@ -373,13 +383,7 @@ static void noise_claims_and_telemetry_keys(void **state)
         rows[i].warmup_ms = 100.0 * (i + 1);
         rows[i].power_w_max = 600.0 + i;
     }
-    struct results *r;
-    if (results_create(&r, path, 0, err, sizeof err) != 0) fail_msg("%s", err);
-    const double s[2] = {1, 1};
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-        assert_int_equal(results_append(r, &rows[i], s, NULL, NULL, 2), 0);
-    assert_int_equal(results_finish(r, 1, "2026-11-24T00:00:00Z", 1.0), 0);
-    assert_int_equal(results_close(r, err, sizeof err), 0);
+    write_rows(path, rows, sizeof rows / sizeof rows[0], 0, 0);
     struct run run;
     if (derive_open(&run, "n", path, err, sizeof err) != 0) fail_msg("%s", err);
 
@@ -485,15 +489,12 @@ static void every_rung_has_a_style(void **state)
 static void claims_hold_on_shipped_data_and_fail_on_slower_rows(void **state)
 {
     (void)state;
-    const char *keys[] = {"REF_H100", "REF_H200", "REF_TRANSFERS", "REF_REPRO"};
-    const char *roles[] = {"h100", "h200", "transfers", "repro"};
-    char paths[4][256], args[4][300];
-    for (int i = 0; i < 4; i++) {
-        test_reference(keys[i], paths[i], sizeof paths[i]);
-        snprintf(args[i], sizeof args[i], "%s=%s", roles[i], paths[i]);
-    }
-    char *argv[] = {(char *)test_binary(), "claims", "paper/claims.ini", args[0], args[1],
-                    args[2], args[3], NULL};
+    char paths[1][256], args[8][600];
+    test_reference("REF_H100", paths[0], sizeof paths[0]);
+    const size_t nruns = test_reference_runs(args, 8);
+    char *argv[12] = {(char *)test_binary(), "claims", "paper/claims.ini"};
+    for (size_t i = 0; i < nruns; i++) argv[3 + i] = args[i];
+    argv[3 + nruns] = NULL;
     char *out, *err;
     int rc = test_run(argv, &out, &err);
     if (rc != 0) fail_msg("claims on the shipped data: exit %d\n%s%s", rc, out, err);
@@ -529,6 +530,161 @@ static void claims_hold_on_shipped_data_and_fail_on_slower_rows(void **state)
     test_rmtree(dir);
 }
 
+/* A passed row of `rung` at M x N x K with the decomposition given (unpaired:
+ * its % of cuBLAS is the ratio of the two rows' GFLOP/s). */
+static struct result_row row_at(const char *rung, int M, int N, int K, double gflops, int tile,
+                                int bm, int bn, int grid, int per_sm, int splits)
+{
+    struct result_row r = row_of(rung, 1, gflops, tile, 0);
+    r.M = M, r.N = N, r.K = K;
+    r.flops = 2.0 * M * N * K;
+    r.time_ms_median = r.time_ms_mean = r.flops / (gflops * 1e6);
+    r.time_ms_stddev = 0.01 * r.time_ms_mean;
+    r.block_rows = bm, r.block_cols = bn, r.thread_rows = bm ? 4 : 0, r.thread_cols = bn ? 8 : 0;
+    r.grid_blocks = grid, r.blocks_per_sm = per_sm, r.k_splits = splits;
+    if (registry_find(rung)->dispatch) snprintf(r.chosen, sizeof r.chosen, "gpu_splitk %d/32", tile);
+    return r;
+}
+
+/* The shape suite: classes by the rule, the fastest hand-written rung per shape
+ * (not the dispatch row, not cuBLAS), its decomposition, and the suite's claims;
+ * experiments/shapes.ini covers every class. */
+static void shape_suite_best_dispatch_and_claims(void **state)
+{
+    struct known *k = *state;
+    static const struct {
+        struct shape s;
+        const char *cls;
+    } classes[] = {{{16, 4096, 4096}, "decode"},      {{4096, 16, 4096}, "decode"},
+                   {{200, 300, 100}, "small"},        {{64, 256, 131072}, "long_k"},
+                   {{8192, 4096, 128}, "short_k"},    {{1023, 1025, 1027}, "odd"},
+                   {{8192, 1024, 1024}, "aspect"},    {{1024, 1024, 16384}, "aspect"},
+                   {{2048, 14336, 4096}, "large"},    {{512, 512, 512}, "small"}};
+    for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
+        assert_string_equal(shape_class_name(shape_class_of(classes[i].s)), classes[i].cls);
+    enum shape_class c;
+    assert_int_equal(shape_class_parse("long_k", &c), 0);
+    assert_int_equal(c, SC_LONG_K);
+    assert_int_equal(shape_class_parse("tiny", &c), -1);
+
+    /* every class in the shipped suite, and at least 24 shapes */
+    struct experiment *e = calloc(1, sizeof *e);
+    char err[512];
+    assert_non_null(e);
+    if (experiment_load("experiments/shapes.ini", e, err, sizeof err) != 0) fail_msg("%s", err);
+    struct plan pl;
+    if (plan_from_experiment(e, 1, "", &pl, err, sizeof err) != 0) fail_msg("%s", err);
+    unsigned seen = 0;
+    struct shape distinct[64];
+    size_t nd = 0;
+    for (size_t i = 0; i < pl.n; i++) {
+        const struct shape s = {pl.points[i].M, pl.points[i].N, pl.points[i].K};
+        seen |= 1u << shape_class_of(s);
+        size_t j = 0;
+        while (j < nd && !(distinct[j].M == s.M && distinct[j].N == s.N && distinct[j].K == s.K)) j++;
+        if (j == nd && nd < 64) distinct[nd++] = s;
+    }
+    assert_int_equal(seen, (1u << SC_COUNT) - 1);
+    assert_true(nd >= 24);
+    plan_free(&pl);
+    free(e);
+
+    /* decode: split-K 300 (and 250 at another tile), rung 12 100, dispatch 280,
+     * cuBLAS 200; large: rung 12 900, split-K 800, dispatch 800, cuBLAS 1000;
+     * long K: split-K 50, rung 12 1, dispatch 50, cuBLAS 100 */
+    struct result_row rows[] = {
+        row_at("gpu_async_copy", 16, 4096, 4096, 100, 128, 128, 128, 32, 2, 1),
+        row_at("gpu_splitk", 16, 4096, 4096, 300, 32, 32, 128, 384, 3, 12),
+        row_at("gpu_splitk", 16, 4096, 4096, 250, 128, 128, 128, 264, 2, 8),
+        row_at("dispatch_fp32", 16, 4096, 4096, 280, 32, 0, 0, 384, 3, 12),
+        row_at("cublas_fp32", 16, 4096, 4096, 200, 0, 0, 0, 0, 0, 0),
+        row_at("gpu_async_copy", 1024, 1024, 1024, 900, 128, 128, 128, 64, 2, 1),
+        row_at("gpu_splitk", 1024, 1024, 1024, 800, 128, 128, 128, 256, 2, 4),
+        row_at("dispatch_fp32", 1024, 1024, 1024, 800, 128, 0, 0, 256, 2, 4),
+        row_at("cublas_fp32", 1024, 1024, 1024, 1000, 0, 0, 0, 0, 0, 0),
+        row_at("gpu_async_copy", 128, 128, 65536, 1, 128, 128, 128, 1, 2, 1),
+        row_at("gpu_splitk", 128, 128, 65536, 50, 32, 32, 128, 396, 3, 99),
+        row_at("dispatch_fp32", 128, 128, 65536, 50, 32, 0, 0, 396, 3, 99),
+        row_at("cublas_fp32", 128, 128, 65536, 100, 0, 0, 0, 0, 0, 0),
+        row_at("tf32_splitk_tma", 1024, 1024, 1024, 5000, 64, 64, 128, 128, 1, 1),
+        row_at("cublas_tf32", 1024, 1024, 1024, 4000, 0, 0, 0, 0, 0, 0),
+    };
+    char path[400];
+    snprintf(path, sizeof path, "%s/suite.h5", k->dir);
+    write_rows(path, rows, sizeof rows / sizeof rows[0], 0, 132);
+    struct run r;
+    if (derive_open(&r, "suite", path, err, sizeof err) != 0) fail_msg("%s", err);
+
+    struct suite_point pt[8];
+    assert_int_equal(derive_suite(&r, PREC_FP32, pt, 8), 3);
+    /* the suite's order: decode, long K, large */
+    assert_int_equal(pt[0].cls, SC_DECODE);
+    assert_int_equal(pt[1].cls, SC_LONG_K);
+    assert_int_equal(pt[2].cls, SC_LARGE);
+    assert_string_equal(pt[0].best->name, "gpu_splitk");   /* not the dispatch row */
+    assert_true(fabs(pt[0].best_pct - 150) < 1e-9 && fabs(pt[0].dispatch_pct - 140) < 1e-9);
+    assert_string_equal(pt[2].best->name, "gpu_async_copy");
+    assert_true(fabs(pt[2].best_pct - 90) < 1e-9 && fabs(pt[2].dispatch_pct - 80) < 1e-9);
+    assert_true(fabs(derive_tiles(pt[0].best_row) - 32) < 1e-9);
+    assert_true(fabs(derive_waves(&r, pt[0].best_row) - 384.0 / (3 * 132)) < 1e-9);
+    assert_true(fabs(derive_k_per_block(pt[0].best_row) - 4096.0 / 12) < 1e-9);
+    assert_true(isnan(derive_tiles(pt[0].ref_row)));
+    assert_true(fabs(derive_suite_geomean(pt, 3, 0) - cbrt(150.0 * 90 * 50)) < 1e-9);
+    assert_true(fabs(derive_suite_geomean(pt, 3, 1) - cbrt(140.0 * 80 * 50)) < 1e-9);
+    assert_int_equal(derive_suite(&r, PREC_TF32, pt, 8), 1);
+    assert_true(fabs(pt[0].best_pct - 125) < 1e-9 && isnan(pt[0].dispatch_pct));
+
+    /* the views: one row per (rung, shape), the best marked; one per point */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    assert_int_equal(derive_table(out, "shapes", &r, 1, NULL, err, sizeof err), 0);
+    assert_int_equal(derive_table(out, "suite", &r, 1, NULL, err, sizeof err), 0);
+    fclose(out);
+    assert_non_null(strstr(buf, "\tgpu_splitk\tgpu\tfp32\t16\t4096\t4096\t0\t16x4096x4096\t1\tdecode\t1\t300"));
+    assert_non_null(strstr(buf, "fp32\t1024\t1024\t1024\t1024\t3\tlarge\t12\tgpu_async_copy"));
+    free(buf);
+
+    /* the claims over the suite */
+    char p[400];
+    snprintf(p, sizeof p, "%s/s.ini", k->dir);
+    write_text(p, "[min]\ntext = {min} at {min_at}\nvalue = suite_pct_ref\nprecision = fp32\n"
+                  "runs = suite\nexpect = at_least 45\n"
+                  "[large]\ntext = t\nvalue = suite_pct_ref\nprecision = fp32\nclasses = large decode\n"
+                  "runs = suite\nexpect = at_least 95\n"
+                  "[geo]\ntext = {range}\nvalue = suite_geomean\nprecision = fp32\nruns = suite\n"
+                  "expect = between 87 88.5\n"
+                  "[share]\ntext = {range}\nvalue = dispatch_share\nprecision = fp32\nruns = suite\n"
+                  "expect = between 93 95\n");
+    struct claims *cs = calloc(1, sizeof *cs);
+    struct claim_result res[4];
+    assert_int_equal(claims_load(p, cs, err, sizeof err), 0);
+    for (size_t i = 0; i < 4; i++) claims_evaluate(&cs->c[i], &r, 1, &res[i]);
+    assert_int_equal(res[0].verdict, CLAIM_PASSED);
+    assert_string_equal(res[0].text, "50.0 at 128x128x65536 (gpu_splitk)");
+    assert_int_equal(res[1].verdict, CLAIM_FAILED);   /* 90 at 1024 */
+    assert_int_equal(res[1].count, 2);
+    assert_non_null(strstr(res[1].worst, "suite 1024 (gpu_async_copy)"));
+    assert_int_equal(res[2].verdict, CLAIM_PASSED);
+    assert_int_equal(res[3].verdict, CLAIM_PASSED);
+    const struct {
+        const char *text, *expect;
+    } bad[] = {
+        {"[a]\ntext = t\nvalue = suite_geomean\nruns = x\nexpect = at_least 1\n",
+         ":1: [a]: a value over the shape suite needs precision"},
+        {"[a]\ntext = t\nclasses = tiny\n", ":3: classes: 'tiny'"},
+        {"[a]\ntext = t\nvalue = pct_ref gpu_tiled\nclasses = odd\nruns = x\nshapes = 256\n"
+         "expect = at_least 1\n", ":1: [a]: classes filter values over the shape suite only"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        write_text(p, bad[i].text);
+        assert_int_equal(claims_load(p, cs, err, sizeof err), -1);
+        if (!strstr(err, bad[i].expect)) fail_msg("case %zu: '%s' lacks '%s'", i, err, bad[i].expect);
+    }
+    free(cs);
+    derive_close(&r);
+}
+
 const struct CMUnitTest derive_tests[] = {
     cmocka_unit_test_setup_teardown(best_ratio_step_intensity, known_setup, known_teardown),
     cmocka_unit_test_setup_teardown(views_have_headers, known_setup, known_teardown),
@@ -538,6 +694,8 @@ const struct CMUnitTest derive_tests[] = {
     cmocka_unit_test_setup_teardown(claims_pass_fail_and_wait, known_setup, known_teardown),
     cmocka_unit_test_setup_teardown(noise_claims_and_telemetry_keys, known_setup, known_teardown),
     cmocka_unit_test_setup_teardown(values_answer_keys_and_name_unknown_ones, known_setup,
+                                    known_teardown),
+    cmocka_unit_test_setup_teardown(shape_suite_best_dispatch_and_claims, known_setup,
                                     known_teardown),
     cmocka_unit_test(every_rung_has_a_style),
     cmocka_unit_test(claims_hold_on_shipped_data_and_fail_on_slower_rows),

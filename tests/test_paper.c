@@ -30,9 +30,7 @@ static void paper_sources(glob_t *g)
  * dir; returns its exit status. */
 static int run_values(const char *dir, char *const *tex, size_t ntex, char **out, char **err)
 {
-    static const char *const roles[][2] = {{"h100", "REF_H100"}, {"h200", "REF_H200"},
-                                           {"transfers", "REF_TRANSFERS"}, {"repro", "REF_REPRO"}};
-    char values[512], runs[4][600], path[512];
+    char values[512], runs[8][600];
     char *argv[64];
     int n = 0;
     snprintf(values, sizeof values, "%s/values.tex", dir);
@@ -44,11 +42,8 @@ static int run_values(const char *dir, char *const *tex, size_t ntex, char **out
     argv[n++] = values;
     argv[n++] = "--tables";
     argv[n++] = (char *)dir;
-    for (size_t i = 0; i < 4; i++) {
-        test_reference(roles[i][1], path, sizeof path);
-        snprintf(runs[i], sizeof runs[i], "%s=%s", roles[i][0], path);
-        argv[n++] = runs[i];
-    }
+    const size_t nruns = test_reference_runs(runs, 8);
+    for (size_t i = 0; i < nruns; i++) argv[n++] = runs[i];
     argv[n++] = "--";
     for (size_t i = 0; i < ntex && n < 63; i++) argv[n++] = tex[i];
     argv[n] = NULL;

@@ -17,14 +17,10 @@
 static void generated_tables_are_current(void **state)
 {
     (void)state;
-    const char *keys[] = {"REF_H100", "REF_H200", "REF_TRANSFERS", "REF_REPRO"};
-    const char *roles[] = {"h100", "h200", "transfers", "repro"};
-    char runs[2048] = "", path[256];
-    for (int i = 0; i < 4; i++) {
-        test_reference(keys[i], path, sizeof path);
-        snprintf(runs + strlen(runs), sizeof runs - strlen(runs), "%s%s=%s", i ? " " : "",
-                 roles[i], path);
-    }
+    char args[8][600], runs[8 * 601] = "";
+    const size_t n = test_reference_runs(args, 8);
+    for (size_t i = 0; i < n; i++)
+        snprintf(runs + strlen(runs), sizeof runs - strlen(runs), "%s%s", i ? " " : "", args[i]);
     setenv("REF_RUNS", runs, 1);
     setenv("BIN", test_binary(), 1);
     char *argv[] = {"scripts/readme.sh", "--check", NULL}, *out, *err;

@@ -77,9 +77,31 @@ void test_reference(const char *key, char *buf, size_t len)
     }
 }
 
+size_t test_reference_runs(char (*args)[600], size_t max)
+{
+    /* the roles the Makefile's REF_RUNS gives the runs data/references.mk names */
+    static const char *const roles[][2] = {
+        {"h100", "REF_H100"},          {"h200", "REF_H200"},
+        {"transfers", "REF_TRANSFERS"}, {"repro", "REF_REPRO"},
+        {"shapes_h100", "REF_SHAPES_H100"}, {"shapes_h200", "REF_SHAPES_H200"},
+        {"shapes_repeat", "REF_SHAPES_REPEAT"}};
+    char *text = test_read_file("data/references.mk", NULL);
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof roles / sizeof roles[0] && n < max; i++) {
+        char key[64];
+        snprintf(key, sizeof key, "\n%s=", roles[i][1]);
+        if (!strstr(text, key)) continue;   /* a run not (yet) shipped */
+        char path[512];
+        test_reference(roles[i][1], path, sizeof path);
+        snprintf(args[n++], 600, "%s=%s", roles[i][0], path);
+    }
+    free(text);
+    return n;
+}
+
 const char *const TEST_SHIPPED_EXPERIMENTS[] = {
     "experiments/paper.ini", "experiments/quick.ini", "experiments/host.ini",
-    "experiments/transfers.ini", "experiments/autotune.ini", NULL};
+    "experiments/transfers.ini", "experiments/autotune.ini", "experiments/shapes.ini", NULL};
 
 size_t test_count_of(const char *hay, const char *needle)
 {

@@ -20,6 +20,10 @@ size_t test_count_of(const char *hay, const char *needle);
 extern const char *const TEST_SHIPPED_EXPERIMENTS[];
 /* The path data/references.mk gives for KEY (e.g. "REF_H100"), into buf. */
 void test_reference(const char *key, char *buf, size_t len);
+/* The shipped reference runs as ROLE=FILE arguments, with the roles the
+ * Makefile's REF_RUNS gives them (those data/references.mk names); returns how
+ * many were written (at most max). */
+size_t test_reference_runs(char (*args)[600], size_t max);
 /* Run argv (argv[0] is the program) with stdout and stderr captured into
  * malloc'd strings; returns the exit status, or 128+signal. */
 int test_run(char *const argv[], char **out, char **err);
