@@ -3,7 +3,8 @@
 # (`mmladder table`), gnuplot draws them (plots/NN_name.gp, columns by name).
 #
 # usage: scripts/figures.sh -o OUTDIR -p PRIMARY.h5 [-c OTHER_GPU.h5]
-#                           [-t TRANSFERS.h5] [-r REFERENCE.h5 [-n NEW.h5]] [-b BIN] [-T TOL]
+#                           [-t TRANSFERS.h5] [-r REFERENCE.h5 [-n NEW.h5]] [-s SHAPES.h5]
+#                           [-b BIN] [-T TOL]
 #
 #   -o OUTDIR     where the figures go (NN_name.pdf and .png) and, in OUTDIR/data,
 #                 the tables they are drawn from
@@ -12,13 +13,14 @@
 #   -t TRANSFERS  a run of experiments/transfers.ini (figure 8)
 #   -r REFERENCE  the reference a new run is compared with (figure 10)
 #   -n NEW        that new run (default PRIMARY)
+#   -s SHAPES     a run of experiments/shapes.ini, the shape suite (figure 12)
 #   -b BIN        the harness binary (default bin/mmladder)
 #   -T TOL        figure 10's tolerance band, a fraction (default 0.10)
 #
-# A figure is skipped, not failed, when its run was not given (figures 8-10) or
-# when its script ends with exit status 3 (style.gp: skip), saying that the run
-# has nothing for it: figure 11 draws the telemetry of a schema-6 run, so that a
-# PRIMARY of an older schema (or a run without NVML) has none to draw.
+# A figure is skipped, not failed, when its run was not given (figures 8-10 and
+# 12) or when its script ends with exit status 3 (style.gp: skip), saying that
+# the run has nothing for it: figure 11 draws the telemetry of a schema-6 run, so
+# that a PRIMARY of an older schema (or a run without NVML) has none to draw.
 #
 # Exit status: 0 every figure whose inputs were given was written or skipped;
 # 1 bad usage or a table the binary could not derive; 2 some figure script
@@ -33,11 +35,12 @@ prog=figures.sh
 die() { printf '%s: %s\n' "$prog" "$*" >&2; exit 1; }
 usage() { sed -n '/^# usage:/,/^#   -T/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 1; }
 
-outdir= primary= other= transfers= reference= new= tol=0.10 bin=bin/mmladder
-while getopts o:p:c:t:r:n:b:T:h opt; do
+outdir= primary= other= transfers= reference= new= shapes= tol=0.10 bin=bin/mmladder
+while getopts o:p:c:t:r:n:s:b:T:h opt; do
     case $opt in
     o) outdir=$OPTARG ;; p) primary=$OPTARG ;; c) other=$OPTARG ;; t) transfers=$OPTARG ;;
-    r) reference=$OPTARG ;; n) new=$OPTARG ;; b) bin=$OPTARG ;; T) tol=$OPTARG ;;
+    r) reference=$OPTARG ;; n) new=$OPTARG ;; s) shapes=$OPTARG ;; b) bin=$OPTARG ;;
+    T) tol=$OPTARG ;;
     *) usage ;;
     esac
 done
@@ -69,6 +72,7 @@ table telemetry telemetry "$primary"
 [ -z "$other" ] || { table gpus compare "$other" "$primary"; runs="$runs other=$other"; }
 [ -z "$transfers" ] || { table transfers transfers "$transfers"; runs="$runs transfers=$transfers"; }
 [ -z "$reference" ] || { table repro compare "$new" "$reference"; runs="$runs reference=$reference new=$new"; }
+[ -z "$shapes" ] || { table shapes shapes "$shapes"; runs="$runs shapes=$shapes"; }
 # shellcheck disable=SC2086  # one word per run
 table runs runs $runs
 
@@ -111,6 +115,7 @@ figure 08_transfers transfers
 figure 09_gpus gpus
 figure 10_reproduction repro
 figure 11_telemetry ""
+figure 12_shapes shapes
 
 if [ -n "$failed" ]; then
     printf '%s: %d figure(s) written to %s, %d skipped; FAILED:%s\n' "$prog" "$ran" "$outdir" \

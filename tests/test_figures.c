@@ -2,7 +2,8 @@
  * writes (subsets of the shipped reference runs, so no number is invented), as
  * a PDF and a PNG of the same shape, and every script fails loudly, naming the
  * table that is missing, when its data is absent; the telemetry figure is
- * skipped, not failed, for a run without telemetry. */
+ * skipped, not failed, for a run without telemetry; the shape figure draws a
+ * run with rows of one precision only (one panel). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,11 +23,11 @@
 static const char *const FIGURES[] = {
     "01_ladder",   "02_tile_width",  "03_work_per_thread", "04_speedup", "05_host",
     "06_roofline", "07_variability", "08_transfers",       "09_gpus",    "10_reproduction",
-    "11_telemetry"};
+    "11_telemetry", "12_shapes"};
 /* The table (scripts/figures.sh: OUTDIR/data/NAME.tsv) each figure draws. */
 static const char *const TABLES[] = {"ladder",  "configs",   "configs",   "speedup",
                                      "configs", "configs",   "samples",   "transfers",
-                                     "gpus",    "repro",     "telemetry"};
+                                     "gpus",    "repro",     "telemetry", "shapes"};
 #define N_FIGURES (sizeof FIGURES / sizeof FIGURES[0])
 
 static int have_gnuplot(void)
@@ -41,10 +42,13 @@ static void copy_attr(const char *name, const char *value, void *ctx)
         results_attr_str(ctx, name, value);
 }
 
-/* Write to `out` the rows of `in` whose square size is in `sizes` (0-terminated),
- * with their samples and the root attributes; with `telemetry` 0, the samples
- * lose their times, clocks, power and reasons (as in a run without NVML). */
-static void subset_of(const char *in, const char *out, const int *sizes, int telemetry)
+/* Write to `out` the rows of `in` for which keep(row, ctx) holds, with their
+ * samples and the root attributes; with `telemetry` 0, the samples lose their
+ * times, clocks, power and reasons (as in a run without NVML). */
+typedef int keep_fn(const struct result_row *row, const void *ctx);
+
+static void copy_rows(const char *in, const char *out, keep_fn *keep_row, const void *ctx,
+                      int telemetry)
 {
     char err[512];
     struct results_file f;
@@ -62,10 +66,7 @@ static void subset_of(const char *in, const char *out, const int *sizes, int tel
                 f.samples[s].reasons = 0;
             }
         const struct result_row *row = &f.rows[i];
-        int keep = 0;
-        for (const int *z = sizes; *z; z++)
-            keep |= row->M == *z && row->N == *z && row->K == *z;
-        if (keep && results_append_samples(r, row, n ? first : NULL, n) != 0)
+        if (keep_row(row, ctx) && results_append_samples(r, row, n ? first : NULL, n) != 0)
             fail_msg("append to %s", out);
     }
     assert_int_equal(results_finish(r, 1, "2026-11-24T00:00:00Z", 1.0), 0);
@@ -73,9 +74,49 @@ static void subset_of(const char *in, const char *out, const int *sizes, int tel
     results_file_free(&f);
 }
 
+/* a row at one of the square sizes ctx (int, 0-terminated) */
+static int at_square_size(const struct result_row *row, const void *ctx)
+{
+    for (const int *z = ctx; *z; z++)
+        if (row->M == *z && row->N == *z && row->K == *z) return 1;
+    return 0;
+}
+
+/* The rows of `in` whose square size is in `sizes` (0-terminated), as above. */
+static void subset_of(const char *in, const char *out, const int *sizes, int telemetry)
+{
+    copy_rows(in, out, at_square_size, sizes, telemetry);
+}
+
 static void subset(const char *in, const char *out, const int *sizes)
 {
     subset_of(in, out, sizes, 1);
+}
+
+/* Shapes of the suite (experiments/shapes.ini) of three classes: decode-like,
+ * small output with a long K, and large (a square size). */
+static const int SUITE_SHAPES[][3] = {{16, 4096, 4096}, {256, 256, 32768}, {1024, 1024, 1024}};
+struct suite_subset {
+    const char *precision;   /* only rows of this precision; NULL: both */
+};
+
+static int in_suite_subset(const struct result_row *row, const void *ctx)
+{
+    const struct suite_subset *c = ctx;
+    if (c->precision && strcmp(row->precision, c->precision)) return 0;
+    for (size_t i = 0; i < sizeof SUITE_SHAPES / sizeof SUITE_SHAPES[0]; i++)
+        if (row->M == SUITE_SHAPES[i][0] && row->N == SUITE_SHAPES[i][1] &&
+            row->K == SUITE_SHAPES[i][2])
+            return 1;
+    return 0;
+}
+
+/* The rows of a shape-suite run `in` at SUITE_SHAPES (every rung: hand-written,
+ * dispatch and cuBLAS), of `precision` only unless it is NULL. */
+static void suite_subset(const char *in, const char *out, const char *precision)
+{
+    const struct suite_subset c = {precision};
+    copy_rows(in, out, in_suite_subset, &c, 1);
 }
 
 /* Width / height of a PNG (its IHDR) and of a PDF's first MediaBox; 0 if unreadable. */
@@ -151,25 +192,27 @@ static void every_figure_is_drawn(void **state)
         print_message("skipped: gnuplot is not installed (apt-get install gnuplot-nox)\n");
         skip();
     }
-    char dir[256], p[300], o[300], t[300], r[300], out[300];
+    char dir[256], p[300], o[300], t[300], r[300], s[300], out[300];
     test_tmpdir(dir, sizeof dir);
     snprintf(p, sizeof p, "%s/h100.h5", dir);
     snprintf(o, sizeof o, "%s/h200.h5", dir);
     snprintf(t, sizeof t, "%s/transfers.h5", dir);
     snprintf(r, sizeof r, "%s/repro.h5", dir);
+    snprintf(s, sizeof s, "%s/shapes.h5", dir);
     snprintf(out, sizeof out, "%s/figures", dir);
     /* 1024: the host's largest size (figure 4); 2048, 4096: figures 3 and 7. */
     const int sizes[] = {128, 1024, 2048, 4096, 0}, small[] = {256, 1024, 0};
-    char ref[4][256];
-    const char *keys[4] = {"REF_H100", "REF_H200", "REF_TRANSFERS", "REF_REPRO"};
-    for (int i = 0; i < 4; i++) test_reference(keys[i], ref[i], sizeof ref[i]);
+    char ref[5][256];
+    const char *keys[5] = {"REF_H100", "REF_H200", "REF_TRANSFERS", "REF_REPRO", "REF_SHAPES_H100"};
+    for (int i = 0; i < 5; i++) test_reference(keys[i], ref[i], sizeof ref[i]);
     subset(ref[0], p, sizes);
     subset(ref[1], o, sizes);
     subset(ref[2], t, small);
     subset(ref[3], r, sizes);
+    suite_subset(ref[4], s, NULL);
 
     char *argv[] = {"scripts/figures.sh", "-o", out, "-b", (char *)test_binary(), "-p", p, "-c",
-                    o, "-t", t, "-r", p, "-n", r, NULL};
+                    o, "-t", t, "-r", p, "-n", r, "-s", s, NULL};
     char *so, *se;
     int rc = test_run(argv, &so, &se);
     if (rc != 0) fail_msg("figures.sh exited %d: %s", rc, se);
@@ -189,6 +232,14 @@ static void every_figure_is_drawn(void **state)
     }
     char data[320];
     snprintf(data, sizeof data, "%s/data", out);
+    /* figure 12 drew both panels: hand-written and dispatch rows of both precisions */
+    char tsv[400];
+    snprintf(tsv, sizeof tsv, "%s/shapes.tsv", data);
+    char *shapes = test_read_file(tsv, NULL);
+    if (!shapes || test_count_of(shapes, "\tfp32\t") <= 3 || test_count_of(shapes, "\ttf32\t") <= 3 ||
+        test_count_of(shapes, "dispatch_fp32") != 3 || test_count_of(shapes, "dispatch_tf32") != 3)
+        fail_msg("%s: expected FP32 and TF32 rows at 3 shapes:\n%s", tsv, shapes ? shapes : "");
+    free(shapes);
     for (size_t i = 0; i < N_FIGURES; i++) fails_without_its_table(data, out, i);
     test_rmtree(dir);
 }
@@ -240,7 +291,8 @@ static void telemetry_figure_is_skipped_without_telemetry(void **state)
     char *argv[] = {"scripts/figures.sh", "-o", out, "-b", (char *)test_binary(), "-p", p, NULL};
     char *so, *se;
     int rc = test_run(argv, &so, &se);
-    if (rc != 0 || !strstr(so, "11_telemetry skipped") || !strstr(se, "no telemetry in the run"))
+    if (rc != 0 || !strstr(so, "11_telemetry skipped") || !strstr(se, "no telemetry in the run") ||
+        !strstr(so, "12_shapes skipped: needs its run"))
         fail_msg("figures.sh on a run without telemetry: exit %d\n%s%s", rc, so, se);
     free(so); free(se);
     char png[400], vars[1000];
@@ -257,8 +309,57 @@ static void telemetry_figure_is_skipped_without_telemetry(void **state)
     test_rmtree(dir);
 }
 
+/* A shape-suite run with FP32 rows only: the table has no TF32 row, and
+ * figure 12 draws its one panel, saying that the run has no TF32 rows. */
+static void shapes_figure_draws_one_precision(void **state)
+{
+    (void)state;
+    if (!have_gnuplot()) {
+        print_message("skipped: gnuplot is not installed (apt-get install gnuplot-nox)\n");
+        skip();
+    }
+    char dir[256], s[300], ref[256], runs[320], path[420], vars[1000], out[400];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(s, sizeof s, "%s/shapes.h5", dir);
+    test_reference("REF_SHAPES_H100", ref, sizeof ref);
+    suite_subset(ref, s, "fp32");
+    snprintf(runs, sizeof runs, "shapes=%s", s);
+    /* the tables figures.sh would write: rungs, runs, shapes */
+    char *views[3][5] = {{(char *)test_binary(), "table", "rungs", NULL, NULL},
+                         {(char *)test_binary(), "table", "runs", runs, NULL},
+                         {(char *)test_binary(), "table", "shapes", s, NULL}};
+    const char *names[3] = {"rungs", "runs", "shapes"};
+    char *so, *se;
+    for (int i = 0; i < 3; i++) {
+        int rc = test_run(views[i], &so, &se);
+        if (rc != 0) fail_msg("mmladder table %s: exit %d: %s", names[i], rc, se);
+        if (i == 2) {
+            /* hand-written, dispatch: FP32 rows at every shape kept, no TF32 */
+            if (test_count_of(so, "\tfp32\t") < 3 * 2 || test_count_of(so, "\ttf32\t") != 0 ||
+                test_count_of(so, "dispatch_fp32") != 3)
+                fail_msg("shapes table of an FP32-only run:\n%s", so);
+        }
+        snprintf(path, sizeof path, "%s/%s.tsv", dir, names[i]);
+        test_write_file(path, so);
+        free(so); free(se);
+    }
+    snprintf(out, sizeof out, "%s/12_shapes", dir);
+    snprintf(vars, sizeof vars, "datadir='%s'; out='%s'", dir, out);
+    char *gp[] = {"/usr/bin/env", "gnuplot", "-e", vars, "plots/12_shapes.gp", NULL};
+    int rc = test_run(gp, &so, &se);
+    if (rc != 0) fail_msg("12_shapes.gp on an FP32-only run: exit %d, stderr: %s", rc, se);
+    free(so); free(se);
+    for (int k = 0; k < 2; k++) {
+        struct stat st;
+        snprintf(path, sizeof path, "%s.%s", out, k ? "png" : "pdf");
+        if (stat(path, &st) != 0 || st.st_size < 1000) fail_msg("%s missing or nearly empty", path);
+    }
+    test_rmtree(dir);
+}
+
 const struct CMUnitTest figures_tests[] = {
     cmocka_unit_test(every_figure_is_drawn),
+    cmocka_unit_test(shapes_figure_draws_one_precision),
     cmocka_unit_test(telemetry_figure_is_skipped_without_telemetry),
     cmocka_unit_test(every_script_fails_without_its_data),
 };
