@@ -32,7 +32,7 @@ CMOCKA_LIBS   ?= -lcmocka
 HOST_OPT_LEVELS := 1 2 3
 # The shipped reference runs (data/README.md) that figures and paper are drawn from.
 include data/references.mk
-export REF_H100 REF_H200 REF_TRANSFERS REF_REPRO
+export REF_H100 REF_H200 REF_TRANSFERS REF_REPRO REF_SHAPES_H100 REF_SHAPES_H200 REF_SHAPES_REPEAT
 # Host rungs: each level is its own object, so -O is an axis of the experiment.
 HOST_KERNEL_CFLAGS := -std=c11 -g $(WARN)
 NVCCFLAGS  ?= -O3 -std=c++17 -lineinfo \
@@ -75,7 +75,7 @@ LIBS     = $(HDF5_LIBS) $(INIH_LIBS) $(LINK_LIBS) -ldl -lpthread -lm
 # ---- user-facing targets -------------------------------------------------------
 .PHONY: all help test test-built deps deps-paper figures figures-built paper check-claims readme \
         reproduce archs \
-        reproduce-built quick run-paper host transfers autotune sanitize fuzz deps-fuzz clean FORCE
+        reproduce-built quick run-paper shapes host transfers autotune sanitize fuzz deps-fuzz clean FORCE
 all: bin/mmladder                        ## build the harness (GPU build when nvcc is found)
 
 help:                                    ## list the targets
@@ -124,11 +124,15 @@ figures: deps                            ## every figure from the shipped data, 
 
 figures-built: bin/mmladder
 	scripts/figures.sh -o build/figures -p $(REF_H100) -c $(REF_H200) \
-	  $(if $(REF_TRANSFERS),-t $(REF_TRANSFERS)) $(if $(REF_REPRO),-r $(REF_H100) -n $(REF_REPRO))
+	  $(if $(REF_TRANSFERS),-t $(REF_TRANSFERS)) $(if $(REF_REPRO),-r $(REF_H100) -n $(REF_REPRO)) \
+	  $(if $(REF_SHAPES_H100),-s $(REF_SHAPES_H100))
 
 # The roles the claims and the paper's keys name, and the reference runs they are.
 REF_RUNS = h100=$(REF_H100) h200=$(REF_H200) $(if $(REF_TRANSFERS),transfers=$(REF_TRANSFERS)) \
-           $(if $(REF_REPRO),repro=$(REF_REPRO))
+           $(if $(REF_REPRO),repro=$(REF_REPRO)) \
+           $(if $(REF_SHAPES_H100),shapes_h100=$(REF_SHAPES_H100)) \
+           $(if $(REF_SHAPES_H200),shapes_h200=$(REF_SHAPES_H200)) \
+           $(if $(REF_SHAPES_REPEAT),shapes_repeat=$(REF_SHAPES_REPEAT))
 
 check-claims: bin/mmladder               ## every claim of README and paper checked against data/
 	bin/mmladder claims paper/claims.ini $(REF_RUNS)
@@ -160,6 +164,9 @@ quick: bin/mmladder                      ## run experiments/quick.ini into data/
 
 run-paper: bin/mmladder                  ## run experiments/paper.ini into data/ (about 4 min on an H100)
 	bin/mmladder run experiments/paper.ini
+
+shapes: bin/mmladder                     ## run experiments/shapes.ini (the shape suite) into data/ (about 90 s)
+	bin/mmladder run experiments/shapes.ini
 
 host: bin/mmladder                       ## run experiments/host.ini (host rungs only) into data/
 	bin/mmladder run experiments/host.ini

@@ -1,7 +1,8 @@
 #!/bin/bash
 # make reproduce: re-run the paper's experiments on this machine, redraw every
 # figure from the new data, and compare with the shipped reference runs.
-#   With a GPU: experiments/paper.ini and transfers.ini into new files under data/.
+#   With a GPU: experiments/paper.ini, shapes.ini and transfers.ini into new files
+#              under data/.
 #   Without:   experiments/host.ini (the host rungs), figures from the reference
 #              data, and a plain statement of what was not reproduced.
 # TOL (default 0.10) is the tolerance of the comparison: |yours/reference - 1|.
@@ -32,10 +33,13 @@ run_into() {
 ref_h100=${REF_H100:?set by the Makefile}
 ref_h200=${REF_H200:?set by the Makefile}
 ref_transfers=${REF_TRANSFERS:-}
+ref_shapes_h100=${REF_SHAPES_H100:-}
+ref_shapes_h200=${REF_SHAPES_H200:-}
 
 if device=$("$BIN" device); then
     echo "reproduce: on $device"
     new=$(run_into paper) || exit 1
+    new_shapes=$(run_into shapes) || exit 1
     new_transfers=$(run_into transfers) || exit 1
     # Compare with the reference taken on the same GPU model, if we ship one.
     name=$(attr "$new" gpu_name)
@@ -59,7 +63,24 @@ if device=$("$BIN" device); then
         "$BIN" claims paper/claims.ini --mine "$new" h100="$ref_h100" h200="$ref_h200" \
             | tee "$OUT/claims.txt" || true
     fi
-    fig_args=(-p "$new" -c "$other" -r "$ref")
+    # The shape suite against the suite's reference of the same GPU model, if one ships.
+    ref_shapes=
+    for f in $ref_shapes_h100 $ref_shapes_h200; do
+        [ "$(attr "$f" gpu_name)" = "$name" ] && ref_shapes=$f
+    done
+    echo
+    if [ -n "$ref_shapes" ]; then
+        echo "Your shape suite $new_shapes against the reference $ref_shapes:"
+        "$BIN" compare "$new_shapes" "$ref_shapes" --tolerance "$TOL" | tee "$OUT/comparison-shapes.txt"
+    else
+        echo "reproduce: no shape-suite reference on a $name ships here; your run is drawn in"
+        echo "           figure 12 and its claims are checked below, not compared."
+    fi
+    echo
+    echo "The shape-suite claims on your run:"
+    "$BIN" claims paper/claims.ini --mine "$new_shapes" shapes_h100="$ref_shapes_h100" \
+        ${ref_shapes_h200:+shapes_h200="$ref_shapes_h200"} | tee "$OUT/claims-shapes.txt" || true
+    fig_args=(-p "$new" -c "$other" -r "$ref" -s "$new_shapes")
     [ -n "$new_transfers" ] && fig_args+=(-t "$new_transfers")
 else
     echo "reproduce: $device"
@@ -71,6 +92,7 @@ else
     echo "held to a tolerance: another CPU, and one core's timings vary from run to run."
     "$BIN" compare "$new" "$ref_h100" --tolerance "$TOL" | tee "$OUT/comparison.txt"
     fig_args=(-p "$ref_h100" -c "$ref_h200")
+    [ -n "$ref_shapes_h100" ] && fig_args+=(-s "$ref_shapes_h100")
     [ -n "$ref_transfers" ] && fig_args+=(-t "$ref_transfers")
     ref_repro=${REF_REPRO:-}
     echo
