@@ -495,12 +495,14 @@ int values_key(const char *key, const struct run *runs, size_t nruns, const stru
             else if (!strcmp(p[2], "verdict")) snprintf(out, outlen, "%s", r->verdict == CLAIM_PASSED ? "passed" : "FAILED");
             else if (!strcmp(p[2], "min")) snprintf(out, outlen, fmt, r->min);
             else if (!strcmp(p[2], "max")) snprintf(out, outlen, fmt, r->max);
+            else if (!strcmp(p[2], "min_at")) latex_config(r->min_at, out, outlen);
+            else if (!strcmp(p[2], "max_at")) latex_config(r->max_at, out, outlen);
             else if (!strcmp(p[2], "dev_pct"))
                 snprintf(out, outlen, "%.1f", 100 * fmax(fabs(r->min - 1), fabs(r->max - 1)));
             else break;
             return 0;
         }
-        snprintf(why, whylen, "no such claim value (claim.ID.text|measured|expected|verdict|min|max|dev_pct)");
+        snprintf(why, whylen, "no such claim value (claim.ID.text|measured|expected|verdict|min|max|min_at|max_at|dev_pct)");
         return -1;
     }
     const struct run *r = role_run(runs, nruns, p[0]);

@@ -55,7 +55,9 @@
  *   ROLE.smallest_step.SHAPE ROLE.smallest_step_rung.SHAPE
  *   claim.ID.text  claim.ID.measured  claim.ID.expected  claim.ID.verdict
  *                            (a range of numbers printed with an en dash)
- *   claim.ID.min  claim.ID.max
+ *   claim.ID.min  claim.ID.max  claim.ID.min_at  claim.ID.max_at (where they
+ *                            were measured: the shape, with the rung for values
+ *                            over the shape suite)
  *   claim.ID.dev_pct         the largest |value - 1| of a ratio or agreement
  *                            claim, in % ("within 8.0%")
  * Tables (rows only; the paper writes the header):
