@@ -14,8 +14,9 @@ struct dispatch_pick {
     int tile, wpt;      /* its configuration; K is split by the rung's own rule */
 };
 
-/* tf32: the TF32 row (else FP32); sms: the GPU's streaming multiprocessors. */
-struct dispatch_pick dispatch_rule(int tf32, int M, int N, int K, int sms);
+/* tf32: the TF32 row (else FP32); sms: the GPU's streaming multiprocessors;
+ * smem_optin: the shared memory a block may have there, bytes. */
+struct dispatch_pick dispatch_rule(int tf32, int M, int N, int K, int sms, long smem_optin);
 
 #ifdef __cplusplus
 }

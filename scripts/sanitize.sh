@@ -50,6 +50,7 @@ gpu_warptiled 128 128
 gpu_async_copy 128 64
 tf32_mma_sync 128 128
 tf32_wgmma_tma 256 0
+gpu_splitk 16 32 0
 gpu_splitk 32 32 3
 gpu_splitk 128 64 0
 gpu_streamk 64 64

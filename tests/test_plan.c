@@ -100,7 +100,7 @@ static void gpus_plan_what_they_can_run(void **state)
         {{"H100", 90, 227 * 1024, flags}, 0, NULL, NULL},
         {{"A100", 80, 163 * 1024, flags}, 2 + 5 + 1, "tf32_wgmma_tma", "needs sm_90a (built for it alone: wgmma, TMA); this GPU is sm_80"},
         {{"B200", 100, 227 * 1024, flags}, 2 + 5 + 1, "tf32_wgmma_tma", "this GPU is sm_100"},
-        {{"RTX 4090", 89, 99 * 1024, flags}, 2 + 5 + 1 + 2 + 2, "tf32_mma_sync", "needs 105 KiB of shared memory per block; this GPU offers 99 KiB"},
+        {{"RTX 4090", 89, 99 * 1024, flags}, 2 + 5 + 1 + 2 + 2 + 1, "tf32_mma_sync", "needs 105 KiB of shared memory per block; this GPU offers 99 KiB"},
         {{"T4", 75, 64 * 1024, flags}, -1, "gpu_tiled", "this binary holds no code for sm_75 (built: sm_90 compute_80; make ARCH=75 builds it)"},
     };
     size_t all = 0;
@@ -236,6 +236,7 @@ static void split_axis_applies_to_decomposition_rungs(void **state)
  * ones it states: a decode shape gets small tiles, a large one the large tile. */
 static void dispatch_rule_picks_what_exists(void **state)
 {
+    enum { H100_OPTIN = 227 * 1024 };   /* bytes of shared memory a block may have */
     (void)state;
     static const int shapes[][3] = {{1, 1, 1},        {16, 4096, 4096},  {4096, 16, 4096},
                                     {96, 96, 96},     {128, 128, 65536}, {1024, 1024, 1024},
@@ -244,24 +245,28 @@ static void dispatch_rule_picks_what_exists(void **state)
     char why[256];
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
         for (int tf32 = 0; tf32 < 2; tf32++) {
-            const struct dispatch_pick p = dispatch_rule(tf32, shapes[i][0], shapes[i][1], shapes[i][2], 132);
+            const struct dispatch_pick p = dispatch_rule(tf32, shapes[i][0], shapes[i][1], shapes[i][2], 132, H100_OPTIN);
             const struct variant *v = registry_find(p.rung);
             assert_non_null(v);
             assert_int_equal(v->precision, tf32 ? PREC_TF32 : PREC_FP32);
             if (!registry_supports(v, p.tile, p.wpt, 0, 0, NULL, why, sizeof why))
                 fail_msg("%dx%dx%d: %s", shapes[i][0], shapes[i][1], shapes[i][2], why);
         }
-    struct dispatch_pick p = dispatch_rule(0, 16, 4096, 4096, 132);
+    struct dispatch_pick p = dispatch_rule(0, 16, 4096, 4096, 132, H100_OPTIN);
     assert_true(!strcmp(p.rung, "gpu_splitk") && p.tile == 32);
-    p = dispatch_rule(0, 4096, 16, 4096, 132);
+    p = dispatch_rule(0, 4096, 16, 4096, 132, H100_OPTIN);
+    assert_int_equal(p.tile, 16);
+    p = dispatch_rule(0, 4096, 16, 4096, 128, 99 * 1024);   /* its shared memory is too much */
     assert_int_equal(p.tile, 64);
-    p = dispatch_rule(0, 8192, 8192, 8192, 132);
+    p = dispatch_rule(0, 4096, 32, 4096, 132, H100_OPTIN);
+    assert_int_equal(p.tile, 64);
+    p = dispatch_rule(0, 8192, 8192, 8192, 132, H100_OPTIN);
     assert_int_equal(p.tile, 128);
-    p = dispatch_rule(1, 16, 4096, 4096, 132);
+    p = dispatch_rule(1, 16, 4096, 4096, 132, H100_OPTIN);
     assert_true(!strcmp(p.rung, "tf32_splitk_tma") && p.tile == 16);
-    p = dispatch_rule(1, 8192, 8192, 8192, 132);
+    p = dispatch_rule(1, 8192, 8192, 8192, 132, H100_OPTIN);
     assert_int_equal(p.tile, 256);
-    p = dispatch_rule(1, 1024, 1024, 1024, 132);   /* 256 and 128 rows: under 66 blocks */
+    p = dispatch_rule(1, 1024, 1024, 1024, 132, H100_OPTIN);   /* 256 and 128 rows: under 66 blocks */
     assert_int_equal(p.tile, 64);
     assert_true(registry_find("dispatch_fp32")->dispatch && !registry_find("gpu_splitk")->dispatch);
 }

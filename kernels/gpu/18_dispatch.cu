@@ -10,8 +10,9 @@
  * the others:
  *   FP32 (rung 15): a 32 x 128 block tile for outputs of up to 128 rows, and for
  *     problems of up to 512 rows with K <= 1024 (small problems want many small
- *     blocks); 64 x 64 when C has at most 32 columns (a 128-wide tile would be
- *     mostly empty); 128 x 128 otherwise.
+ *     blocks); 256 x 16 when C has at most 16 columns (where the GPU gives a block
+ *     its shared memory), 64 x 64 when it has at most 32 (a 128-wide tile would
+ *     be mostly empty); 128 x 128 otherwise.
  *   TF32 (rung 17, 128 columns a block): 16 rows for outputs of up to 16 rows,
  *     32 for up to 32, 16 for the smallest problems (M N K <= 2^26), 64 for up
  *     to 256 rows; 256 when C has at most 32 columns or K >= 8192 (long K is
@@ -22,6 +23,7 @@
  * Prediction: within 5% of the best-of-all geometric mean at each precision
  * (on that H100 run the rule lands at 99% of it for FP32 and 98.5% for TF32:
  * in-sample, so the H200 run is the test). */
+#include "async_pipeline.cuh"
 #include "dispatch.h"
 #include "rung_config.h"
 
@@ -36,11 +38,12 @@
 #ifdef __cplusplus
 extern "C"
 #endif
-struct dispatch_pick dispatch_rule(int tf32, int M, int N, int K, int sms)
+struct dispatch_pick dispatch_rule(int tf32, int M, int N, int K, int sms, long smem_optin)
 {
     struct dispatch_pick p;
     if (!tf32) {
         if (M <= 128 || (M <= 512 && K <= 1024)) PICK("gpu_splitk", 32, 32);
+        if (N <= 16 && smem_optin >= ASYNC_SMEM(256, 16)) PICK("gpu_splitk", 16, 32);
         if (N <= 32) PICK("gpu_splitk", 64, 64);
         PICK("gpu_splitk", 128, 64);
     }
@@ -67,11 +70,12 @@ extern "C" const char *tf32_splitk_tma_launch(const struct gpu_launch *L);
 /* Run (or describe) what the rule picks, saying what it was. */
 static const char *dispatch(const struct gpu_launch *L, int tf32)
 {
-    int dev = 0, sms = 0;
+    int dev = 0, sms = 0, optin = 0;
     cudaError_t e = cudaGetDevice(&dev);
     if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
     if (e != cudaSuccess) return cudaGetErrorString(e);
-    const struct dispatch_pick p = dispatch_rule(tf32, L->M, L->N, L->K, sms);
+    const struct dispatch_pick p = dispatch_rule(tf32, L->M, L->N, L->K, sms, optin);
     struct gpu_launch picked = *L;
     picked.tile = p.tile, picked.wpt = p.wpt, picked.split = 0;
     const char *err = (tf32 ? tf32_splitk_tma_launch : gpu_splitk_launch)(&picked);

@@ -18,8 +18,10 @@
 constexpr int SLICE = 32, STAGES = 3;
 static_assert(STAGES == 3 && SLICE == 32, "ASYNC_SMEM above says 3 stages of 32");
 
-/* Threads of a block with a BM x BN tile and TM x 8 outputs each. */
-template <int BM, int BN, int TM> __host__ __device__ constexpr int async_threads() { return BM * BN / (8 * TM); }
+/* Threads of a block with a BM x BN tile and TM x TN outputs each (TN = 8: the
+ * warp tile of warp_tile.cuh; TN = 4: its narrow layout, BN = 16 or 32). */
+template <int BM, int BN, int TM, int TN = 8>
+__host__ __device__ constexpr int async_threads() { return BM * BN / (TN * TM); }
 
 /* How a kernel of this pipeline at BM x BN (TM rows a thread) is launched, and
  * how many of its blocks the GPU holds at once (for rungs that size their grid
@@ -29,10 +31,10 @@ struct async_shape {
     size_t smem;
     long long resident;
 };
-template <int BM, int BN, int TM, typename... Params>
+template <int BM, int BN, int TM, int TN = 8, typename... Params>
 static const char *async_shape_of(void (*kernel)(Params...), async_shape *s)
 {
-    s->threads = async_threads<BM, BN, TM>(), s->smem = ASYNC_SMEM(BM, BN);
+    s->threads = async_threads<BM, BN, TM, TN>(), s->smem = ASYNC_SMEM(BM, BN);
     return resident_blocks(kernel, s->threads, s->smem, &s->sms, &s->resident);
 }
 
@@ -58,13 +60,13 @@ __device__ __forceinline__ void copy_async(float *dst, const float *src, bool va
  * registers and rung 12 ran 6.5% slower.)  `smem` holds ASYNC_SMEM(BM, BN)
  * bytes; the caller synchronises before it is used for anything else.  VEC: N
  * and K multiples of 4 and A, B 16-byte aligned (16-byte copies of B). */
-template <int BM, int BN, int TM, bool VEC>
-__device__ __forceinline__ void async_mainloop(float (&acc)[TM][8], const float *__restrict__ A,
+template <int BM, int BN, int TM, bool VEC, int TN = 8>
+__device__ __forceinline__ void async_mainloop(float (&acc)[TM][TN], const float *__restrict__ A,
                                                const float *__restrict__ B, int M, int N, int K,
                                                int row0, int col0, int kb0, int kb1, float *smem,
                                                int tid, int tr, int tc)
 {
-    constexpr int BK = SLICE, NT = async_threads<BM, BN, TM>(), PA = BM + 4;
+    constexpr int BK = SLICE, NT = async_threads<BM, BN, TM, TN>(), PA = BM + 4;
     float(*As)[BK][PA] = reinterpret_cast<float(*)[BK][PA]>(smem);   /* [stage][k][row] */
     float(*Bs)[BK][BN] = reinterpret_cast<float(*)[BK][BN]>(smem + STAGES * BK * PA);
     /* A: this thread copies columns k = tid % 8 + 8h of rows tid / 8 + NT/8 * j;
@@ -111,7 +113,7 @@ __device__ __forceinline__ void async_mainloop(float (&acc)[TM][8], const float 
         if (s < slices) fetch((kb0 + s) * BK, s);
         asm volatile("cp.async.commit_group;\n");
     }
-    float sum[TM][8] = {};   /* (declared here as rung 12 did: see above) */
+    float sum[TM][TN] = {};   /* (declared here as rung 12 did: see above) */
     for (int t = 0; t < slices; t++) {
         asm volatile("cp.async.wait_group %0;\n" ::"n"(STAGES - 2));
         __syncthreads();   /* slice t has landed for everyone; stage (t-1) % STAGES is free */
@@ -120,13 +122,14 @@ __device__ __forceinline__ void async_mainloop(float (&acc)[TM][8], const float 
         const int s = t % STAGES;
 #pragma unroll
         for (int k = 0; k < BK; k++) {
-            float a[TM], b[8];
-            load_quarters<TM>(As[s][k], Bs[s][k], tr, tc, a, b);
+            float a[TM], b[TN];
+            if constexpr (TN == 8) load_quarters<TM>(As[s][k], Bs[s][k], tr, tc, a, b);
+            else load_narrow<BN, TM>(As[s][k], Bs[s][k], tr, tc, a, b);
             /* Column by column, the rows in alternating direction: b[n] is reused
              * from the operand cache; the order decides the registers' banks
              * (rung 12's comment). */
 #pragma unroll
-            for (int n = 0; n < 8; n++)
+            for (int n = 0; n < TN; n++)
 #pragma unroll
                 for (int i = 0; i < TM; i++) {
                     const int m = (n & 1) ? TM - 1 - i : i;
@@ -137,7 +140,7 @@ __device__ __forceinline__ void async_mainloop(float (&acc)[TM][8], const float 
 #pragma unroll
     for (int m = 0; m < TM; m++)
 #pragma unroll
-        for (int n = 0; n < 8; n++) acc[m][n] = sum[m][n];
+        for (int n = 0; n < TN; n++) acc[m][n] = sum[m][n];
 }
 
 #endif /* __CUDACC__ */
