@@ -56,6 +56,9 @@ plots=$(cd "$(dirname "$0")/../plots" && pwd) || die "no plots/ folder next to s
 
 data=$outdir/data
 mkdir -p "$data" || die "cannot create $data"
+# Tables of an earlier call into OUTDIR go: a figure whose run was not given this
+# time is skipped, never drawn from them.
+rm -f "$data"/*.tsv || die "cannot clear the old tables in $data"
 # table NAME VIEW [ARGS...]: `BIN table VIEW ARGS` into DATA/NAME.tsv
 table() {
     name=$1
