@@ -339,13 +339,19 @@ int shape_class_parse(const char *name, enum shape_class *out)
     return -1;
 }
 
-/* The suite's order: class, then shape_before (FLOP count, then M) */
+/* By FLOP count, then M, then N */
+static int flops_before(struct shape a, struct shape b)
+{
+    const double fa = (double)a.M * a.N * a.K, fb = (double)b.M * b.N * b.K;
+    return fa < fb || (fa == fb && (a.M < b.M || (a.M == b.M && a.N < b.N)));
+}
+
+/* The suite's order: class, then FLOP count */
 static int suite_before(struct shape a, struct shape b)
 {
     const enum shape_class ca = shape_class_of(a), cb = shape_class_of(b);
     if (ca != cb) return ca < cb;
-    const double fa = (double)a.M * a.N * a.K, fb = (double)b.M * b.N * b.K;
-    return fa < fb || (fa == fb && (a.M < b.M || (a.M == b.M && a.N < b.N)));
+    return flops_before(a, b);
 }
 
 /* The hand-written rungs a suite point takes its best from */
@@ -512,8 +518,7 @@ static int shape_before(struct shape a, struct shape b)
     const int sa = shape_square(a), sb = shape_square(b);
     if ((sa > 0) != (sb > 0)) return sa > 0;
     if (sa > 0) return sa < sb;
-    const double fa = (double)a.M * a.N * a.K, fb = (double)b.M * b.N * b.K;
-    return fa < fb || (fa == fb && (a.M < b.M || (a.M == b.M && a.N < b.N)));
+    return flops_before(a, b);
 }
 
 /* The distinct shapes of a table, in that order; shape_rank: 1-based place of
@@ -523,13 +528,13 @@ struct shapes {
     size_t n;
 };
 
-static void shapes_add(struct shapes *t, struct shape s)
+static void shapes_add(struct shapes *t, struct shape s, int (*before)(struct shape, struct shape))
 {
     size_t j = 0;
     while (j < t->n && !same_shape(t->s[j], s)) j++;
     if (j < t->n || t->n == sizeof t->s / sizeof t->s[0]) return;
     j = t->n++;
-    for (; j > 0 && shape_before(s, t->s[j - 1]); j--) t->s[j] = t->s[j - 1];
+    for (; j > 0 && before(s, t->s[j - 1]); j--) t->s[j] = t->s[j - 1];
     t->s[j] = s;
 }
 
@@ -628,7 +633,7 @@ static void view_configs(FILE *out, const struct run *r)
     struct shapes t = {.n = 0};
     for (size_t i = 0; i < r->f.n_rows; i++)
         if (ordinary(&r->f.rows[i]) && registry_find(r->f.rows[i].variant))
-            shapes_add(&t, shape_of(&r->f.rows[i]));
+            shapes_add(&t, shape_of(&r->f.rows[i]), shape_before);
     const struct result_row **rows = malloc((r->f.n_rows + 1) * sizeof *rows);
     if (!rows) return;
     for (size_t k = 0; k < registry_count(); k++) {
@@ -814,33 +819,31 @@ static void view_transfers(FILE *out, const struct run *r)
         }
 }
 
-/* The suite's shapes of a run (both precisions) in its order, and a shape's
- * 1-based place among them (the x position figure 12 gives it) */
-static size_t suite_shapes(const struct run *r, struct shape *out, size_t max)
-{
-    struct suite_point *pt = malloc(SUITE_MAX * sizeof *pt);
-    size_t n = 0;
-    for (int p = PREC_FP32; p <= PREC_TF32 && pt; p++) {
-        const size_t k = derive_suite(r, (enum precision)p, pt, SUITE_MAX);
-        for (size_t i = 0; i < k && n < max; i++) {
-            size_t j = 0;
-            while (j < n && !same_shape(out[j], pt[i].s)) j++;
-            if (j < n) continue;
-            j = n++;
-            for (; j > 0 && suite_before(pt[i].s, out[j - 1]); j--) out[j] = out[j - 1];
-            out[j] = pt[i].s;
-        }
-    }
-    free(pt);
-    return n;
-}
+/* The points of both precisions of a run's suite (derive_suite), and its
+ * shapes in the suite's order (shape_rank: the x position figure 12 gives a
+ * shape); 0, or -1 out of memory */
+struct suite {
+    struct suite_point *pt[2];
+    size_t n[2];
+    struct shapes t;
+};
 
-static int suite_rank(const struct shape *t, size_t n, struct shape s)
+static int suite_open(const struct run *r, struct suite *su)
 {
-    for (size_t j = 0; j < n; j++)
-        if (same_shape(t[j], s)) return (int)j + 1;
+    su->t.n = 0;
+    for (int p = PREC_FP32; p <= PREC_TF32; p++) {
+        su->n[p] = 0;
+        su->pt[p] = malloc(SUITE_MAX * sizeof *su->pt[p]);
+    }
+    if (!su->pt[0] || !su->pt[1]) return -1;
+    for (int p = PREC_FP32; p <= PREC_TF32; p++) {
+        su->n[p] = derive_suite(r, (enum precision)p, su->pt[p], SUITE_MAX);
+        for (size_t i = 0; i < su->n[p]; i++) shapes_add(&su->t, su->pt[p][i].s, suite_before);
+    }
     return 0;
 }
+
+static void suite_close(struct suite *su) { free(su->pt[0]), free(su->pt[1]); }
 
 /* shapes: at each shape of the suite, every GPU rung's best that is measured
  * against a reference (hand-written rungs and dispatch rows), with its class,
@@ -849,35 +852,30 @@ static int suite_rank(const struct shape *t, size_t n, struct shape s)
  * suite's order */
 static void view_shapes(FILE *out, const struct run *r)
 {
-    struct suite_point *pt[2] = {malloc(SUITE_MAX * sizeof *pt[0]), malloc(SUITE_MAX * sizeof *pt[1])};
-    struct shape *t = malloc(SUITE_MAX * sizeof *t);
-    size_t np[2] = {0, 0}, nt = 0;
-    if (pt[0] && pt[1] && t) {
-        for (int p = PREC_FP32; p <= PREC_TF32; p++)
-            np[p] = derive_suite(r, (enum precision)p, pt[p], SUITE_MAX);
-        nt = suite_shapes(r, t, SUITE_MAX);
-    }
+    struct suite su;
+    const int ok = suite_open(r, &su) == 0;
     row_head(out);
     fputs("\tshape_rank\tclass\tclass_rank\tgflops\tpct_ref\tpct_ref_ci95\tbest\tdispatch\tconfig"
           "\ttiles\twaves\tk_splits\tk_per_block\tblocks_per_sm\tgrid_blocks\n", out);
     for (size_t k = 0; k < registry_count(); k++) {
         const struct variant *v = registry_at(k);
-        if (v->device != DEV_GPU || !v->reference) continue;
-        for (size_t j = 0; j < nt; j++) {
-            const struct result_row *b = derive_best(r, v, t[j]);
+        if (v->device != DEV_GPU || !v->reference || !ok) continue;
+        for (size_t j = 0; j < su.t.n; j++) {
+            const struct shape sh = su.t.s[j];
+            const struct result_row *b = derive_best(r, v, sh);
             const struct suite_point *q = NULL;
-            for (size_t i = 0; i < np[v->precision]; i++)
-                if (same_shape(pt[v->precision][i].s, t[j])) q = &pt[v->precision][i];
+            for (size_t i = 0; i < su.n[v->precision]; i++)
+                if (same_shape(su.pt[v->precision][i].s, sh)) q = &su.pt[v->precision][i];
             if (!b || !q) continue;
             char cfg[96];
             derive_config_label(v, b, cfg, sizeof cfg);
-            row_cells(out, v, t[j]);
-            fprintf(out, "\t%d", suite_rank(t, nt, t[j]));
+            row_cells(out, v, sh);
+            fprintf(out, "\t%d", (int)j + 1);
             str(out, shape_class_name(q->cls));
             fprintf(out, "\t%d", (int)q->cls + 1);
             num(out, b->gflops);
-            num(out, derive_pct_ref(r, v, t[j]));
-            num(out, derive_pct_ref_ci95(r, v, t[j]));
+            num(out, derive_pct_ref(r, v, sh));
+            num(out, derive_pct_ref_ci95(r, v, sh));
             fprintf(out, "\t%d\t%d", q->best == v, v->dispatch);
             str(out, cfg);
             num(out, derive_tiles(b));
@@ -887,24 +885,22 @@ static void view_shapes(FILE *out, const struct run *r)
             fprintf(out, "\t%d\t%d\n", b->blocks_per_sm, b->grid_blocks);
         }
     }
-    free(pt[0]), free(pt[1]), free(t);
+    suite_close(&su);
 }
 
 /* suite: one row per (precision, shape) of the suite: the fastest hand-written
  * rung there and its decomposition, the dispatch row, and the reference */
 static void view_suite(FILE *out, const struct run *r)
 {
-    struct suite_point *pt = malloc(SUITE_MAX * sizeof *pt);
-    struct shape *t = malloc(SUITE_MAX * sizeof *t);
-    const size_t nt = pt && t ? suite_shapes(r, t, SUITE_MAX) : 0;
+    struct suite su;
+    const int ok = suite_open(r, &su) == 0;
     fputs("precision\tM\tN\tK\tshape\tshape_rank\tclass\tbest_number\tbest_rung\tbest_config"
           "\tbest_gflops\tbest_pct_ref\tbest_pct_ref_ci95\tdispatch_config\tdispatch_pct_ref"
           "\tdispatch_over_best\tref_gflops\ttiles\ttiles_per_sm\twaves\tk_splits\tk_per_block"
           "\tblocks_per_sm\n", out);
-    for (int p = PREC_FP32; p <= PREC_TF32 && nt; p++) {
-        const size_t n = derive_suite(r, (enum precision)p, pt, SUITE_MAX);
-        for (size_t i = 0; i < n; i++) {
-            const struct suite_point *q = &pt[i];
+    for (int p = PREC_FP32; p <= PREC_TF32 && ok; p++) {
+        for (size_t i = 0; i < su.n[p]; i++) {
+            const struct suite_point *q = &su.pt[p][i];
             char label[48], cfg[96], dcfg[96] = "";
             shape_label(q->s, label, sizeof label);
             derive_config_label(q->best, q->best_row, cfg, sizeof cfg);
@@ -912,7 +908,7 @@ static void view_suite(FILE *out, const struct run *r)
             fputs(p == PREC_TF32 ? "tf32" : "fp32", out);
             fprintf(out, "\t%d\t%d\t%d", q->s.M, q->s.N, q->s.K);
             str(out, label);
-            fprintf(out, "\t%d", suite_rank(t, nt, q->s));
+            fprintf(out, "\t%d", shape_rank(&su.t, q->s));
             str(out, shape_class_name(q->cls));
             fprintf(out, "\t%d", registry_number(q->best));
             str(out, q->best->name);
@@ -932,7 +928,7 @@ static void view_suite(FILE *out, const struct run *r)
             fprintf(out, "\t%d\n", q->best_row->blocks_per_sm);
         }
     }
-    free(pt), free(t);
+    suite_close(&su);
 }
 
 /* compare: each (rung, shape, host memory) of the first run that the second
@@ -959,7 +955,7 @@ static void view_compare(FILE *out, const struct run *a, const struct run *b)
     row_head(out);
     fputs("\thost_memory\tgflops\tgflops_ref\tratio\tconfig\tconfig_ref\tshape_rank\n", out);
     struct shapes t = {.n = 0};
-    for (size_t i = 0; i < n; i++) shapes_add(&t, p[i].s);
+    for (size_t i = 0; i < n; i++) shapes_add(&t, p[i].s, shape_before);
     for (size_t i = 0; i < n; i++) {
         char c1[96], c2[96];
         derive_config_label(p[i].v, p[i].a, c1, sizeof c1);
