@@ -4,7 +4,7 @@
 #
 # usage (as root): scripts/fresh-root.sh [--cuda DIR] COMMAND...
 #
-#   --cuda DIR   bind the CUDA toolkit at DIR (e.g. /usr/local/cuda-13.0) into
+#   --cuda DIR   bind the CUDA toolkit at DIR (its prefix, the folder above nvcc's bin/) into
 #                the root read-only, at the same path and as /usr/local/cuda,
 #                with its bin/ on PATH; without it the root has no nvcc
 #   COMMAND...   what to run in the clone after the set-up line, each a shell
