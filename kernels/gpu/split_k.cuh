@@ -16,10 +16,6 @@
 #include "matmul.h"
 #include "rung_config.h"
 
-/* The rule's floor: a part takes at least this many 32-deep slices of K, so that
- * its pipeline fills before it drains. */
-constexpr int SPLIT_MIN_SLICES = 4;
-
 /* The first slice of part z of S over `slices` slices (parts differ by one at most). */
 __host__ __device__ inline int split_begin(int z, int S, int slices)
 {
@@ -30,18 +26,18 @@ __host__ __device__ inline int split_begin(int z, int S, int slices)
  * given the tiles of C, the blocks the GPU holds at once and the 32-deep slices
  * of K.  The rule fills the GPU once: as many parts as make tiles x parts reach
  * the resident blocks (rounded down, so that no second, partial wave starts),
- * no part under SPLIT_MIN_SLICES slices, and the partials within the
- * workspace limit.  Asked for, a split is taken as it is, down to one part per
+ * no part under `floor` slices (each rung says its own, and why), and the
+ * partials within the workspace limit.  Asked for, a split is taken as it is, down to one part per
  * slice.  Returns 0 with *why when the partials would exceed the limit. */
-static inline int split_parts(int asked, long long tiles, long long resident, int slices, int M,
-                              int N, const char **why)
+static inline int split_parts(int asked, long long tiles, long long resident, int slices,
+                              int floor, int M, int N, const char **why)
 {
     const long long partial = (long long)M * N * (long long)sizeof(float);
     const long long most = (long long)(GPU_WORKSPACE_MAX_BYTES / (size_t)partial);
     long long S = asked;
     if (asked == 0) {
         S = resident / (tiles > 0 ? tiles : 1);
-        if (S > slices / SPLIT_MIN_SLICES) S = slices / SPLIT_MIN_SLICES;
+        if (S > slices / floor) S = slices / floor;
         if (S > most) S = most;
         if (S > RUNG_MAX_SPLIT) S = RUNG_MAX_SPLIT;
     }
