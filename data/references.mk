@@ -6,5 +6,5 @@ REF_TRANSFERS=data/transfers-h100-80gb-hbm3-20261122T034335Z.h5
 REF_REPRO=data/reproduce-paper-20261124T174500Z.h5
 # The shape suite (experiments/shapes.ini): the reference on the H100, and a
 # repeat of it (same commit, same machine, minutes later) that bounds its noise.
-REF_SHAPES_H100=data/shapes-h100-80gb-hbm3-20261125T123849Z.h5
-REF_SHAPES_REPEAT=data/shapes-h100-80gb-hbm3-20261125T124012Z.h5
+REF_SHAPES_H100=data/shapes-h100-80gb-hbm3-20261125T142648Z.h5
+REF_SHAPES_REPEAT=data/shapes-h100-80gb-hbm3-20261125T142811Z.h5
