@@ -1,13 +1,28 @@
 #!/bin/sh
 # Writes build/buildinfo.h: what built this binary, recorded in every results file.
 # Usage: buildinfo.sh CC CFLAGS HOST_KERNEL_CFLAGS NVCC NVCCFLAGS
-# MM_GIT_COMMIT / MM_GIT_DIRTY in the environment override git (for copies of the
-# tree without .git).
-cc=$1 cflags=$2 hcflags=$3 nvcc=$4 nvccflags=$5
-commit=${MM_GIT_COMMIT:-$(git rev-parse --verify -q HEAD 2>/dev/null || echo unknown)}
+#
+# The commit: this tree's own git repository's HEAD (git_dirty 0 or 1).  A tree
+# without a repository of its own (a `git archive` unpacked anywhere, even
+# inside another repository, whose commit would be false) takes the commit that
+# `git archive` wrote into scripts/archive-commit (export-subst, .gitattributes),
+# with git_dirty -1: nothing says whether its files were changed since; a copy
+# with neither records "unknown".  MM_GIT_COMMIT / MM_GIT_DIRTY in the
+# environment override all of this.
+src=$(cd "$(dirname "$0")/.." && pwd -P)
+top=$(git -C "$src" rev-parse --show-toplevel 2>/dev/null) && top=$(cd "$top" && pwd -P)
+own=0
+[ -n "$top" ] && [ "$top" = "$src" ] && git -C "$src" rev-parse --verify -q HEAD >/dev/null 2>&1 && own=1
+if [ -n "${MM_GIT_COMMIT:-}" ]; then commit=$MM_GIT_COMMIT
+elif [ $own = 1 ]; then commit=$(git -C "$src" rev-parse --verify -q HEAD)
+else
+    commit=$(head -n 1 "$src/scripts/archive-commit" 2>/dev/null)
+    case $commit in *[!0-9a-f]* | '') commit=unknown ;; esac
+    [ ${#commit} -eq 40 ] || commit=unknown
+fi
 if [ -n "${MM_GIT_DIRTY:-}" ]; then dirty=$MM_GIT_DIRTY
-elif git rev-parse --verify -q HEAD >/dev/null 2>&1; then
-    [ -z "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] && dirty=0 || dirty=1
+elif [ $own = 1 ]; then
+    [ -z "$(git -C "$src" status --porcelain --untracked-files=no 2>/dev/null)" ] && dirty=0 || dirty=1
 else dirty=-1; fi
 ccv=$($cc --version 2>/dev/null | head -n 1)
 if [ -n "$nvcc" ]; then nvccv=$($nvcc --version 2>/dev/null | tail -n 1); else nvccv=none; fi

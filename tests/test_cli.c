@@ -239,6 +239,52 @@ static void help_and_list(void **state)
     free(out); free(er);
 }
 
+/* A `git archive` of this repository, unpacked inside another git repository,
+ * records the commit it was cut from (scripts/archive-commit, export-subst),
+ * never the enclosing repository's, and git_dirty -1; a copy of the tree with
+ * no repository and no substituted commit records "unknown". */
+static void archive_records_the_commit_it_was_cut_from(void **state)
+{
+    (void)state;
+    char *out, *er;
+    char *own[] = {"sh", "-c", "[ \"$(git rev-parse --show-toplevel 2>/dev/null)\" = \"$(pwd -P)\" ] && "
+                   "git rev-parse --verify -q HEAD", NULL};
+    if (test_run(own, &out, &er) != 0) {
+        free(out); free(er);
+        print_message("skipped: the tests do not run from a git checkout of their own, so "
+                      "there is no commit to archive\n");
+        skip();
+    }
+    char head[64];
+    snprintf(head, sizeof head, "%.40s", out);
+    free(out); free(er);
+
+    char dir[256], script[2048];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(script, sizeof script,
+             "set -e; unset MM_GIT_COMMIT MM_GIT_DIRTY; src=$(pwd -P); cd '%s'\n"
+             "git init -q outer && git -C outer -c user.name=t -c user.email=t@example.org "
+             "commit -q --allow-empty -m outer\n"
+             "mkdir outer/cut && git -C \"$src\" archive HEAD scripts | tar -x -C outer/cut\n"
+             "sh outer/cut/scripts/buildinfo.sh cc '' '' '' '' | grep -E 'MM_GIT_(COMMIT|DIRTY)'\n"
+             "echo outer $(git -C outer rev-parse HEAD)\n"
+             "mkdir copy && cp -R \"$src/scripts\" copy/ && sh copy/scripts/buildinfo.sh cc '' '' '' '' "
+             "| grep -E 'MM_GIT_(COMMIT|DIRTY)' | sed 's/^/copy /'\n",
+             dir);
+    char *argv[] = {"sh", "-c", script, NULL};
+    const int rc = test_run(argv, &out, &er);
+    if (rc != 0) fail_msg("the archive script exited %d: %s%s", rc, out, er);
+    char want[128];
+    snprintf(want, sizeof want, "#define MM_GIT_COMMIT \"%s\"\n#define MM_GIT_DIRTY -1\n", head);
+    if (strncmp(out, want, strlen(want)) != 0) fail_msg("archive: want\n%sgot\n%s", want, out);
+    const char *outer = strstr(out, "outer ");
+    assert_non_null(outer);
+    assert_true(strncmp(outer + 6, head, 40) != 0);   /* not the enclosing repository's */
+    assert_non_null(strstr(out, "copy #define MM_GIT_COMMIT \"unknown\"\ncopy #define MM_GIT_DIRTY -1"));
+    free(out); free(er);
+    test_rmtree(dir);
+}
+
 const struct CMUnitTest cli_tests[] = {
     cmocka_unit_test(host_run_info_export),
     cmocka_unit_test(bad_input_is_refused),
@@ -246,5 +292,6 @@ const struct CMUnitTest cli_tests[] = {
     cmocka_unit_test(nothing_runnable_writes_no_file),
     cmocka_unit_test(transfer_points_time_the_copies),
     cmocka_unit_test(help_and_list),
+    cmocka_unit_test(archive_records_the_commit_it_was_cut_from),
 };
 const size_t cli_tests_count = sizeof cli_tests / sizeof cli_tests[0];
