@@ -650,13 +650,23 @@ void claims_evaluate_mine(const struct claim *c, const struct run *mine, const s
     evaluate(c, rs, 1, r);
 }
 
+/* Whether a machine without a GPU can measure a claim's rows again: those of
+ * host rungs (the agreement of the host rows, or values of a host rung). */
+static int claim_on_host(const struct claim *c)
+{
+    if (c->value == CV_AGREEMENT) return c->host_rows;
+    const struct variant *v = c->rung[0] ? registry_find(c->rung) : NULL;
+    return v && v->device == DEV_HOST;
+}
+
 size_t claims_report(FILE *out, const struct claims *cs, const struct claim_result *rs,
                      int markdown)
 {
     size_t failed = 0;
     if (markdown)
-        fprintf(out, "| claim | measured | expected | verdict | figure | how to check |\n"
-                     "|---|---|---|---|---|---|\n");
+        fprintf(out, "| claim | measured | expected | verdict | figure | how to check (time per run) "
+                     "| without a GPU |\n"
+                     "|---|---|---|---|---|---|---|\n");
     for (size_t i = 0; i < cs->n; i++) {
         const struct claim *c = &cs->c[i];
         const struct claim_result *r = &rs[i];
@@ -672,10 +682,13 @@ size_t claims_report(FILE *out, const struct claims *cs, const struct claim_resu
                 text[o++] = *t;
             }
             text[o] = '\0';
-            fprintf(out, "| %s | %s | %s | %s | %s | `%s` (%s) |\n", text, r->measured,
+            fprintf(out, "| %s | %s | %s | %s | %s | `%s` (%s) | %s |\n", text, r->measured,
                     r->expected, verdict, c->figure[0] ? c->figure : "-",
                     c->command[0] ? c->command : "make check-claims",
-                    r->time[0] ? r->time : "seconds");
+                    r->time[0] ? r->time : "seconds",
+                    claim_on_host(c) ? "measured again by `make host`; checked against the shipped "
+                                       "files by `make check-claims`"
+                                     : "checked against the shipped files by `make check-claims`");
         } else {
             fprintf(out, "%-28s %-14s %-16s %-14s %s\n", c->id, r->measured, r->expected, verdict,
                     r->verdict == CLAIM_NOT_EVALUATED ? r->why
