@@ -16,8 +16,10 @@
 #
 # Writes one row per kernel configuration x tool x shape, tab-separated, with the
 # header
-#     kernel  config  tool  shape  errors  expected_errors
-# (config: tile/WPT, and the split where one is given)
+#     kernel  config  tool  shape  errors  expected_errors  commit
+# (config: tile/WPT, and the split where one is given; commit: the one
+# build/tests/sanitize-one was built from, build/buildinfo.h's, with "-dirty"
+# when the tree had local changes)
 # where errors is the count in the tool's summary line and expected_errors is 0
 # for every ladder kernel and ">0" for test_racy_tiled under racecheck.  Each
 # run's full output is kept in build/sanitize/.  Exit status: 0 when every row
@@ -76,9 +78,12 @@ printf '%s\n' "$jobs" | xargs -P "$JOBS" -L 1 sh -c '
     timeout "${SAN_TIMEOUT:-600}" "$SAN" --tool "$4" --error-exitcode 0 "$ONE" "$0" "$1" "$2" "$5" "$split" > "$log" 2>&1
     echo "exit $?" >> "$log"'
 
+commit=$(sed -n 's/^#define MM_GIT_COMMIT "\(.*\)"$/\1/p' build/buildinfo.h 2>/dev/null)
+[ -n "$commit" ] || commit=unknown
+[ "$(sed -n 's/^#define MM_GIT_DIRTY //p' build/buildinfo.h 2>/dev/null)" = 1 ] && commit=$commit-dirty
 status=0
 {
-    printf 'kernel\tconfig\ttool\tshape\terrors\texpected_errors\n'
+    printf 'kernel\tconfig\ttool\tshape\terrors\texpected_errors\tcommit\n'
     printf '%s\n' "$jobs" | while read -r k t w x tool s; do
         log="$logs/$k-$t-$w-$x-$tool-$s.log"
         # "ERROR SUMMARY: N errors", or racecheck's
@@ -90,7 +95,7 @@ status=0
         expect=0
         [ "$k" = test_racy_tiled ] && [ "$tool" = racecheck ] && expect='>0'
         config="$t/$w"; [ "$x" = - ] || config="$config split $x"
-        printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$k" "$config" "$tool" "$s" "$n" "$expect"
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$k" "$config" "$tool" "$s" "$n" "$expect" "$commit"
     done
 } > "$out"
 
