@@ -9,6 +9,7 @@
 # with git_dirty -1: nothing says whether its files were changed since; a copy
 # with neither records "unknown".  MM_GIT_COMMIT / MM_GIT_DIRTY in the
 # environment override all of this.
+cc=$1 cflags=$2 hcflags=$3 nvcc=$4 nvccflags=$5
 src=$(cd "$(dirname "$0")/.." && pwd -P)
 top=$(git -C "$src" rev-parse --show-toplevel 2>/dev/null) && top=$(cd "$top" && pwd -P)
 own=0
