@@ -28,23 +28,6 @@ static int run(char **out, char **err, const char *a1, const char *a2, const cha
     return test_run(argv, out, err);
 }
 
-/* The value `info` prints for attribute KEY ("  KEY   VALUE"), into buf ("" if none). */
-static void info_value(const char *info, const char *key, char *buf, size_t len)
-{
-    buf[0] = '\0';
-    for (const char *p = info; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
-        const char *k = p;
-        while (*k == ' ') k++;
-        const size_t n = strlen(key);
-        if (strncmp(k, key, n) != 0 || k[n] != ' ') continue;
-        const char *v = k + n, *e = strchr(v, '\n');
-        while (*v == ' ') v++;
-        if (!e) e = v + strlen(v);
-        snprintf(buf, len, "%.*s", (int)(e - v), v);
-        return;
-    }
-}
-
 static void host_run_info_export(void **state)
 {
     (void)state;
@@ -79,12 +62,12 @@ static void host_run_info_export(void **state)
     assert_non_null(strstr(out, "complete"));
     /* the build's provenance (scripts/buildinfo.sh): the compiler and its flags */
     char value[256];
-    info_value(out, "cc_version", value, sizeof value);
+    test_line_value(out, "cc_version", value, sizeof value);
     if (!value[0]) fail_msg("info: no cc_version\n%s", out);
-    info_value(out, "cflags", value, sizeof value);
+    test_line_value(out, "cflags", value, sizeof value);
     assert_non_null(strstr(value, "-std=c11"));
 #if MM_HAVE_CUDA
-    info_value(out, "nvccflags", value, sizeof value);
+    test_line_value(out, "nvccflags", value, sizeof value);
     if (!strstr(value, "-gencode")) fail_msg("info: nvccflags without a target: '%s'", value);
 #endif
     free(out); free(er);

@@ -30,9 +30,12 @@ static const char *const TABLES[] = {"ladder",  "configs",   "configs",   "speed
                                      "gpus",    "repro",     "telemetry", "shapes"};
 #define N_FIGURES (sizeof FIGURES / sizeof FIGURES[0])
 
-static int have_gnuplot(void)
+/* Skip the calling test, saying why, where gnuplot is not installed. */
+static void need_gnuplot(void)
 {
-    return system("command -v gnuplot >/dev/null 2>&1") == 0;
+    if (system("command -v gnuplot >/dev/null 2>&1") == 0) return;
+    print_message("skipped: gnuplot is not installed (apt-get install gnuplot-nox)\n");
+    skip();
 }
 
 static void copy_attr(const char *name, const char *value, void *ctx)
@@ -188,10 +191,7 @@ static void fails_without_its_table(const char *data, const char *out, size_t i)
 static void every_figure_is_drawn(void **state)
 {
     (void)state;
-    if (!have_gnuplot()) {
-        print_message("skipped: gnuplot is not installed (apt-get install gnuplot-nox)\n");
-        skip();
-    }
+    need_gnuplot();
     char dir[256], p[300], o[300], t[300], r[300], s[300], out[300];
     test_tmpdir(dir, sizeof dir);
     snprintf(p, sizeof p, "%s/h100.h5", dir);
@@ -247,10 +247,7 @@ static void every_figure_is_drawn(void **state)
 static void every_script_fails_without_its_data(void **state)
 {
     (void)state;
-    if (!have_gnuplot()) {
-        print_message("skipped: gnuplot is not installed (apt-get install gnuplot-nox)\n");
-        skip();
-    }
+    need_gnuplot();
     char dir[256];
     test_tmpdir(dir, sizeof dir);   /* an empty folder: no tables at all */
     for (size_t i = 0; i < N_FIGURES; i++) {
@@ -278,10 +275,7 @@ static void every_script_fails_without_its_data(void **state)
 static void telemetry_figure_is_skipped_without_telemetry(void **state)
 {
     (void)state;
-    if (!have_gnuplot()) {
-        print_message("skipped: gnuplot is not installed (apt-get install gnuplot-nox)\n");
-        skip();
-    }
+    need_gnuplot();
     char dir[256], p[300], out[300], ref[256];
     test_tmpdir(dir, sizeof dir);
     snprintf(p, sizeof p, "%s/h100.h5", dir);
@@ -321,10 +315,7 @@ static void telemetry_figure_is_skipped_without_telemetry(void **state)
 static void shapes_figure_draws_one_precision(void **state)
 {
     (void)state;
-    if (!have_gnuplot()) {
-        print_message("skipped: gnuplot is not installed (apt-get install gnuplot-nox)\n");
-        skip();
-    }
+    need_gnuplot();
     char dir[256], s[300], ref[256], runs[320], path[420], vars[1000], out[400];
     test_tmpdir(dir, sizeof dir);
     snprintf(s, sizeof s, "%s/shapes.h5", dir);

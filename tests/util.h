@@ -16,6 +16,12 @@ const char *test_binary(void);
 /* How many times needle occurs in hay (non-overlapping); 0 for a NULL hay. */
 size_t test_count_of(const char *hay, const char *needle);
 
+/* The value on the first line of text whose first word (after spaces) is key:
+ * the rest of that line without leading and trailing spaces, quotes and a
+ * trailing comma ("  cflags   -O2", "title: \"x\"", "  \"version\": \"1\","), into
+ * buf; "" when no line has it. */
+void test_line_value(const char *text, const char *key, char *buf, size_t len);
+
 /* The experiment files the repository ships (every .ini in experiments/), NULL-terminated. */
 extern const char *const TEST_SHIPPED_EXPERIMENTS[];
 /* The path data/references.mk gives for KEY (e.g. "REF_H100"), into buf. */

@@ -27,8 +27,8 @@ __host__ __device__ inline int split_begin(int z, int S, int slices)
  * of K.  The rule fills the GPU once: as many parts as make tiles x parts reach
  * the resident blocks (rounded down, so that no second, partial wave starts),
  * no part under `floor` slices (each rung says its own, and why), and the
- * partials within the workspace limit.  Asked for, a split is taken as it is, down to one part per
- * slice.  Returns 0 with *why when the partials would exceed the limit. */
+ * partials within the workspace limit.  Asked for, a split is taken as it is,
+ * down to one part per slice.  Returns 0 with *why when the partials would exceed the limit. */
 static inline int split_parts(int asked, long long tiles, long long resident, int slices,
                               int floor, int M, int N, const char **why)
 {
