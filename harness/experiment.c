@@ -75,13 +75,16 @@ enum {
     S_GPU_WARMUP_MAX_MS,
     S_GPU_CAPPED_SAMPLE_MS,
     S_GPU_WARMUP_WINDOW_MS,
+    S_GPU_SHAPE_WARMUP_MS,
+    S_GPU_PARITY_TIMEOUT_MS,
     N_SAMPLING_KEYS
 };
 static const char *const sampling_keys[N_SAMPLING_KEYS] = {
     "gpu_min_samples",  "gpu_max_samples",  "gpu_min_time_ms",  "gpu_timeout_ms",
     "host_min_samples", "host_max_samples", "host_min_time_ms", "host_timeout_ms",
     "host_long_point_ms", "target_rel_stddev", "host_point_budget_s", "gpu_min_sample_ms",
-    "gpu_warmup_min_ms", "gpu_warmup_max_ms", "gpu_capped_sample_ms", "gpu_warmup_window_ms"};
+    "gpu_warmup_min_ms", "gpu_warmup_max_ms", "gpu_capped_sample_ms", "gpu_warmup_window_ms",
+    "gpu_shape_warmup_ms", "gpu_parity_timeout_ms"};
 
 enum { W_VARIANTS, W_SIZES, W_SHAPES, W_TILES, W_WPTS, W_OPT_LEVELS, W_HOST_MEMORY, W_SPLITS,
        W_CONFIGS, N_SWEEP_KEYS };
@@ -541,6 +544,8 @@ static void sampling_value(struct parse_ctx *c, int key, const char *v, int cont
         case S_GPU_WARMUP_MAX_MS: e->gpu_rule.warmup_max_ms = x; break;
         case S_GPU_CAPPED_SAMPLE_MS: e->gpu_rule.capped_sample_ms = x; break;
         case S_GPU_WARMUP_WINDOW_MS: e->gpu_rule.warmup_window_ms = x; break;
+        case S_GPU_SHAPE_WARMUP_MS: e->gpu_rule.shape_warmup_ms = x; break;
+        case S_GPU_PARITY_TIMEOUT_MS: e->gpu_rule.parity_timeout_ms = x; break;
         }
         break;
     }

@@ -9,9 +9,9 @@
  *   gpu_min_samples, gpu_max_samples, gpu_min_time_ms, gpu_timeout_ms,
  *   host_min_samples, host_max_samples, host_min_time_ms, host_timeout_ms,
  *   host_long_point_ms, target_rel_stddev        (samples: 1 to EXP_MAX_SAMPLES)
- *   gpu_min_sample_ms, gpu_capped_sample_ms, gpu_warmup_min_ms,
- *   gpu_warmup_max_ms, gpu_warmup_window_ms   (the GPU's timing
- *                             method, measure.h)
+ *   gpu_min_sample_ms, gpu_capped_sample_ms, gpu_shape_warmup_ms,
+ *   gpu_warmup_min_ms, gpu_warmup_max_ms, gpu_warmup_window_ms,
+ *   gpu_parity_timeout_ms     (the GPU's timing method, measure.h)
  *   host_point_budget_s = 60  a host point whose estimated time (plan.h) exceeds
  *                             it is recorded as skipped with that reason, unless
  *                             `mmladder run --host-budget S` or `--no-budget`

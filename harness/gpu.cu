@@ -42,6 +42,7 @@ struct timed {
     gpu_launch_fn fn;
     int tile, wpt, split;
     float *C;
+    int launches;                 /* per sample */
     cudaGraphExec_t exec;         /* NULL: launch one by one */
 };
 
@@ -61,7 +62,7 @@ struct gpu {
     double *dR;                   /* float64 reference of the current inputs */
     int M, N, K;                  /* current shape; 0 when there is none */
     struct timed timed[2];        /* the prepared samples: [0] the rung, [1] its reference */
-    int n_timed, launches;
+    int n_timed;
     unsigned next_set;            /* the set the next single launch reads */
     struct scratch *scratch;
     void *workspace;              /* the rungs' workspace (matmul.h), grown on demand */
@@ -682,27 +683,25 @@ const char *gpu_timing_prepare(struct gpu *g, gpu_launch_fn fn, int tile, int wp
     TRY(need_inputs(g, "gpu_timing_prepare"));
     gpu_timing_release(g);
     TRY(ensure_workspace(g, fn, tile, wpt, split));
-    g->timed[0] = (struct timed){fn, tile, wpt, split, g->dC, NULL};
-    g->timed[1] = (struct timed){ref, 0, 0, 0, g->dCref, NULL};
+    g->timed[0] = (struct timed){fn, tile, wpt, split, g->dC, 1, NULL};
+    g->timed[1] = (struct timed){ref, 0, 0, 0, g->dCref, 1, NULL};
     g->n_timed = ref ? 2 : 1;
-    /* One launch of each (already warm: gpu_run_once ran fn) sets the count. */
-    double one = INFINITY;
-    for (int i = 0; i < g->n_timed; i++) {
-        double ms;
-        TRY(time_events(g, &g->timed[i], 1, &ms));
-        one = fmin(one, ms);
-    }
+    /* One launch of each (already warm: gpu_run_once ran fn) sets its count:
+     * each sample of each lasts min_sample_ms, so that a slow rung paired with
+     * a fast reference is not launched as often as the reference. */
     const int sets = g->input_sets;
-    int n = 1;
-    if (one < min_sample_ms) {
+    for (int i = 0; i < g->n_timed; i++) {
+        struct timed *t = &g->timed[i];
+        double one;
+        TRY(time_events(g, t, 1, &one));
+        if (one >= min_sample_ms) continue;
         const double rounds = ceil(min_sample_ms / (fmax(one, 1e-4) * sets));
-        n = (int)fmin(rounds * sets, 1 << 20);
+        int n = (int)fmin(rounds * sets, 1 << 20);
         n -= n % sets;
-        if (n < sets) n = sets;
-        for (int i = 0; i < g->n_timed; i++) capture(g, &g->timed[i], n);
+        t->launches = n < sets ? sets : n;
+        capture(g, t, t->launches);
     }
-    g->launches = n;
-    out->launches = n;
+    out->launches = g->timed[0].launches;
     out->input_sets = sets;
     snprintf(out->method, sizeof out->method, "%s", g->timed[0].exec ? "graph" : "launch");
     return NULL;
@@ -713,8 +712,9 @@ const char *gpu_timing_sample(struct gpu *g, int which, double *ms)
     if (which < 0 || which >= g->n_timed)
         return fail(g, "gpu_timing_sample(%d): not prepared", which);
     double total;
-    TRY(time_events(g, &g->timed[which], g->launches, &total));
-    *ms = total / g->launches;
+    const struct timed *t = &g->timed[which];
+    TRY(time_events(g, t, t->launches, &total));
+    *ms = total / t->launches;
     return NULL;
 }
 
@@ -759,7 +759,7 @@ const char *gpu_time_round_trip(struct gpu *g, gpu_launch_fn fn, int tile, int w
     TRY(wait_stream(g, "copying A and B in"));
     *h2d_ms = host_ms() - t0;
     TRY(ensure_workspace(g, fn, tile, wpt, split));
-    const struct timed once = {fn, tile, wpt, split, g->dC, NULL};
+    const struct timed once = {fn, tile, wpt, split, g->dC, 1, NULL};
     const unsigned keep = g->next_set;
     g->next_set = 0;   /* the set just copied in */
     const char *e = time_events(g, &once, 1, kernel_ms);

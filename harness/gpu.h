@@ -117,11 +117,12 @@ struct gpu_timing {
 };
 
 /* Prepare the samples of fn (and of `ref`, the reference, into an output of its
- * own, when ref is not NULL): launches per sample so that a sample takes at
- * least min_sample_ms (from single launches timed here; the event timer's 0.5 us
- * is then at most 0.5 us / min_sample_ms of it), a whole number of rotations over
- * the input sets, captured as a CUDA graph where capture works.  Launching one
- * at a time when one launch alone takes min_sample_ms. */
+ * own, when ref is not NULL): launches per sample, counted for each of the two
+ * on its own, so that a sample takes at least min_sample_ms (from single
+ * launches timed here; the event timer's 0.5 us is then at most 0.5 us /
+ * min_sample_ms of it), a whole number of rotations over the input sets,
+ * captured as a CUDA graph where capture works.  Launching one at a time when
+ * one launch alone takes min_sample_ms.  `launches` is the rung's count. */
 const char *gpu_timing_prepare(struct gpu *g, gpu_launch_fn fn, int tile, int wpt, int split,
                                gpu_launch_fn ref, double min_sample_ms, struct gpu_timing *out);
 /* One sample of the prepared launches: of fn (which = 0) or of the reference

@@ -135,11 +135,9 @@ static void say_unavailable(FILE *out, const struct plan *p)
 
 static void print_points(const struct experiment *e, const struct plan *p, int with_estimate)
 {
-    double total = 0;
     for (size_t i = 0; i < p->n; i++) {
         const struct point *pt = &p->points[i];
         double est = point_estimate_s(pt, e);
-        total += est;
         printf("%4zu  %-12s %-19s %5d %5d %5d  TS=%-3d WPT=%-3d S=%-3d -O%d %-8s  ", i, pt->sweep,
                pt->v->name, pt->M, pt->N, pt->K, pt->tile, pt->wpt, pt->split, pt->opt_level,
                host_memory_name(pt->host_memory));
@@ -154,9 +152,12 @@ static void print_points(const struct experiment *e, const struct plan *p, int w
     }
     printf("%zu points, %zu to run, %zu skipped", p->n, plan_count_runnable(p),
            p->n - plan_count_runnable(p));
-    if (with_estimate)
-        printf("; estimated %.0f s (%.1f min) from nominal rates, excluding input setup", total,
-               total / 60);
+    if (with_estimate) {
+        struct plan_estimate est;
+        plan_estimate(p, e, &est);
+        printf("; estimated %.0f s (%.1f min) from nominal rates: GPU points %.0f s, host "
+               "points %.0f s beside them", est.total_s, est.total_s / 60, est.gpu_s, est.host_s);
+    }
     printf("\n");
     say_unavailable(stdout, p);
 }

@@ -21,13 +21,17 @@ struct sampling_rule sampling_default_gpu(void)
         .long_point_ms = 60000.0,
         /* 5 ms per sample: the event timer's 0.5 us is 0.01% of it; 50 ms
          * under the power cap, to span many of the clock's steps there.
-         * Warm-up: 100 ms at least, up to 3 s (CUTLASS's profiling guidance)
-         * for the clock to settle, judged over windows of 100 ms. */
+         * Warm-up: 200 ms at least before the first point of a shape (the GPU
+         * idled while the inputs were made), 20 ms before the points after
+         * it, which find the GPU busy and warm; up to 3 s (CUTLASS's profiling
+         * guidance) for the clock to settle, judged over windows of 20 ms. */
         .min_sample_ms = 5.0,
         .capped_sample_ms = 50.0,
-        .warmup_min_ms = 100.0,
+        .shape_warmup_ms = 200.0,
+        .warmup_min_ms = 20.0,
         .warmup_max_ms = 3000.0,
-        .warmup_window_ms = 100.0,
+        .warmup_window_ms = 20.0,
+        .parity_timeout_ms = 0.0,
     };
 }
 
@@ -137,10 +141,15 @@ enum stop_rule sampling_should_stop_paired(const struct sampling_rule *r,
                                            const struct sample_acc *a,
                                            const struct sample_acc *ratio, double elapsed_ms)
 {
-    enum stop_rule s = sampling_should_stop(r, a, elapsed_ms);
+    const int near = fabs(ratio->mean - 1.0) <= PARITY_BAND;
+    const double timeout = near && r->parity_timeout_ms > r->timeout_ms ? r->parity_timeout_ms
+                                                                         : r->timeout_ms;
+    struct sampling_rule rr = *r;
+    rr.timeout_ms = timeout;
+    enum stop_rule s = sampling_should_stop(&rr, a, elapsed_ms);
     if (s != STOP_CONVERGED) return s;
     if (ratio->mean > 0 && sample_ci95(ratio) <= r->target_rel_stddev * ratio->mean) return s;
-    return elapsed_ms >= r->timeout_ms ? STOP_TIMEOUT : STOP_NONE;
+    return elapsed_ms >= timeout ? STOP_TIMEOUT : STOP_NONE;
 }
 
 int clock_settled(double previous_mhz, double newest_mhz)

@@ -32,11 +32,22 @@ struct sampling_rule {
                                     under the power cap) */
     double capped_sample_ms;     /* ... or this, when the warm-up ended under the power or
                                     thermal cap (its clock steps every few ms) */
-    double warmup_min_ms;        /* untimed launches at least this long, */
+    double shape_warmup_ms;      /* untimed launches before the first point of a shape at
+                                    least this long (the GPU idled while its inputs were
+                                    made), before every later point of it */
+    double warmup_min_ms;        /* at least this long, */
     double warmup_max_ms;        /* and until the clock settles, at most this long; */
     double warmup_window_ms;     /* settled: the mean clock and power of one window of
                                     this length against the window before */
+    double parity_timeout_ms;    /* a paired point within PARITY_BAND of its reference
+                                    samples on past timeout_ms, up to this, until its
+                                    ratio's interval is within the target (<= timeout_ms:
+                                    never) */
 };
+
+/* "Near parity": a mean ratio to the reference within 10% of 1, where a rung's
+ * standing against cuBLAS (ahead, level or behind) hangs on the interval. */
+#define PARITY_BAND 0.10
 
 struct sampling_rule sampling_default_gpu(void);
 struct sampling_rule sampling_default_host(void);
@@ -79,7 +90,8 @@ double sample_ci95(const struct sample_acc *a);
 
 /* Paired sampling: the rule above on the rung's samples, and "converged" only
  * once the paired ratios' (ratio) 95% interval is within target_rel_stddev of
- * their mean. */
+ * their mean; a point near parity (PARITY_BAND) times out at parity_timeout_ms
+ * instead of timeout_ms. */
 enum stop_rule sampling_should_stop_paired(const struct sampling_rule *r,
                                            const struct sample_acc *a,
                                            const struct sample_acc *ratio, double elapsed_ms);

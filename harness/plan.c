@@ -1,6 +1,7 @@
 /* Expanding an experiment into points: see plan.h. */
 #include "plan.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,23 +183,97 @@ void plan_free(struct plan *p)
 
 double point_flops(const struct point *pt) { return 2.0 * pt->M * (double)pt->N * pt->K; }
 
+/* One sample of a kernel that takes `one` ms at a shape of `flops`: launches
+ * enough to last the rule's min_sample_ms or, under the power cap,
+ * capped_sample_ms.  Which points end their warm-up under the cap is not known
+ * beforehand: at shapes of PLAN_CAP_FLOPS and more, a share PLAN_CAPPED_SHARE
+ * of them is assumed to. */
+static double sample_ms(double one, double flops, const struct sampling_rule *r)
+{
+    double s = r->min_sample_ms;
+    if (flops >= PLAN_CAP_FLOPS && r->capped_sample_ms > s)
+        s += PLAN_CAPPED_SHARE * (r->capped_sample_ms - s);
+    return one >= s ? one : s;
+}
+
 double point_estimate_s(const struct point *pt, const struct experiment *e)
 {
     if (pt->skip) return 0.0;
-    const struct sampling_rule *r = pt->v->device == DEV_GPU ? &e->gpu_rule : &e->host_rule;
-    double one = point_flops(pt) / (pt->v->nominal_gflops * 1e9) * 1e3;   /* ms */
-    /* verification run + samples: at least min_samples and min_time, at most the timeout
-     * unless min_samples alone takes longer. */
-    double sampling = one * r->min_samples;
-    if (sampling < r->min_time_ms) sampling = r->min_time_ms;
-    if (sampling > r->timeout_ms && one * r->min_samples < r->timeout_ms) sampling = r->timeout_ms;
-    if (one >= r->long_point_ms) sampling = one;
-    /* The host's verified call counts as sample 0.  On the GPU the verification
-     * launch, the warm-up and, for a rung paired with its reference, the
-     * reference's samples come on top. */
-    if (pt->v->device != DEV_GPU) return sampling / 1e3;
-    const double paired = pt->v->reference && !pt->host_memory ? 2.0 : 1.0;
-    return (paired * (sampling + r->warmup_min_ms) + one) / 1e3;
+    const int gpu = pt->v->device == DEV_GPU;
+    const struct sampling_rule *r = gpu ? &e->gpu_rule : &e->host_rule;
+    const double one = point_flops(pt) / (pt->v->nominal_gflops * 1e9) * 1e3;   /* ms */
+    if (!gpu) {
+        /* The verified call is sample 0; then calls until min_samples and
+         * min_time, stopped by the timeout once min_samples are in. */
+        double ms = one * r->min_samples;
+        if (ms < r->min_time_ms) ms = fmin(r->min_time_ms, fmax(r->timeout_ms, ms));
+        if (one >= r->long_point_ms) ms = one;
+        return ms / 1e3;
+    }
+    /* GPU: the verification launch, one timing launch, the warm-up, then
+     * samples of the rung (and, paired, of its reference) until the rung's have
+     * min_samples and min_time, at most the timeout once min_samples are in. */
+    const struct variant *ref = pt->v->reference && !pt->host_memory
+                                    ? registry_find(pt->v->reference) : NULL;
+    const double flops = point_flops(pt);
+    double ref_one = 0, pair = sample_ms(one, flops, r);
+    if (ref) {
+        ref_one = flops / (ref->nominal_gflops * 1e9) * 1e3;
+        pair += sample_ms(ref_one, flops, r);
+    }
+    if (pt->host_memory) {   /* a round trip per sample: the copies dwarf the kernel */
+        const double bytes = 4.0 * ((double)pt->M * pt->K + (double)pt->K * pt->N +
+                                    (double)pt->M * pt->N);
+        pair = one + bytes / (PLAN_COPY_GBS * 1e6);
+    }
+    pair += (ref ? 2 : 1) * PLAN_SAMPLE_MS;
+    const double n = fmax(r->min_samples, ceil(r->min_time_ms / sample_ms(one, flops, r)));
+    double ms = fmin(n * pair, fmax(r->timeout_ms, r->min_samples * pair));
+    /* the warm-up: its minimum, and the clock's settling judged a window later */
+    if (!pt->host_memory)
+        ms += fmin(r->warmup_min_ms + PLAN_SETTLE_WINDOWS * r->warmup_window_ms, r->warmup_max_ms);
+    ms += 2 * one + ref_one + PLAN_POINT_MS;
+    return ms / 1e3;
+}
+
+static int by_shape(const void *a, const void *b)
+{
+    const int *x = a, *y = b;
+    for (int i = 0; i < 3; i++)
+        if (x[i] != y[i]) return (x[i] > y[i]) - (x[i] < y[i]);
+    return 0;
+}
+
+void plan_estimate(const struct plan *p, const struct experiment *e, struct plan_estimate *out)
+{
+    memset(out, 0, sizeof *out);
+    int(*shapes)[3] = malloc((p->n ? p->n : 1) * sizeof *shapes);
+    size_t n = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        const struct point *pt = &p->points[i];
+        if (pt->skip) continue;
+        const double t = point_estimate_s(pt, e);
+        if (pt->v->device == DEV_HOST) {
+            out->host_s += t;
+            continue;
+        }
+        out->gpu_s += t;
+        if (shapes) shapes[n][0] = pt->M, shapes[n][1] = pt->N, shapes[n][2] = pt->K, n++;
+    }
+    /* The GPU points run shape by shape: a shape's first point makes its inputs
+     * (on the host, copied in, rotated into copies, with the float64 reference)
+     * and warms up longer.  (Without memory for the list, the estimate leaves
+     * this out.) */
+    if (shapes) qsort(shapes, n, sizeof *shapes, by_shape);
+    for (size_t i = 0; i < n; i++) {
+        if (i && !by_shape(shapes[i], shapes[i - 1])) continue;
+        const double elems = (double)shapes[i][0] * shapes[i][2] + (double)shapes[i][2] * shapes[i][1];
+        const struct sampling_rule *r = &e->gpu_rule;
+        out->gpu_s += PLAN_SHAPE_MS / 1e3 + elems * PLAN_INPUT_NS_PER_ELEM * 1e-9 +
+                      fmax(0.0, fmin(r->shape_warmup_ms, r->warmup_max_ms) - r->warmup_min_ms) / 1e3;
+    }
+    free(shapes);
+    out->total_s = fmax(out->gpu_s, out->host_s);
 }
 
 size_t plan_count_runnable(const struct plan *p)

@@ -46,9 +46,34 @@ void plan_free(struct plan *p);
 
 double point_flops(const struct point *pt);   /* 2 M N K */
 
-/* Rough time of a point in seconds from the variant's nominal rate and the
- * sampling rule's minimum: for dry runs and progress ETA only. */
+/* Rough time of a point in seconds from the variants' nominal rates (the
+ * rung's and its reference's) and the sampling rule: for dry runs, the host
+ * budget and the progress ETA. */
 double point_estimate_s(const struct point *pt, const struct experiment *e);
+
+/* The run's time: the GPU points one after another (with each shape's inputs
+ * and first warm-up) and, beside them on a thread of their own, the host
+ * points; the run lasts as long as the longer of the two. */
+struct plan_estimate {
+    double gpu_s, host_s, total_s;
+};
+void plan_estimate(const struct plan *p, const struct experiment *e, struct plan_estimate *out);
+
+/* The estimate's constants, read off H100 runs of the paper matrix and the
+ * shape suite (each row's start_s and warmup_ms, each sample's end): the
+ * bookkeeping of a GPU point (verification, timing set-up, the record) and of a
+ * sample (the wait for its events, its telemetry); the warm-up's settling, in
+ * windows past its minimum; a shape's inputs, per shape and per element of A
+ * and B; host-device copies; and the shapes from which a share of the points is
+ * sampled under the power cap. */
+#define PLAN_POINT_MS 10.0
+#define PLAN_SAMPLE_MS 1.0
+#define PLAN_SETTLE_WINDOWS 0.6
+#define PLAN_SHAPE_MS 10.0
+#define PLAN_INPUT_NS_PER_ELEM 5.0
+#define PLAN_COPY_GBS 10.0
+#define PLAN_CAP_FLOPS 1e10
+#define PLAN_CAPPED_SHARE 0.4
 
 size_t plan_count_runnable(const struct plan *p);
 size_t plan_count_skipped_env(const struct plan *p);   /* points with skip_env */

@@ -118,21 +118,28 @@ int provenance_record(struct results *r, const struct experiment *e, const struc
     rc |= results_attr_str(r, "gpu_timing",
                            "one cudaEvent pair around a sample's launches (a CUDA graph of a "
                            "whole number of rotations over copies of A and B larger than 2x "
-                           "the L2, launches per sample so that one takes >= min_sample_ms, "
-                           "or capped_sample_ms when the warm-up ended under the power cap; "
-                           "columns timing, launches, input_sets), after a verified launch and "
-                           "a warm-up until the SM clock settles (warmup_ms); a rung with a "
-                           "reference sampled paired with it, A B B A (ref_ratio)");
+                           "the L2, launches per sample, counted for the rung and for its "
+                           "reference each, so that one takes >= min_sample_ms, or "
+                           "capped_sample_ms when the warm-up ended under the power cap; "
+                           "columns timing, launches (the rung's), input_sets), after a "
+                           "verified launch and a warm-up until the SM clock settles "
+                           "(warmup_ms; >= shape_warmup_ms before a shape's first point, >= "
+                           "warmup_min_ms before the others); a rung with a reference sampled "
+                           "paired with it, A B B A (ref_ratio), up to parity_timeout_ms when "
+                           "within 10% of it");
     rc |= results_attr_str(r, "host_timing", "CLOCK_MONOTONIC around one call per sample; the "
-                                             "verified first call counts as the first sample");
+                                             "verified first call counts as the first sample; "
+                                             "host rows run on a thread of their own, beside "
+                                             "the GPU rows (columns start_s)");
     const struct sampling_rule *rules[2] = {&e->gpu_rule, &e->host_rule};
     const char *pre[2] = {"gpu", "host"};
-    char gpu_extra[192];
+    char gpu_extra[256];
     snprintf(gpu_extra, sizeof gpu_extra,
-             " min_sample_ms=%g capped_sample_ms=%g warmup_min_ms=%g warmup_max_ms=%g"
-             " warmup_window_ms=%g",
-             e->gpu_rule.min_sample_ms, e->gpu_rule.capped_sample_ms, e->gpu_rule.warmup_min_ms,
-             e->gpu_rule.warmup_max_ms, e->gpu_rule.warmup_window_ms);
+             " min_sample_ms=%g capped_sample_ms=%g shape_warmup_ms=%g warmup_min_ms=%g"
+             " warmup_max_ms=%g warmup_window_ms=%g parity_timeout_ms=%g",
+             e->gpu_rule.min_sample_ms, e->gpu_rule.capped_sample_ms, e->gpu_rule.shape_warmup_ms,
+             e->gpu_rule.warmup_min_ms, e->gpu_rule.warmup_max_ms, e->gpu_rule.warmup_window_ms,
+             e->gpu_rule.parity_timeout_ms);
     for (int i = 0; i < 2; i++) {
         snprintf(buf, sizeof buf,
                  "min_samples=%d max_samples=%d min_time_ms=%g timeout_ms=%g "

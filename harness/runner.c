@@ -27,15 +27,25 @@ struct shape_state {
     int host_ref_ready, gpu_ready;
 };
 
-struct ctx {
-    const struct experiment *e;
-    const struct run_options *o;
-    struct gpu *g;
-    struct worker *w;              /* host work, so that an interrupt is not held up */
+/* One of the run's two lanes: the GPU points in plan order on the main thread,
+ * and the host points in plan order on a thread of their own beside them (a
+ * host rung needs one core, which the GPU lane leaves idle). */
+struct lane {
     struct shape_state sh;
     double *samples, *h2d, *d2h;   /* per sample: kernel (or host call), copies in and out */
     struct sample_row *sr;         /* per sample, as recorded (telemetry, the reference) */
     int samples_cap;
+};
+
+struct ctx {
+    const struct experiment *e;
+    const struct run_options *o;
+    struct gpu *g;
+    struct worker *w;              /* the GPU lane's host work (inputs), so that an
+                                      interrupt is not held up */
+    struct worker *hw;             /* the host lane */
+    struct lane gl, hl;
+    int shape_warm;                /* the GPU lane's shape has had its first warm-up */
     struct telemetry *tm;          /* NULL: no telemetry here ("unavailable") */
     double t_start;                /* now_ms() when the run began */
     /* Host buffers of a transfer point (pinned or pageable), for its duration. */
@@ -58,11 +68,13 @@ static void fill_inputs(void *p)
     inputs_fill(j->s->A, j->s->B, j->s->M, j->s->N, j->s->K, j->seed);
 }
 
-/* Make the point's shape current.  0, -1 with why (out of memory), or 1 when
- * interrupted. */
-static int prepare_shape(struct ctx *c, const struct point *pt, char *why, size_t whylen)
+/* Make the point's shape current in the lane: on the worker (the GPU lane), or
+ * here (the host lane, already on its thread).  0, -1 with why (out of memory),
+ * or 1 when interrupted. */
+static int prepare_shape(struct ctx *c, struct lane *L, const struct point *pt, char *why,
+                         size_t whylen)
 {
-    struct shape_state *s = &c->sh;
+    struct shape_state *s = &L->sh;
     if (s->A && s->M == pt->M && s->N == pt->N && s->K == pt->K) return 0;
     free(s->A); free(s->B); free(s->C); free(s->R);
     memset(s, 0, sizeof *s);
@@ -75,6 +87,11 @@ static int prepare_shape(struct ctx *c, const struct point *pt, char *why, size_
         return -1;
     }
     s->M = pt->M; s->N = pt->N; s->K = pt->K;
+    if (L == &c->hl) {
+        inputs_fill(s->A, s->B, s->M, s->N, s->K, c->e->seed);
+        return 0;
+    }
+    c->shape_warm = 0;
     /* On the heap: an interrupt leaves the job to the worker (never freed then). */
     struct fill_job *j = malloc(sizeof *j);
     if (!j) {
@@ -101,22 +118,31 @@ static int prepare_host_ref(struct shape_state *s, char *why, size_t whylen)
     return 0;
 }
 
-/* Room for `need` samples; the experiment's limits bound it. */
-static int grow_samples(struct ctx *c, int need)
+/* Room for `need` samples in the lane; the experiment's limits bound it. */
+static int grow_samples(struct lane *L, int need)
 {
-    if (need <= c->samples_cap) return 0;
+    if (need <= L->samples_cap) return 0;
     int cap = need < 64 ? 64 : 2 * need;
-    double *p = realloc(c->samples, (size_t)cap * sizeof *p);
-    if (p) c->samples = p;
-    double *q = p ? realloc(c->h2d, (size_t)cap * sizeof *q) : NULL;
-    if (q) c->h2d = q;
-    double *r = q ? realloc(c->d2h, (size_t)cap * sizeof *r) : NULL;
-    if (r) c->d2h = r;
-    struct sample_row *sr = r ? realloc(c->sr, (size_t)cap * sizeof *sr) : NULL;
+    double *p = realloc(L->samples, (size_t)cap * sizeof *p);
+    if (p) L->samples = p;
+    double *q = p ? realloc(L->h2d, (size_t)cap * sizeof *q) : NULL;
+    if (q) L->h2d = q;
+    double *r = q ? realloc(L->d2h, (size_t)cap * sizeof *r) : NULL;
+    if (r) L->d2h = r;
+    struct sample_row *sr = r ? realloc(L->sr, (size_t)cap * sizeof *sr) : NULL;
     if (!sr) return -1;
-    c->sr = sr;
-    c->samples_cap = cap;
+    L->sr = sr;
+    L->samples_cap = cap;
     return 0;
+}
+
+static void lane_free(struct lane *L)
+{
+    free(L->samples);
+    free(L->h2d);
+    free(L->d2h);
+    free(L->sr);
+    free(L->sh.A); free(L->sh.B); free(L->sh.C); free(L->sh.R);
 }
 
 static void free_transfer_buffers(struct ctx *c)
@@ -138,8 +164,8 @@ static const char *transfer_buffers(struct ctx *c, const struct point *pt)
         (e = gpu_host_alloc(c->g, (void **)&c->tB, b * sizeof(float), pinned)) ||
         (e = gpu_host_alloc(c->g, (void **)&c->tC, o * sizeof(float), pinned)))
         return e;
-    memcpy(c->tA, c->sh.A, a * sizeof(float));
-    memcpy(c->tB, c->sh.B, b * sizeof(float));
+    memcpy(c->tA, c->gl.sh.A, a * sizeof(float));
+    memcpy(c->tB, c->gl.sh.B, b * sizeof(float));
     return NULL;
 }
 
@@ -157,24 +183,25 @@ static void sample_telemetry(const struct ctx *c, double t0, double t1, struct s
 
 /* One timed execution of the point, sample i, host call or round trip (the
  * GPU's other samples are sample_gpu's). */
-static const char *time_once(struct ctx *c, const struct point *pt, int i)
+static const char *time_once(struct ctx *c, struct lane *L, const struct point *pt, int i)
 {
-    double *ms = &c->samples[i];
-    c->h2d[i] = c->d2h[i] = 0.0;
+    double *ms = &L->samples[i];
+    L->h2d[i] = L->d2h[i] = 0.0;
     const char *e = NULL;
     const double t0 = now_ms();
     if (pt->v->device == DEV_GPU) {
         e = gpu_time_round_trip(c->g, pt->v->gpu, pt->tile, pt->wpt, pt->split, c->tA, c->tB, c->tC,
-                                &c->h2d[i], ms, &c->d2h[i]);
+                                &L->h2d[i], ms, &L->d2h[i]);
     } else {
-        struct shape_state *s = &c->sh;
+        struct shape_state *s = &L->sh;
         pt->v->host[pt->opt_level](s->C, s->A, s->B, s->M, s->N, s->K);
         *ms = now_ms() - t0;
     }
-    c->sr[i] = (struct sample_row){.time_ms = *ms, .h2d_ms = c->h2d[i], .d2h_ms = c->d2h[i],
-                                   .ref_ms = NAN};
-    if (pt->v->device == DEV_GPU) sample_telemetry(c, t0, now_ms(), &c->sr[i]);
-    else c->sr[i].t_s = (now_ms() - c->t_start) / 1e3, c->sr[i].clock_mhz = c->sr[i].power_w = NAN;
+    struct sample_row *sr = &L->sr[i];
+    *sr = (struct sample_row){.time_ms = *ms, .h2d_ms = L->h2d[i], .d2h_ms = L->d2h[i],
+                              .ref_ms = NAN};
+    if (pt->v->device == DEV_GPU) sample_telemetry(c, t0, now_ms(), sr);
+    else sr->t_s = (now_ms() - c->t_start) / 1e3, sr->clock_mhz = sr->power_w = NAN;
     return e;
 }
 
@@ -190,14 +217,18 @@ static int window_of(const struct ctx *c, double t0, double t1, struct telemetry
 }
 
 /* Untimed samples (of the rung, and of its reference when paired) for at least
- * warmup_min_ms and until the SM clock and the power of one window are within
- * 1% and 2% of the window before (measure.h; the first window is compared with
- * the one before the warm-up, the previous point's tail), at most warmup_max_ms;
- * warmup_min_ms alone without telemetry.  *capped: a power or thermal reason
- * held the clock in the last window.  NULL, or the error ("interrupted"). */
+ * shape_warmup_ms before the shape's first point (the GPU idled while its inputs
+ * were made) and warmup_min_ms before the others, and until the SM clock and the
+ * power of one window are within 1% and 2% of the window before (measure.h; the
+ * first window is compared with the one before the warm-up, the previous
+ * point's tail), at most warmup_max_ms; the minimum alone without telemetry.
+ * *capped: a power or thermal reason held the clock in the last window.  NULL,
+ * or the error ("interrupted"). */
 static const char *warm_up(struct ctx *c, int paired, double *warm_ms, int *capped)
 {
     const struct sampling_rule *rule = &c->e->gpu_rule;
+    const double min_ms = c->shape_warm ? rule->warmup_min_ms
+                                        : fmax(rule->shape_warmup_ms, rule->warmup_min_ms);
     const double w0 = now_ms();
     double window0 = w0, ms;
     struct telemetry_summary prev = {0}, w = {0};
@@ -212,12 +243,12 @@ static const char *warm_up(struct ctx *c, int paired, double *warm_ms, int *capp
         if (t - w0 >= rule->warmup_max_ms) break;
         if (t - window0 < rule->warmup_window_ms) continue;
         if (!c->tm) {
-            if (t - w0 >= rule->warmup_min_ms) break;
+            if (t - w0 >= min_ms) break;
             continue;
         }
         const int have = window_of(c, window0, t, &w);
         *capped = have && (w.reasons & TELEMETRY_THROTTLE_REASONS) != 0;
-        if (have && prev.n && t - w0 >= rule->warmup_min_ms &&
+        if (have && prev.n && t - w0 >= min_ms &&
             clock_settled(prev.clock_mean, w.clock_mean) &&
             fabs(w.power_mean - prev.power_mean) <= 0.02 * prev.power_mean)
             break;
@@ -225,6 +256,7 @@ static const char *warm_up(struct ctx *c, int paired, double *warm_ms, int *capp
         window0 = t;
     }
     *warm_ms = now_ms() - w0;
+    c->shape_warm = 1;
     return NULL;
 }
 
@@ -238,6 +270,7 @@ static const char *sample_gpu(struct ctx *c, const struct point *pt, struct resu
                               int *n, enum stop_rule *stop)
 {
     const struct sampling_rule *rule = &c->e->gpu_rule;
+    struct lane *L = &c->gl;
     const struct variant *ref = pt->v->reference ? registry_find(pt->v->reference) : NULL;
     struct gpu_timing tm;
     const char *e = gpu_timing_prepare(c->g, pt->v->gpu, pt->tile, pt->wpt, pt->split,
@@ -261,17 +294,17 @@ static const char *sample_gpu(struct ctx *c, const struct point *pt, struct resu
     while (*stop == STOP_NONE) {
         if (stopped(c)) return "interrupted";
         const int i = acc.n;
-        if (grow_samples(c, i + 1) != 0) return "out of host memory for samples";
+        if (grow_samples(L, i + 1) != 0) return "out of host memory for samples";
         double a = 0, b = NAN;
         if (ref && i % 2 && (e = gpu_timing_sample(c->g, 1, &b))) return e;
         const double ta = now_ms();
         if ((e = gpu_timing_sample(c->g, 0, &a))) return e;
         const double tb = now_ms();
         if (ref && !(i % 2) && (e = gpu_timing_sample(c->g, 1, &b))) return e;
-        c->samples[i] = a;
-        c->h2d[i] = c->d2h[i] = 0.0;
-        c->sr[i] = (struct sample_row){.time_ms = a, .ref_ms = b};
-        sample_telemetry(c, ta, tb, &c->sr[i]);
+        L->samples[i] = a;
+        L->h2d[i] = L->d2h[i] = 0.0;
+        L->sr[i] = (struct sample_row){.time_ms = a, .ref_ms = b};
+        sample_telemetry(c, ta, tb, &L->sr[i]);
         sample_acc_add_launches(&acc, a, tm.launches);
         if (ref) sample_acc_add(&ratio, b / a);
         *stop = ref ? sampling_should_stop_paired(rule, &acc, &ratio, now_ms() - t0)
@@ -290,7 +323,8 @@ static const char *sample_gpu(struct ctx *c, const struct point *pt, struct resu
 
 /* The row's telemetry over its samples [t0, now]: clock, power, temperature,
  * the reasons seen, and the samples during which power or heat held the clock. */
-static void row_telemetry(const struct ctx *c, double t0, struct result_row *row, int n)
+static void row_telemetry(const struct ctx *c, const struct lane *L, double t0,
+                          struct result_row *row, int n)
 {
     if (!c->tm) {
         snprintf(row->telemetry, sizeof row->telemetry, "unavailable");
@@ -310,18 +344,19 @@ static void row_telemetry(const struct ctx *c, double t0, struct result_row *row
     row->temp_c_max = w.temp_max;
     row->clock_reasons = (int32_t)w.reasons;
     for (int i = 0; i < n; i++)
-        row->throttled_samples += (c->sr[i].reasons & TELEMETRY_THROTTLE_REASONS) != 0;
+        row->throttled_samples += (L->sr[i].reasons & TELEMETRY_THROTTLE_REASONS) != 0;
 }
 
 /* Compare the current output of the point with the float64 reference. */
-static const char *check(struct ctx *c, const struct point *pt, struct verdict *vd)
+static const char *check(struct ctx *c, const struct lane *L, const struct point *pt,
+                         struct verdict *vd)
 {
     struct err_stats st;
     if (pt->v->device == DEV_GPU) {
         const char *e = gpu_compare(c->g, 0, &st);
         if (e) return e;
     } else {
-        verify_compare(&st, c->sh.C, c->sh.R, (long long)c->sh.M * c->sh.N);
+        verify_compare(&st, L->sh.C, L->sh.R, (long long)L->sh.M * L->sh.N);
     }
     *vd = verify_judge(&st, verify_tolerance(pt->v->precision, pt->K));
     return NULL;
@@ -354,10 +389,10 @@ static int failed(struct ctx *c, struct result_row *row, const char *why)
     return 0;
 }
 
-/* Run, verify, measure one point into row and c->samples; returns the sample
- * count, or -1 when interrupted (the point is then not recorded).  Host points
- * run on the worker thread (run_host_point), device points here. */
-static int run_point(struct ctx *c, const struct point *pt, struct result_row *row)
+/* Run, verify, measure one point into row and the lane's samples; returns the
+ * sample count, or -1 when interrupted (the point is then not recorded).  Host
+ * points run on the host lane's thread (host_point), device points here. */
+static int run_point(struct ctx *c, struct lane *L, const struct point *pt, struct result_row *row)
 {
     char why[160];
     const struct sampling_rule *rule =
@@ -365,30 +400,30 @@ static int run_point(struct ctx *c, const struct point *pt, struct result_row *r
     const int gpu = pt->v->device == DEV_GPU;
     const char *err;
 
-    if (!gpu && prepare_host_ref(&c->sh, why, sizeof why) != 0) return failed(c, row, why);
-    if (gpu && !c->sh.gpu_ready) {
-        if ((err = gpu_set_inputs(c->g, c->sh.A, c->sh.B, pt->M, pt->N, pt->K))) {
+    if (!gpu && prepare_host_ref(&L->sh, why, sizeof why) != 0) return failed(c, row, why);
+    if (gpu && !L->sh.gpu_ready) {
+        if ((err = gpu_set_inputs(c->g, L->sh.A, L->sh.B, pt->M, pt->N, pt->K))) {
             snprintf(why, sizeof why, "preparing inputs and float64 reference: %s", err);
             return failed(c, row, why);
         }
-        c->sh.gpu_ready = 1;
+        L->sh.gpu_ready = 1;
     }
     if (stopped(c)) return -1;
 
     /* Run once on a poisoned output and verify; on the GPU this is also the
      * warm-up that keeps module loading out of the samples. */
-    if (grow_samples(c, 1) != 0) return failed(c, row, "out of host memory for samples");
+    if (grow_samples(L, 1) != 0) return failed(c, row, "out of host memory for samples");
     if (gpu) {
         err = gpu_poison_output(c->g);
         if (!err) err = gpu_run_once(c->g, pt->v->gpu, pt->tile, pt->wpt, pt->split);
         if (!err && pt->host_memory) err = transfer_buffers(c, pt);
     } else {
-        verify_poison(c->sh.C, (long long)pt->M * pt->N);
-        err = time_once(c, pt, 0);
+        verify_poison(L->sh.C, (long long)pt->M * pt->N);
+        err = time_once(c, L, pt, 0);
     }
     if (err) return failed(c, row, err);
     struct verdict vd;
-    if ((err = check(c, pt, &vd))) return failed(c, row, err);
+    if ((err = check(c, L, pt, &vd))) return failed(c, row, err);
     row->rel_err = vd.rel_err;
     row->max_rel_err = vd.max_rel_err;
     row->tolerance = vd.tolerance;
@@ -405,21 +440,21 @@ static int run_point(struct ctx *c, const struct point *pt, struct result_row *r
     if (gpu && !pt->host_memory) {
         if ((err = sample_gpu(c, pt, row, &n, &stop))) return failed(c, row, err);
     } else {
-        if (!gpu) sample_acc_add(&acc, c->samples[0]);
+        if (!gpu) sample_acc_add(&acc, L->samples[0]);
         else snprintf(row->timing, sizeof row->timing, "round_trip"), row->launches = 1;
         stop = sampling_should_stop(rule, &acc, 0);
         while (stop == STOP_NONE) {
             if (stopped(c)) return -1;
-            if (grow_samples(c, acc.n + 1) != 0)
+            if (grow_samples(L, acc.n + 1) != 0)
                 return failed(c, row, "out of host memory for samples");
-            if ((err = time_once(c, pt, acc.n))) return failed(c, row, err);
-            sample_acc_add(&acc, c->samples[acc.n]);
+            if ((err = time_once(c, L, pt, acc.n))) return failed(c, row, err);
+            sample_acc_add(&acc, L->samples[acc.n]);
             stop = sampling_should_stop(rule, &acc, now_ms() - t0);
         }
         n = acc.n;
         row->start_s = (t0 - c->t_start) / 1e3;
     }
-    if (gpu) row_telemetry(c, t0, row, n);
+    if (gpu) row_telemetry(c, L, t0, row, n);
     struct kernel_resources kr = {0};
     if (gpu && (err = gpu_describe(c->g, pt->v->gpu, pt->tile, pt->wpt, pt->split, &kr)))
         return failed(c, row, err);
@@ -436,7 +471,7 @@ static int run_point(struct ctx *c, const struct point *pt, struct result_row *r
     /* The output of the last sample must still be right (a race shows here),
      * and so must the reference's in paired samples. */
     struct verdict after;
-    if ((err = check(c, pt, &after))) return failed(c, row, err);
+    if ((err = check(c, L, pt, &after))) return failed(c, row, err);
     if (after.disposition != DISP_PASSED) {
         verdict_reason(row, &after, "after sampling");
         return 0;
@@ -451,7 +486,7 @@ static int run_point(struct ctx *c, const struct point *pt, struct result_row *r
         }
     }
 
-    struct sample_stats ss = sample_stats_of(c->samples, n);
+    struct sample_stats ss = sample_stats_of(L->samples, n);
     row->samples = n;
     row->time_ms_min = ss.min;
     row->time_ms_median = ss.median;
@@ -460,39 +495,34 @@ static int run_point(struct ctx *c, const struct point *pt, struct result_row *r
     row->time_ms_stddev = ss.stddev;
     row->gflops = row->flops / (ss.median * 1e6);
     if (pt->host_memory) {
-        row->h2d_ms_median = sample_stats_of(c->h2d, n).median;
-        row->d2h_ms_median = sample_stats_of(c->d2h, n).median;
+        row->h2d_ms_median = sample_stats_of(L->h2d, n).median;
+        row->d2h_ms_median = sample_stats_of(L->d2h, n).median;
     }
     snprintf(row->stop_rule, sizeof row->stop_rule, "%s", stop_rule_name(stop));
     set_reason(row, DISP_PASSED, "");
     return n;
 }
 
+/* A host point on the host lane's thread: the shape's inputs, then the point.
+ * n: its sample count, or -1 when interrupted. */
 struct host_job {
     struct ctx *c;
     const struct point *pt;
     struct result_row *row;
+    size_t index;              /* in the plan */
     int n;
 };
 
 static void host_point(void *p)
 {
     struct host_job *j = p;
-    j->n = run_point(j->c, j->pt, j->row);
-}
-
-/* A host point on the worker: its float64 reference and single calls can take
- * seconds, which an interrupt does not wait for (-1: interrupted). */
-static int run_host_point(struct ctx *c, const struct point *pt, struct result_row *row)
-{
-    /* On the heap: an interrupt leaves the job to the worker (never freed then). */
-    struct host_job *j = malloc(sizeof *j);
-    if (!j) return failed(c, row, "out of memory");
-    *j = (struct host_job){c, pt, row, 0};
-    if (worker_call(c->w, host_point, j, c->o->interrupted)) return -1;
-    const int n = j->n;
-    free(j);
-    return n;
+    char why[160];
+    if (prepare_shape(j->c, &j->c->hl, j->pt, why, sizeof why) != 0) {
+        set_reason(j->row, DISP_FAILED, why);
+        j->n = 0;
+        return;
+    }
+    j->n = run_point(j->c, &j->c->hl, j->pt, j->row);
 }
 
 static void row_identity(struct result_row *row, const struct point *pt)
@@ -516,6 +546,134 @@ static void row_identity(struct result_row *row, const struct point *pt)
     row->flops = point_flops(pt);
     snprintf(row->host_memory, sizeof row->host_memory, "%s", host_memory_name(pt->host_memory));
     row->rel_err = row->max_rel_err = NAN;
+}
+
+/* ---- the two lanes ------------------------------------------------------------ */
+
+static int host_lane_point(const struct point *pt)
+{
+    return !pt->skip && pt->v->device == DEV_HOST;
+}
+
+struct shape_key {
+    int M, N, K;
+    size_t index, first;   /* the point's, and the first point's of its shape */
+};
+
+static int by_shape_then_index(const void *a, const void *b)
+{
+    const struct shape_key *x = a, *y = b;
+    if (x->M != y->M) return (x->M > y->M) - (x->M < y->M);
+    if (x->N != y->N) return (x->N > y->N) - (x->N < y->N);
+    if (x->K != y->K) return (x->K > y->K) - (x->K < y->K);
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+static int by_first_then_index(const void *a, const void *b)
+{
+    const struct shape_key *x = a, *y = b;
+    if (x->first != y->first) return (x->first > y->first) - (x->first < y->first);
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+/* The main lane's points (all but the host lane's), shape by shape in the order
+ * the shapes first appear in the plan and in plan order within a shape, so that
+ * each shape's inputs are made and warmed up once; SIZE_MAX ends the list.
+ * NULL: out of memory. */
+static size_t *lane_order(const struct plan *p)
+{
+    struct shape_key *k = malloc((p->n ? p->n : 1) * sizeof *k);
+    size_t *order = malloc((p->n + 1) * sizeof *order);
+    if (!k || !order) {
+        free(k);
+        free(order);
+        return NULL;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        const struct point *pt = &p->points[i];
+        if (!host_lane_point(pt)) k[n++] = (struct shape_key){pt->M, pt->N, pt->K, i, i};
+    }
+    qsort(k, n, sizeof *k, by_shape_then_index);
+    for (size_t i = 1; i < n; i++)
+        if (k[i].M == k[i - 1].M && k[i].N == k[i - 1].N && k[i].K == k[i - 1].K)
+            k[i].first = k[i - 1].first;
+    qsort(k, n, sizeof *k, by_first_then_index);
+    for (size_t i = 0; i < n; i++) order[i] = k[i].index;
+    order[n] = SIZE_MAX;
+    free(k);
+    return order;
+}
+
+/* Records rows as the lanes finish them, on the main thread (the file's only
+ * writer): the file, the summary, the progress, and the rows in the order
+ * recorded, for the summary table. */
+struct recorder {
+    struct results *r;
+    struct run_summary *s;
+    struct progress *prog;
+    const struct plan *p;
+    const struct experiment *e;
+    struct result_row *rows;   /* by plan index */
+    struct result_row *done;   /* in the order recorded */
+    int host_leads;            /* the host lane is the longer: the ETA follows it */
+};
+
+static int record(struct recorder *rec, size_t i, const struct sample_row *sr, int n, char *err,
+                  size_t errlen)
+{
+    const struct result_row *row = &rec->rows[i];
+    const struct point *pt = &rec->p->points[i];
+    struct run_summary *s = rec->s;
+    if (results_append_samples(rec->r, row, sr, n) != 0) {
+        snprintf(err, errlen, "%s (the %zu rows before it are kept)", results_error(rec->r),
+                 s->recorded);
+        if (s->recorded == 0) snprintf(err, errlen, "%s", results_error(rec->r));   /* said there */
+        return -1;
+    }
+    rec->done[s->recorded++] = *row;
+    s->passed += !strcmp(row->disposition, "passed");
+    s->incorrect += !strcmp(row->disposition, "incorrect");
+    s->failed += !strcmp(row->disposition, "failed");
+    s->skipped += !strcmp(row->disposition, "skipped");
+    s->skipped_env += pt->skip_env;
+    const int leads = (pt->v->device == DEV_HOST) == rec->host_leads;
+    progress_point(rec->prog, s->recorded - 1, row, leads ? point_estimate_s(pt, rec->e) : 0.0,
+                   pt->skip_env);
+    return 0;
+}
+
+/* The host lane: record its point if finished, and begin its next.  wait: also
+ * wait for each point, until none is left or an interrupt comes (which leaves
+ * the running point to the thread, unrecorded).  0, or -1 when recording failed. */
+static int host_lane(struct ctx *c, struct recorder *rec, struct host_job **job, size_t *next,
+                     int wait, char *err, size_t errlen)
+{
+    const struct plan *p = rec->p;
+    for (;;) {
+        if (*job) {
+            if (wait ? worker_wait(c->hw, c->o->interrupted) : !worker_finished(c->hw)) return 0;
+            const struct host_job *j = *job;
+            if (j->n < 0) return 0;   /* interrupted mid-point: not recorded */
+            if (record(rec, j->index, c->hl.sr, j->n, err, errlen) != 0) return -1;
+            free(*job);
+            *job = NULL;
+        }
+        while (*next < p->n && !host_lane_point(&p->points[*next])) ++*next;
+        if (*next == p->n || stopped(c)) return 0;
+        /* On the heap: an interrupt leaves the job to the thread (never freed then). */
+        struct host_job *j = malloc(sizeof *j);
+        if (!j) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        const size_t i = (*next)++;
+        row_identity(&rec->rows[i], &p->points[i]);
+        *j = (struct host_job){c, &p->points[i], &rec->rows[i], i, 0};
+        *job = j;
+        worker_post(c->hw, host_point, j);
+        if (!wait) return 0;
+    }
 }
 
 int runner_check_memory(const struct plan *p, size_t free_b, size_t total_b, long long l2_bytes,
@@ -618,15 +776,19 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
         else snprintf(tm_source, sizeof tm_source, "unavailable: %s", be ? be : why);
     }
     const char *we = worker_start(&c->w);
+    if (!we && (we = worker_start(&c->hw))) worker_end(c->w);
     if (we) {
         snprintf(err, errlen, "%s", we);
         telemetry_stop(c->tm);
         free(c);
         return -1;
     }
+    struct plan_estimate est;
+    plan_estimate(p, e, &est);
     struct results *r;
     if (results_create(&r, o->out_path, o->unique_name ? RESULTS_UNIQUE : 0, err, errlen) != 0) {
         worker_end(c->w);
+        worker_end(c->hw);
         telemetry_stop(c->tm);
         free(c);
         return -1;
@@ -635,10 +797,12 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
      * collide), then the points. */
     if (provenance_record(r, e, g ? gi : NULL, gpu_why, copy_gbs, o->argc, o->argv) != 0 ||
         (g && results_attr_str(r, "gpu_telemetry", tm_source) != 0) ||
-        results_attr_int(r, "planned_points", (long long)p->n) != 0 || results_begin(r) != 0) {
+        results_attr_int(r, "planned_points", (long long)p->n) != 0 ||
+        results_attr_double(r, "estimated_s", est.total_s) != 0 || results_begin(r) != 0) {
         snprintf(err, errlen, "%s", results_error(r));
         results_close(r, NULL, 0);
         worker_end(c->w);
+        worker_end(c->hw);
         telemetry_stop(c->tm);
         free(c);
         return -1;
@@ -651,52 +815,56 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
     fflush(o->log);
 
     struct result_row *rows = calloc(p->n ? p->n : 1, sizeof *rows);
-    if (!rows) {
+    struct result_row *done = calloc(p->n ? p->n : 1, sizeof *done);
+    size_t *order = rows && done ? lane_order(p) : NULL;
+    if (!order) {
         snprintf(err, errlen, "out of memory for %zu rows", p->n);
+        free(rows);
+        free(done);
         results_close(r, NULL, 0);
         worker_end(c->w);
+        worker_end(c->hw);
         telemetry_stop(c->tm);
         free(c);
         return -1;
     }
-    double total_est = 0;
-    for (size_t i = 0; i < p->n; i++) total_est += point_estimate_s(&p->points[i], e);
     struct progress prog;
-    progress_start(&prog, o->log, p->n, total_est);
+    progress_start(&prog, o->log, p->n, est.total_s);
+    struct recorder rec = {.r = r, .s = s, .prog = &prog, .p = p, .e = e, .rows = rows,
+                           .done = done, .host_leads = est.host_s > est.gpu_s};
 
+    /* The main lane: every point but the runnable host points, shape by shape;
+     * between its points, the host lane's finished point is recorded and its
+     * next one begun. */
     int rc = 0;
-    for (size_t i = 0; i < p->n && !stopped(c); i++) {
+    struct host_job *job = NULL;
+    size_t next_host = 0;
+    for (size_t k = 0; order[k] != SIZE_MAX && !stopped(c) && rc == 0; k++) {
+        const size_t i = order[k];
         const struct point *pt = &p->points[i];
         struct result_row *row = &rows[i];
+        if ((rc = host_lane(c, &rec, &job, &next_host, 0, err, errlen)) != 0) break;
         row_identity(row, pt);
         int n = 0;
         if (pt->skip) {
             set_reason(row, DISP_SKIPPED, pt->skip_reason);
         } else {
             char why[160];
-            int prep = prepare_shape(c, pt, why, sizeof why);
+            int prep = prepare_shape(c, &c->gl, pt, why, sizeof why);
             if (prep > 0) break;   /* interrupted */
             if (prep < 0)
                 set_reason(row, DISP_FAILED, why);
             else
-                n = pt->v->device == DEV_GPU ? run_point(c, pt, row) : run_host_point(c, pt, row);
+                n = run_point(c, &c->gl, pt, row);
             free_transfer_buffers(c);
             if (n < 0) break;   /* interrupted mid-point: that point is not recorded */
         }
-        if (results_append_samples(r, row, c->sr, n) != 0) {
-            snprintf(err, errlen, "%s (the %zu rows before it are kept)", results_error(r), i);
-            if (i == 0) snprintf(err, errlen, "%s", results_error(r));   /* said there */
-            rc = -1;
-            break;
-        }
-        s->recorded++;
-        s->passed += !strcmp(row->disposition, "passed");
-        s->incorrect += !strcmp(row->disposition, "incorrect");
-        s->failed += !strcmp(row->disposition, "failed");
-        s->skipped += !strcmp(row->disposition, "skipped");
-        s->skipped_env += pt->skip_env;
-        progress_point(&prog, i, row, point_estimate_s(pt, e), pt->skip_env);
+        rc = record(&rec, i, c->gl.sr, n, err, errlen);
     }
+    /* The host lane's remaining points; after an interrupt, its finished point
+     * only (one still running is left to its thread). */
+    if (rc == 0) rc = host_lane(c, &rec, &job, &next_host, 1, err, errlen);
+    free(order);
     progress_end(&prog);
     s->interrupted = stopped(c);
     s->wall_s = (now_ms() - t_start) / 1e3;
@@ -715,21 +883,21 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
     s->complete = rc == 0 && s->recorded == p->n;
     if (s->recorded) {
         fprintf(o->log, "\n");
-        report_summary(o->log, rows, s->recorded);
+        report_summary(o->log, done, s->recorded);
     }
-    /* A job left on the worker may still use the context, the rows, the shape's
-     * buffers and the samples (and the plan and experiment: s->abandoned tells
-     * the caller): they stay until the process exits, moments from now. */
+    /* A job left on a worker may still use the context, the rows, the lanes'
+     * buffers and samples (and the plan and experiment: s->abandoned tells the
+     * caller): they stay until the process exits, moments from now. */
     telemetry_stop(c->tm);
-    s->abandoned = worker_abandoned(c->w);
+    s->abandoned = worker_abandoned(c->w) || worker_abandoned(c->hw);
     worker_end(c->w);
+    worker_end(c->hw);
     if (!s->abandoned) {
+        free(job);
         free(rows);
-        free(c->samples);
-        free(c->h2d);
-        free(c->d2h);
-        free(c->sr);
-        free(c->sh.A); free(c->sh.B); free(c->sh.C); free(c->sh.R);
+        free(done);
+        lane_free(&c->gl);
+        lane_free(&c->hl);
         free(c);
     }
     return rc;

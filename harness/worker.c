@@ -62,13 +62,27 @@ const char *worker_start(struct worker **out)
     return NULL;
 }
 
-int worker_call(struct worker *w, void (*fn)(void *), void *arg, volatile sig_atomic_t *stop)
+void worker_post(struct worker *w, void (*fn)(void *), void *arg)
 {
     pthread_mutex_lock(&w->mu);
     w->fn = fn;
     w->arg = arg;
     w->done = 0;
     pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+}
+
+int worker_finished(struct worker *w)
+{
+    pthread_mutex_lock(&w->mu);
+    const int done = w->done;
+    pthread_mutex_unlock(&w->mu);
+    return done;
+}
+
+int worker_wait(struct worker *w, volatile sig_atomic_t *stop)
+{
+    pthread_mutex_lock(&w->mu);
     while (!w->done) {
         if (stop && *stop) {
             w->abandoned = 1;
@@ -86,6 +100,12 @@ int worker_call(struct worker *w, void (*fn)(void *), void *arg, volatile sig_at
     }
     pthread_mutex_unlock(&w->mu);
     return 0;
+}
+
+int worker_call(struct worker *w, void (*fn)(void *), void *arg, volatile sig_atomic_t *stop)
+{
+    worker_post(w, fn, arg);
+    return worker_wait(w, stop);
 }
 
 int worker_abandoned(const struct worker *w) { return w && w->abandoned; }

@@ -18,6 +18,13 @@ const char *worker_start(struct worker **w);
  * allocated until the process exits (the worker is then "abandoned"). */
 int worker_call(struct worker *w, void (*fn)(void *), void *arg, volatile sig_atomic_t *stop);
 
+/* The same in two steps, so that the caller works while the job runs: post
+ * fn(arg) to an idle worker (one whose last job has finished), then ask whether
+ * it has finished, or wait for it as worker_call does. */
+void worker_post(struct worker *w, void (*fn)(void *), void *arg);
+int worker_finished(struct worker *w);
+int worker_wait(struct worker *w, volatile sig_atomic_t *stop);
+
 /* 1 after a worker_call returned 1. */
 int worker_abandoned(const struct worker *w);
 

@@ -164,6 +164,56 @@ static void gpu_points_without_gpu_are_skipped_with_reason(void **state)
     unlink(h5); unlink(exp); rmdir(dir);
 }
 
+/* The GPU points run shape by shape (each shape's inputs made and warmed once),
+ * in plan order within a shape; the host points run beside them on a thread of
+ * their own; every planned point is recorded once, and the file keeps the
+ * plan's estimate beside its wall time. */
+static void gpu_points_go_shape_by_shape_host_points_beside(void **state)
+{
+    (void)state;
+    char dir[256], exp[300], h5[300], err[512];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(exp, sizeof exp, "%s/o.ini", dir);
+    snprintf(h5, sizeof h5, "%s/o.h5", dir);
+    test_write_file(exp, "[experiment]\nname = o\nseed = 1\n"
+                         "[sampling]\nhost_min_samples = 3\nhost_min_time_ms = 5\n"
+                         "[a]\nvariants = gpu_naive\nsizes = 16 24\n"
+                         "[h]\nvariants = host_naive host_restrict\nsizes = 24 16\nopt_levels = 2\n"
+                         "[b]\nvariants = gpu_tiled\nsizes = 16 24\ntiles = 8\n");
+    char *out, *er;
+    int rc = run(&out, &er, "run", exp, "-o", h5, NULL);
+    assert_true(rc == 0 || rc == 3);
+    struct results_file f;
+    assert_int_equal(results_read(h5, &f, err, sizeof err), 0);
+    assert_int_equal(f.n_rows, 8);
+    const char *gpu[4][2] = {{"gpu_naive", "16"}, {"gpu_tiled", "16"}, {"gpu_naive", "24"},
+                             {"gpu_tiled", "24"}};
+    int g = 0, host16 = 0, host24 = 0;
+    for (size_t i = 0; i < f.n_rows; i++) {
+        const struct result_row *r = &f.rows[i];
+        if (!strcmp(r->device, "host")) {
+            assert_string_equal(r->disposition, "passed");
+            host16 += r->M == 16, host24 += r->M == 24;
+            continue;
+        }
+        assert_true(g < 4);
+        assert_string_equal(r->variant, gpu[g][0]);
+        assert_int_equal(r->M, atoi(gpu[g][1]));
+        g++;
+    }
+    assert_int_equal(g, 4);
+    assert_true(host16 == 2 && host24 == 2);
+    results_file_free(&f);
+    free(out); free(er);
+    assert_int_equal(run(&out, &er, "export", h5, "--attrs", NULL, NULL), 0);
+    char v[64];
+    test_line_value(out, "estimated_s", v, sizeof v);
+    assert_true(v[0] != '\0' && atof(v) > 0);
+    assert_non_null(strstr(out, "beside the GPU rows"));
+    free(out); free(er);
+    unlink(h5); unlink(exp); rmdir(dir);
+}
+
 /* A run of which nothing can run here (GPU rungs only, no GPU) writes no file,
  * says why once, and exits 3; `plan` says it once too. */
 static void nothing_runnable_writes_no_file(void **state)
@@ -297,6 +347,7 @@ static void archive_records_the_commit_it_was_cut_from(void **state)
 
 const struct CMUnitTest cli_tests[] = {
     cmocka_unit_test(host_run_info_export),
+    cmocka_unit_test(gpu_points_go_shape_by_shape_host_points_beside),
     cmocka_unit_test(bad_input_is_refused),
     cmocka_unit_test(gpu_points_without_gpu_are_skipped_with_reason),
     cmocka_unit_test(nothing_runnable_writes_no_file),

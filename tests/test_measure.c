@@ -120,6 +120,36 @@ static void paired_rule_and_launches(void **state)
     assert_false(clock_settled(1980, 1900));
     assert_false(clock_settled(NAN, 1980));
     assert_true(r.capped_sample_ms > r.min_sample_ms && r.warmup_max_ms > r.warmup_min_ms);
+    assert_true(r.shape_warmup_ms >= r.warmup_min_ms && r.warmup_window_ms <= r.warmup_min_ms);
+}
+
+/* A paired point within 10% of its reference samples on to the parity
+ * timeout while its interval is wide; one far from it stops at the timeout. */
+static void points_near_parity_sample_longer(void **state)
+{
+    (void)state;
+    struct sampling_rule r = sampling_default_gpu();
+    r.parity_timeout_ms = 8 * r.timeout_ms;
+    struct sample_acc a = {0}, near = {0}, far = {0};
+    for (int i = 0; i < 10; i++) {
+        sample_acc_add_launches(&a, 1.0, 6);
+        sample_acc_add(&near, i % 2 ? 0.95 : 1.05);   /* mean 1.00, +-5% */
+        sample_acc_add(&far, i % 2 ? 0.475 : 0.525);  /* mean 0.50, +-5% */
+    }
+    assert_int_equal(sampling_should_stop_paired(&r, &a, &near, r.timeout_ms), STOP_NONE);
+    assert_int_equal(sampling_should_stop_paired(&r, &a, &near, r.parity_timeout_ms),
+                     STOP_TIMEOUT);
+    assert_int_equal(sampling_should_stop_paired(&r, &a, &far, r.timeout_ms), STOP_TIMEOUT);
+    /* the minimum samples still come first, and a narrow interval still stops */
+    struct sample_acc few = {0};
+    for (int i = 0; i < 3; i++) sample_acc_add_launches(&few, 1.0, 6);
+    assert_int_equal(sampling_should_stop_paired(&r, &few, &near, r.parity_timeout_ms), STOP_NONE);
+    struct sample_acc level = {0};
+    for (int i = 0; i < 10; i++) sample_acc_add(&level, 1.0 + (i % 2 ? 1e-4 : -1e-4));
+    assert_int_equal(sampling_should_stop_paired(&r, &a, &level, 1.0), STOP_CONVERGED);
+    /* off (the default): the parity timeout never extends the timeout */
+    r.parity_timeout_ms = 0;
+    assert_int_equal(sampling_should_stop_paired(&r, &a, &near, r.timeout_ms), STOP_TIMEOUT);
 }
 
 const struct CMUnitTest measure_tests[] = {
@@ -130,5 +160,6 @@ const struct CMUnitTest measure_tests[] = {
     cmocka_unit_test(defaults_are_sane),
     cmocka_unit_test(t_quantiles_and_intervals),
     cmocka_unit_test(paired_rule_and_launches),
+    cmocka_unit_test(points_near_parity_sample_longer),
 };
 const size_t measure_tests_count = sizeof measure_tests / sizeof measure_tests[0];

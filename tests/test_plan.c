@@ -1,4 +1,5 @@
 /* The registry and the plan: expansion, skip reasons, errors with file:line. */
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -363,6 +364,42 @@ static void variant_missing_its_axis_is_an_error(void **state)
     done(e);
 }
 
+/* The estimate: GPU points one after another, each shape's set-up once however
+ * many sweeps visit it, host points beside them; a slow rung's samples are not
+ * multiplied by the launches its fast reference needs. */
+static void estimate_runs_host_points_beside_gpu_points(void **state)
+{
+    (void)state;
+    struct experiment *e = parse("[experiment]\nname = t\nseed = 1\n"
+                                 "[a]\nvariants = gpu_naive_global\nsizes = 4096 256\n"
+                                 "[b]\nvariants = gpu_naive\nsizes = 256 4096\n"
+                                 "[h]\nvariants = host_naive\nsizes = 256\nopt_levels = 1 2\n");
+    struct plan p;
+    char err[512];
+    assert_int_equal(plan_from_experiment(e, 1, "", &p, err, sizeof err), 0);
+    struct plan_estimate est;
+    plan_estimate(&p, e, &est);
+    double gpu = 0, host = 0;
+    for (size_t i = 0; i < p.n; i++)
+        *(p.points[i].v->device == DEV_HOST ? &host : &gpu) += point_estimate_s(&p.points[i], e);
+    assert_true(fabs(est.host_s - host) < 1e-9 && host > 0);
+    const double per_shape = PLAN_SHAPE_MS / 1e3 +
+                             (e->gpu_rule.shape_warmup_ms - e->gpu_rule.warmup_min_ms) / 1e3;
+    const double inputs = (2.0 * 4096 * 4096 + 2.0 * 256 * 256) * PLAN_INPUT_NS_PER_ELEM * 1e-9;
+    if (MM_HAVE_CUDA) assert_true(fabs(est.gpu_s - (gpu + 2 * per_shape + inputs)) < 1e-9);
+    assert_true(est.total_s == (est.gpu_s > est.host_s ? est.gpu_s : est.host_s));
+    /* gpu_naive_global at 4096^3 (about 90 ms a launch at its nominal rate),
+     * paired with cuBLAS (about 3 ms): ten samples of one launch each and ten
+     * of the reference, not ten of as many launches as cuBLAS needs */
+    const struct point *slow = &p.points[0];
+    assert_int_equal(slow->M, 4096);
+    const double one = point_flops(slow) / (slow->v->nominal_gflops * 1e9);
+    const double t = point_estimate_s(slow, e);
+    assert_true(t > e->gpu_rule.min_samples * one && t < 2 * e->gpu_rule.min_samples * one);
+    plan_free(&p);
+    done(e);
+}
+
 static void shipped_experiments_plan_cleanly(void **state)
 {
     (void)state;
@@ -399,6 +436,7 @@ const struct CMUnitTest plan_tests[] = {
     cmocka_unit_test(host_memory_axis_applies_to_gpu_rungs_only),
     cmocka_unit_test(unknown_variant_names_file_and_line),
     cmocka_unit_test(variant_missing_its_axis_is_an_error),
+    cmocka_unit_test(estimate_runs_host_points_beside_gpu_points),
     cmocka_unit_test(shipped_experiments_plan_cleanly),
 };
 const size_t plan_tests_count = sizeof plan_tests / sizeof plan_tests[0];

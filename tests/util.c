@@ -150,10 +150,11 @@ void test_line_value(const char *text, const char *key, char *buf, size_t len)
     for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
         const char *k = p;
         while (*k == ' ') k++;
-        if (strncmp(k, key, n) != 0 || (k[n] != ' ' && k[n] != '\n' && k[n] != '\0')) continue;
+        if (strncmp(k, key, n) != 0 || (k[n] != ' ' && k[n] != '\t' && k[n] != '\n' && k[n] != '\0'))
+            continue;
         const char *v = k + n, *e = strchr(v, '\n');
         if (!e) e = v + strlen(v);
-        while (v < e && (*v == ' ' || *v == '"')) v++;
+        while (v < e && (*v == ' ' || *v == '\t' || *v == '"')) v++;
         while (e > v && (e[-1] == ' ' || e[-1] == ',' || e[-1] == '"')) e--;
         snprintf(buf, len, "%.*s", (int)(e - v), v);
         return;

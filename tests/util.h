@@ -17,7 +17,8 @@ const char *test_binary(void);
 size_t test_count_of(const char *hay, const char *needle);
 
 /* The value on the first line of text whose first word (after spaces) is key:
- * the rest of that line without leading and trailing spaces, quotes and a
+ * the rest of that line without leading and trailing spaces (and tabs, as in
+ * `export --attrs`), quotes and a
  * trailing comma ("  cflags   -O2", "title: \"x\"", "  \"version\": \"1\","), into
  * buf; "" when no line has it. */
 void test_line_value(const char *text, const char *key, char *buf, size_t len);
