@@ -22,6 +22,7 @@ static const struct {
     {"stable_share", CV_STABLE_SHARE, 0}, {"stable_share_uncapped", CV_STABLE_UNCAPPED, 0},
     {"unstable_uncapped", CV_UNSTABLE_UNCAPPED, 0}, {"suite_pct_ref", CV_SUITE_PCT_REF, 0},
     {"suite_geomean", CV_SUITE_GEOMEAN, 0}, {"dispatch_share", CV_DISPATCH_SHARE, 0},
+    {"estimate", CV_ESTIMATE, 0},
 };
 #define N_VALUES (sizeof VALUES / sizeof VALUES[0])
 
@@ -235,8 +236,8 @@ static int complete_claim(struct parse *p, const struct claim *c)
         return bad(p, "[%s] needs text, runs and expect", c->id);
     if (c->value == CV_AGREEMENT && c->n_runs != 2)
         return bad(p, "[%s]: agreement compares exactly two runs", c->id);
-    if (c->value != CV_AGREEMENT && c->value != CV_UNVERIFIED && !per_run(c->value) &&
-        !over_suite(c->value) && !c->n_shapes)
+    if (c->value != CV_AGREEMENT && c->value != CV_UNVERIFIED && c->value != CV_ESTIMATE &&
+        !per_run(c->value) && !over_suite(c->value) && !c->n_shapes)
         return bad(p, "[%s] needs shapes", c->id);
     if (over_suite(c->value) && c->precision < 0)
         return bad(p, "[%s]: a value over the shape suite needs precision (fp32 or tf32)", c->id);
@@ -400,7 +401,7 @@ static double value_at(const struct claim *c, const struct run *r, int i, struct
     case CV_REL_STDDEV: return a ? 100.0 * derive_rel_stddev(a) : NAN;
     case CV_AGREEMENT: case CV_UNVERIFIED: case CV_STABLE_SHARE: case CV_STABLE_UNCAPPED:
     case CV_UNSTABLE_UNCAPPED: case CV_SUITE_PCT_REF: case CV_SUITE_GEOMEAN:
-    case CV_DISPATCH_SHARE: break;
+    case CV_DISPATCH_SHARE: case CV_ESTIMATE: break;
     }
     return NAN;
 }
@@ -439,7 +440,7 @@ static void take(struct acc *a, const struct claim *c, double x, const char *whe
 static const char *fmt_of(enum claim_value v)
 {
     switch (v) {
-    case CV_RATIO: case CV_STEP: case CV_AGREEMENT: return "%.2f";
+    case CV_RATIO: case CV_STEP: case CV_AGREEMENT: case CV_ESTIMATE: return "%.2f";
     case CV_UNVERIFIED: case CV_UNSTABLE_UNCAPPED: return "%.0f";
     case CV_PCT_REF_CI: return "%.2f";
     case CV_REL_STDDEV: return "%.2f";
@@ -572,6 +573,9 @@ static void evaluate(const struct claim *c, const struct run *const *rs, size_t 
         free(pt);
     } else if (per_run(c->value)) {
         for (size_t k = 0; k < nrs; k++) take(&a, c, stability(c, rs[k]), rs[k]->role, rs[k]->role);
+    } else if (c->value == CV_ESTIMATE) {
+        for (size_t k = 0; k < nrs; k++)
+            take(&a, c, rs[k]->wall_s / rs[k]->estimated_s, rs[k]->role, rs[k]->role);
     } else if (c->value == CV_UNVERIFIED) {
         for (size_t k = 0; k < nrs; k++) {
             size_t bad = 0;

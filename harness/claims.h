@@ -46,6 +46,8 @@
  *                   reference over that of the fastest hand-written rungs, in %
  *                   (needs precision): what one call gets of what the ladder
  *                   can reach
+ *   estimate        per run: its wall time over the plan's estimate (the file's
+ *                   estimated_s, plan.h): how well `mmladder plan` foretold it
  *   unstable_uncapped  per run: how many of those had a relative stddev above 1%
  *                   (for the three noise values, `rungs` and `shapes` name
  *                   exceptions: those rungs' points at those shapes, or at every
@@ -73,7 +75,7 @@
 enum claim_value { CV_PCT_REF, CV_PCT_PEAK, CV_TFLOPS, CV_RATIO, CV_STEP, CV_REL_STDDEV,
                    CV_COPY_RATIO, CV_AGREEMENT, CV_UNVERIFIED, CV_PCT_REF_CI, CV_STABLE_SHARE,
                    CV_STABLE_UNCAPPED, CV_UNSTABLE_UNCAPPED, CV_SUITE_PCT_REF, CV_SUITE_GEOMEAN,
-                   CV_DISPATCH_SHARE };
+                   CV_DISPATCH_SHARE, CV_ESTIMATE };
 enum claim_expect { CE_AT_LEAST, CE_AT_MOST, CE_BETWEEN };
 
 struct claim {

@@ -37,6 +37,7 @@ struct run {
     char seed[32], cc_version[160];
     char gpu_rule[320], host_rule[320];   /* the sampling rules, "name=value ..." */
     double peak_gflops, copy_gbs, wall_s, sms, clock_mhz, l2_bytes, driver;
+    double estimated_s;                   /* the plan's estimate of wall_s */
 };
 
 /* Load `path` under `role` (letters, digits, '_' and '-').  0, or -1 with err.

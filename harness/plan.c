@@ -210,29 +210,36 @@ double point_estimate_s(const struct point *pt, const struct experiment *e)
         if (one >= r->long_point_ms) ms = one;
         return ms / 1e3;
     }
+    const double flops = point_flops(pt);
+    if (pt->host_memory) {
+        /* Round trips: A and B copied in, the kernel, C copied out, each sample;
+         * the rule counts the kernel's time towards min_time_ms, so small
+         * shapes take max_samples round trips. */
+        const double bytes = 4.0 * ((double)pt->M * pt->K + (double)pt->K * pt->N +
+                                    (double)pt->M * pt->N);
+        const double gbs = pt->host_memory == HOST_MEMORY_PINNED ? PLAN_PINNED_GBS : PLAN_PAGEABLE_GBS;
+        const double trip = one + bytes / (gbs * 1e6) + PLAN_TRIP_MS;
+        const double n = fmax(r->min_samples, fmin(r->max_samples, ceil(r->min_time_ms / one)));
+        const double ms = fmin(n * trip, fmax(r->timeout_ms, r->min_samples * trip));
+        /* ... after the transfer buffers are allocated and filled */
+        return (ms + 2 * one + bytes / (PLAN_STAGE_GBS * 1e6) + PLAN_POINT_MS) / 1e3;
+    }
     /* GPU: the verification launch, one timing launch, the warm-up, then
      * samples of the rung (and, paired, of its reference) until the rung's have
      * min_samples and min_time, at most the timeout once min_samples are in. */
-    const struct variant *ref = pt->v->reference && !pt->host_memory
-                                    ? registry_find(pt->v->reference) : NULL;
-    const double flops = point_flops(pt);
-    double ref_one = 0, pair = sample_ms(one, flops, r);
+    const struct variant *ref = pt->v->reference ? registry_find(pt->v->reference) : NULL;
+    double ref_one = 0, pair = sample_ms(one, flops, r) + PLAN_SAMPLE_MS;
     if (ref) {
         ref_one = flops / (ref->nominal_gflops * 1e9) * 1e3;
-        pair += sample_ms(ref_one, flops, r);
+        pair += sample_ms(ref_one, flops, r) + PLAN_SAMPLE_MS;
     }
-    if (pt->host_memory) {   /* a round trip per sample: the copies dwarf the kernel */
-        const double bytes = 4.0 * ((double)pt->M * pt->K + (double)pt->K * pt->N +
-                                    (double)pt->M * pt->N);
-        pair = one + bytes / (PLAN_COPY_GBS * 1e6);
-    }
-    pair += (ref ? 2 : 1) * PLAN_SAMPLE_MS;
     const double n = fmax(r->min_samples, ceil(r->min_time_ms / sample_ms(one, flops, r)));
     double ms = fmin(n * pair, fmax(r->timeout_ms, r->min_samples * pair));
     /* the warm-up: its minimum, and the clock's settling judged a window later */
-    if (!pt->host_memory)
-        ms += fmin(r->warmup_min_ms + PLAN_SETTLE_WINDOWS * r->warmup_window_ms, r->warmup_max_ms);
+    ms += fmin(r->warmup_min_ms + PLAN_SETTLE_WINDOWS * r->warmup_window_ms, r->warmup_max_ms);
     ms += 2 * one + ref_one + PLAN_POINT_MS;
+    /* a rung the driver compiles from PTX: once, at its first launch */
+    if (pt->jit_first) ms += PLAN_JIT_MS;
     return ms / 1e3;
 }
 
@@ -353,15 +360,37 @@ int plan_gpu_refuses(const struct variant *v, const struct rung_config *cfg,
     return 0;
 }
 
+/* Does the binary hold machine code (SASS) that runs on compute capability cc?
+ * Without it the driver compiles the PTX when a kernel first launches. */
+static int sass_for(const char *flags, int cc)
+{
+    for (const char *s = flags ? strstr(flags, "code=sm_") : NULL; s; s = strstr(s + 8, "code=sm_")) {
+        char *end;
+        const long x = strtol(s + 8, &end, 10);
+        if (end != s + 8 && *end != 'a' && *end != 'f' && x / 10 == cc / 10 && x <= cc) return 1;
+    }
+    return 0;
+}
+
 size_t plan_apply_gpu(struct plan *p, const struct gpu_caps *d)
 {
     size_t n = 0;
+    const int jit = !sass_for(d->nvccflags, d->cc);
     for (size_t i = 0; i < p->n; i++) {
         struct point *pt = &p->points[i];
         if (pt->skip || pt->v->device != DEV_GPU) continue;
-        if (!plan_gpu_refuses(pt->v, pt->cfg, d, pt->skip_reason, sizeof pt->skip_reason)) continue;
-        pt->skip = 1;
-        n++;
+        if (plan_gpu_refuses(pt->v, pt->cfg, d, pt->skip_reason, sizeof pt->skip_reason)) {
+            pt->skip = 1;
+            n++;
+            continue;
+        }
+        /* Our own kernels (not cuBLAS's, not the sm_90a image's, not a dispatch
+         * row's, whose rung comes first), one configuration after another. */
+        if (!jit || pt->v->only_cc || !pt->v->reference || pt->v->dispatch) continue;
+        pt->jit_first = 1;
+        for (size_t j = 0; j < i && pt->jit_first; j++)
+            if (p->points[j].v == pt->v && p->points[j].cfg == pt->cfg && !p->points[j].skip)
+                pt->jit_first = 0;
     }
     return n;
 }

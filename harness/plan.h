@@ -23,6 +23,8 @@ struct point {
     int host_memory;             /* HOST_MEMORY_*: GPU points that also time the copies */
     int skip;                    /* 1: recorded as skipped, not run */
     int skip_env;                /* 1: skipped for want of this machine (no GPU), not by design */
+    int jit_first;               /* 1: the first point of its kernel, which the driver will
+                                    compile from PTX (no machine code for this GPU) */
     char skip_reason[160];
     const char *sweep;           /* name of the sweep it came from */
     int line;                    /* the line of the experiment file that gave its shape */
@@ -62,16 +64,23 @@ void plan_estimate(const struct plan *p, const struct experiment *e, struct plan
 /* The estimate's constants, read off H100 runs of the paper matrix and the
  * shape suite (each row's start_s and warmup_ms, each sample's end): the
  * bookkeeping of a GPU point (verification, timing set-up, the record) and of a
- * sample (the wait for its events, its telemetry); the warm-up's settling, in
+ * sample (the wait for its events, its telemetry) and of a round trip; the
+ * warm-up's settling, in
  * windows past its minimum; a shape's inputs, per shape and per element of A
- * and B; host-device copies; and the shapes from which a share of the points is
- * sampled under the power cap. */
+ * and B; host-device copies through pinned and pageable memory, and the
+ * making of a transfer point's host buffers (allocated and filled); a kernel's
+ * compilation from PTX (a run of experiments/portability.ini); and the shapes
+ * from which a share of the points is sampled under the power cap. */
 #define PLAN_POINT_MS 10.0
 #define PLAN_SAMPLE_MS 1.0
+#define PLAN_TRIP_MS 0.05
 #define PLAN_SETTLE_WINDOWS 0.6
 #define PLAN_SHAPE_MS 10.0
 #define PLAN_INPUT_NS_PER_ELEM 5.0
-#define PLAN_COPY_GBS 10.0
+#define PLAN_PINNED_GBS 40.0
+#define PLAN_PAGEABLE_GBS 8.0
+#define PLAN_STAGE_GBS 1.2
+#define PLAN_JIT_MS 350.0
 #define PLAN_CAP_FLOPS 1e10
 #define PLAN_CAPPED_SHARE 0.4
 

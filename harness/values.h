@@ -11,7 +11,8 @@
  *                            (gpu_model: the name without "NVIDIA "; gpu_short:
  *                            its first word, "H100")
  *   ROLE.peak_tflops  ROLE.copy_tbs  ROLE.sms  ROLE.clock_mhz  ROLE.l2_mib
- *   ROLE.points  ROLE.passed  ROLE.skipped  ROLE.wall_min
+ *   ROLE.points  ROLE.passed  ROLE.skipped  ROLE.wall_min  ROLE.wall_s
+ *   ROLE.estimated_s         the plan's estimate of its wall time (plan.h)
  *   ROLE.file                the results file's name (without its folder)
  *   ROLE.seed                the inputs' seed; ROLE.cc_version: the host
  *                            compiler's version (last word of cc_version)

@@ -362,6 +362,33 @@ static void claims_pass_fail_and_wait(void **state)
     free(cs);
 }
 
+/* The plan's estimate against the run's wall time: one ratio per run; a file
+ * from before the estimate was recorded has no value. */
+static void estimate_claim_is_wall_over_estimate(void **state)
+{
+    struct known *k = *state;
+    char p[400], err[512];
+    snprintf(p, sizeof p, "%s/e.ini", k->dir);
+    write_text(p, "[est]\ntext = {range}\nvalue = estimate\nruns = e\nexpect = between 0.85 1.15\n");
+    struct claims *cs = calloc(1, sizeof *cs);
+    assert_int_equal(claims_load(p, cs, err, sizeof err), 0);
+    struct run *run = calloc(1, sizeof *run);
+    snprintf(run->role, sizeof run->role, "e");
+    run->wall_s = 110, run->estimated_s = 100;
+    struct claim_result cr;
+    claims_evaluate(&cs->c[0], run, 1, &cr);
+    assert_int_equal(cr.verdict, CLAIM_PASSED);
+    assert_string_equal(cr.text, "1.10");
+    run->wall_s = 120;
+    claims_evaluate(&cs->c[0], run, 1, &cr);
+    assert_int_equal(cr.verdict, CLAIM_FAILED);
+    run->estimated_s = NAN;
+    claims_evaluate(&cs->c[0], run, 1, &cr);
+    assert_int_equal(cr.verdict, CLAIM_NOT_EVALUATED);
+    free(run);
+    free(cs);
+}
+
 /* The noise claims over long points: one steady, one spread and throttled, one
  * spread at full clock, one short (not counted) -> 33.3% stable, 50.0% of the
  * unthrottled, 1 unthrottled outside 1%; and the telemetry keys of a run. */
@@ -692,6 +719,7 @@ const struct CMUnitTest derive_tests[] = {
                                     known_teardown),
     cmocka_unit_test_setup_teardown(claims_file_errors_name_the_line, known_setup, known_teardown),
     cmocka_unit_test_setup_teardown(claims_pass_fail_and_wait, known_setup, known_teardown),
+    cmocka_unit_test_setup_teardown(estimate_claim_is_wall_over_estimate, known_setup, known_teardown),
     cmocka_unit_test_setup_teardown(noise_claims_and_telemetry_keys, known_setup, known_teardown),
     cmocka_unit_test_setup_teardown(values_answer_keys_and_name_unknown_ones, known_setup,
                                     known_teardown),

@@ -400,6 +400,47 @@ static void estimate_runs_host_points_beside_gpu_points(void **state)
     done(e);
 }
 
+/* A binary with no machine code for the GPU runs our kernels from PTX, which
+ * the driver compiles at each kernel's first launch: the plan marks those
+ * first points (not cuBLAS's, not the sm_90a rung's, which has its own image,
+ * and each configuration once), and the estimate counts the compilation. */
+static void points_compiled_from_ptx_are_marked_once(void **state)
+{
+    (void)state;
+    if (!MM_HAVE_CUDA) skip();   /* without CUDA every GPU point is skipped already */
+    struct experiment *e = parse("[experiment]\nname = t\nseed = 1\n"
+                                 "[g]\nvariants = gpu_tiled cublas_fp32 tf32_wgmma_tma\n"
+                                 "sizes = 64 128\ntiles = 8 16 128\n");
+    const struct {
+        const char *flags;
+        int first;                 /* points marked */
+    } builds[] = {
+        {"-gencode arch=compute_90,code=sm_90 -gencode arch=compute_80,code=compute_80", 0},
+        {"-gencode arch=compute_80,code=sm_80 -gencode arch=compute_80,code=compute_80", 2},
+    };
+    for (size_t b = 0; b < 2; b++) {
+        struct plan p;
+        char err[512];
+        assert_int_equal(plan_from_experiment(e, 1, "", &p, err, sizeof err), 0);
+        const struct gpu_caps h100 = {"H100", 90, 227 * 1024, builds[b].flags};
+        plan_apply_gpu(&p, &h100);
+        int first = 0;
+        for (size_t i = 0; i < p.n; i++) {
+            const struct point *pt = &p.points[i];
+            if (!pt->jit_first) continue;
+            first++;
+            assert_string_equal(pt->v->name, "gpu_tiled");
+            assert_int_equal(pt->M, 64);
+            struct point same = *pt;
+            same.jit_first = 0;
+            assert_true(point_estimate_s(pt, e) - point_estimate_s(&same, e) > PLAN_JIT_MS / 2e3);
+        }
+        assert_int_equal(first, builds[b].first);
+        plan_free(&p);
+    }
+    done(e);
+}
+
 static void shipped_experiments_plan_cleanly(void **state)
 {
     (void)state;
@@ -437,6 +478,7 @@ const struct CMUnitTest plan_tests[] = {
     cmocka_unit_test(unknown_variant_names_file_and_line),
     cmocka_unit_test(variant_missing_its_axis_is_an_error),
     cmocka_unit_test(estimate_runs_host_points_beside_gpu_points),
+    cmocka_unit_test(points_compiled_from_ptx_are_marked_once),
     cmocka_unit_test(shipped_experiments_plan_cleanly),
 };
 const size_t plan_tests_count = sizeof plan_tests / sizeof plan_tests[0];
