@@ -22,7 +22,8 @@ static const struct {
     {"stable_share", CV_STABLE_SHARE, 0}, {"stable_share_uncapped", CV_STABLE_UNCAPPED, 0},
     {"unstable_uncapped", CV_UNSTABLE_UNCAPPED, 0}, {"suite_pct_ref", CV_SUITE_PCT_REF, 0},
     {"suite_geomean", CV_SUITE_GEOMEAN, 0}, {"dispatch_share", CV_DISPATCH_SHARE, 0},
-    {"estimate", CV_ESTIMATE, 0},
+    {"estimate", CV_ESTIMATE, 0}, {"wall_s", CV_WALL_S, 0},
+    {"agreement_share", CV_AGREEMENT_SHARE, 0},
 };
 #define N_VALUES (sizeof VALUES / sizeof VALUES[0])
 
@@ -185,6 +186,9 @@ static int set_key(struct parse *p, struct claim *c, const char *key, char *v)
     return 0;
 }
 
+/* The values that compare two runs pair by pair. */
+static int pairwise(enum claim_value v) { return v == CV_AGREEMENT || v == CV_AGREEMENT_SHARE; }
+
 /* The values that take one number per run: the noise of its long GPU points. */
 static int per_run(enum claim_value v)
 {
@@ -234,10 +238,10 @@ static int complete_claim(struct parse *p, const struct claim *c)
     p->line = c->line;
     if (!c->text[0] || !c->expect_text[0] || !c->n_runs)
         return bad(p, "[%s] needs text, runs and expect", c->id);
-    if (c->value == CV_AGREEMENT && c->n_runs != 2)
+    if (pairwise(c->value) && c->n_runs != 2)
         return bad(p, "[%s]: agreement compares exactly two runs", c->id);
-    if (c->value != CV_AGREEMENT && c->value != CV_UNVERIFIED && c->value != CV_ESTIMATE &&
-        !per_run(c->value) && !over_suite(c->value) && !c->n_shapes)
+    if (!pairwise(c->value) && c->value != CV_UNVERIFIED && c->value != CV_ESTIMATE &&
+        c->value != CV_WALL_S && !per_run(c->value) && !over_suite(c->value) && !c->n_shapes)
         return bad(p, "[%s] needs shapes", c->id);
     if (over_suite(c->value) && c->precision < 0)
         return bad(p, "[%s]: a value over the shape suite needs precision (fp32 or tf32)", c->id);
@@ -245,11 +249,11 @@ static int complete_claim(struct parse *p, const struct claim *c)
         return bad(p, "[%s]: classes filter values over the shape suite only", c->id);
     if (c->n_other_shapes && (c->value != CV_RATIO || c->n_other_shapes != c->n_shapes))
         return bad(p, "[%s]: other_shapes: one for each of shapes, for a ratio", c->id);
-    if ((c->value != CV_AGREEMENT && !over_suite(c->value) && c->precision >= 0) ||
-        (c->value != CV_AGREEMENT && c->host_rows))
+    if ((!pairwise(c->value) && !over_suite(c->value) && c->precision >= 0) ||
+        (!pairwise(c->value) && c->host_rows))
         return bad(p, "[%s]: precision filters agreement claims and values over the shape "
                       "suite, device agreement claims only", c->id);
-    if (c->value != CV_AGREEMENT && c->n_only && !per_run(c->value))
+    if (!pairwise(c->value) && c->n_only && !per_run(c->value))
         return bad(p, "[%s]: rungs filter agreement claims, or name the exceptions of a "
                       "noise claim", c->id);
     return 0;
@@ -401,7 +405,7 @@ static double value_at(const struct claim *c, const struct run *r, int i, struct
     case CV_REL_STDDEV: return a ? 100.0 * derive_rel_stddev(a) : NAN;
     case CV_AGREEMENT: case CV_UNVERIFIED: case CV_STABLE_SHARE: case CV_STABLE_UNCAPPED:
     case CV_UNSTABLE_UNCAPPED: case CV_SUITE_PCT_REF: case CV_SUITE_GEOMEAN:
-    case CV_DISPATCH_SHARE: case CV_ESTIMATE: break;
+    case CV_DISPATCH_SHARE: case CV_ESTIMATE: case CV_WALL_S: case CV_AGREEMENT_SHARE: break;
     }
     return NAN;
 }
@@ -441,7 +445,7 @@ static const char *fmt_of(enum claim_value v)
 {
     switch (v) {
     case CV_RATIO: case CV_STEP: case CV_AGREEMENT: case CV_ESTIMATE: return "%.2f";
-    case CV_UNVERIFIED: case CV_UNSTABLE_UNCAPPED: return "%.0f";
+    case CV_UNVERIFIED: case CV_UNSTABLE_UNCAPPED: case CV_WALL_S: return "%.0f";
     case CV_PCT_REF_CI: return "%.2f";
     case CV_REL_STDDEV: return "%.2f";
     default: return "%.1f";
@@ -520,9 +524,9 @@ static void evaluate(const struct claim *c, const struct run *const *rs, size_t 
 {
     struct acc a = {0};
     char where[192], shape[48];
-    if (c->value == CV_AGREEMENT) {
+    if (pairwise(c->value)) {
         struct pair *p;
-        size_t n = derive_pairs(rs[0], rs[1], &p);
+        size_t n = derive_pairs(rs[0], rs[1], &p), kept = 0, within = 0;
         for (size_t i = 0; i < n; i++) {
             int keep = p[i].v->device == (c->host_rows ? DEV_HOST : DEV_GPU) &&
                        (c->precision < 0 || (int)p[i].v->precision == c->precision);
@@ -537,12 +541,16 @@ static void evaluate(const struct claim *c, const struct run *const *rs, size_t 
                             p[i].s.K == c->shapes[k].K;
             }
             if (!keep) continue;
+            kept++;
+            within += fabs(p[i].ratio - 1.0) <= AGREEMENT_CLOSE;
             shape_label(p[i].s, shape, sizeof shape);
             snprintf(where, sizeof where, "%s %s%s%s", p[i].v->name, shape, p[i].memory[0] ? " " : "",
                      p[i].memory);
-            take(&a, c, p[i].ratio, where, where);
+            if (c->value == CV_AGREEMENT) take(&a, c, p[i].ratio, where, where);
         }
         free(p);
+        if (c->value == CV_AGREEMENT_SHARE && kept)
+            take(&a, c, 100.0 * within / kept, rs[0]->role, rs[0]->role);
     } else if (over_suite(c->value)) {
         struct suite_point *pt = malloc(SUITE_MAX * sizeof *pt);
         for (size_t k = 0; k < nrs && pt; k++) {
@@ -573,9 +581,10 @@ static void evaluate(const struct claim *c, const struct run *const *rs, size_t 
         free(pt);
     } else if (per_run(c->value)) {
         for (size_t k = 0; k < nrs; k++) take(&a, c, stability(c, rs[k]), rs[k]->role, rs[k]->role);
-    } else if (c->value == CV_ESTIMATE) {
+    } else if (c->value == CV_ESTIMATE || c->value == CV_WALL_S) {
         for (size_t k = 0; k < nrs; k++)
-            take(&a, c, rs[k]->wall_s / rs[k]->estimated_s, rs[k]->role, rs[k]->role);
+            take(&a, c, c->value == CV_WALL_S ? rs[k]->wall_s : rs[k]->wall_s / rs[k]->estimated_s,
+                 rs[k]->role, rs[k]->role);
     } else if (c->value == CV_UNVERIFIED) {
         for (size_t k = 0; k < nrs; k++) {
             size_t bad = 0;
@@ -634,8 +643,8 @@ void claims_evaluate_mine(const struct claim *c, const struct run *mine, const s
                           size_t nrefs, struct claim_result *r)
 {
     memset(r, 0, sizeof *r);
-    int usable = c->value != CV_AGREEMENT && c->any_gpu;
-    if (c->value != CV_AGREEMENT && !c->any_gpu)
+    int usable = !pairwise(c->value) && c->any_gpu;
+    if (!pairwise(c->value) && !c->any_gpu)
         for (int i = 0; i < c->n_runs; i++) {
             const struct run *ref = find_run(refs, nrefs, c->runs[i]);
             usable |= ref && ref->gpu_name[0] && !strcmp(ref->gpu_name, mine->gpu_name);
@@ -643,7 +652,7 @@ void claims_evaluate_mine(const struct claim *c, const struct run *mine, const s
     if (!usable) {
         r->verdict = CLAIM_NOT_EVALUATED;
         snprintf(r->why, sizeof r->why, "%s",
-                 c->value == CV_AGREEMENT ? "compares two reference runs"
+                 pairwise(c->value) ? "compares two reference runs"
                                           : "needs the reference GPU model (its runs')");
         snprintf(r->measured, sizeof r->measured, "-");
         expected_text(c, r->expected, sizeof r->expected);
@@ -658,7 +667,7 @@ void claims_evaluate_mine(const struct claim *c, const struct run *mine, const s
  * host rungs (the agreement of the host rows, or values of a host rung). */
 static int claim_on_host(const struct claim *c)
 {
-    if (c->value == CV_AGREEMENT) return c->host_rows;
+    if (pairwise(c->value)) return c->host_rows;
     const struct variant *v = c->rung[0] ? registry_find(c->rung) : NULL;
     return v && v->device == DEV_HOST;
 }

@@ -46,8 +46,11 @@
  *                   reference over that of the fastest hand-written rungs, in %
  *                   (needs precision): what one call gets of what the ladder
  *                   can reach
+ *   agreement_share the same pairs, filtered the same way: the % of them within
+ *                   AGREEMENT_CLOSE (2%) of 1
  *   estimate        per run: its wall time over the plan's estimate (the file's
  *                   estimated_s, plan.h): how well `mmladder plan` foretold it
+ *   wall_s          per run: its wall time, seconds
  *   unstable_uncapped  per run: how many of those had a relative stddev above 1%
  *                   (for the three noise values, `rungs` and `shapes` name
  *                   exceptions: those rungs' points at those shapes, or at every
@@ -69,13 +72,16 @@
 
 #include "derive.h"
 
-#define CLAIM_MAX 64
+#define CLAIM_MAX 128
 #define CLAIM_MAX_LIST 16
 
 enum claim_value { CV_PCT_REF, CV_PCT_PEAK, CV_TFLOPS, CV_RATIO, CV_STEP, CV_REL_STDDEV,
                    CV_COPY_RATIO, CV_AGREEMENT, CV_UNVERIFIED, CV_PCT_REF_CI, CV_STABLE_SHARE,
                    CV_STABLE_UNCAPPED, CV_UNSTABLE_UNCAPPED, CV_SUITE_PCT_REF, CV_SUITE_GEOMEAN,
-                   CV_DISPATCH_SHARE, CV_ESTIMATE };
+                   CV_DISPATCH_SHARE, CV_ESTIMATE, CV_WALL_S, CV_AGREEMENT_SHARE };
+
+/* agreement_share counts the pairs within this of 1 */
+#define AGREEMENT_CLOSE 0.02
 enum claim_expect { CE_AT_LEAST, CE_AT_MOST, CE_BETWEEN };
 
 struct claim {

@@ -735,6 +735,10 @@ static int cmd_compare(int argc, char **argv)
     return EXIT_OK;
 }
 
+/* The runs a derived command (table, claims, values) takes: the paper matrix,
+ * shape suite, transfers, portability run and reproductions of two GPUs. */
+#define MAX_RUNS 24
+
 /* "ROLE=PATH" or "PATH" (role "runK"): the runs a derived command is given.
  * Returns how many were opened, or -1 (after a message). */
 static int open_runs(int argc, char **argv, int first, struct run *runs, size_t max)
@@ -790,13 +794,21 @@ static int cmd_table(int argc, char **argv)
             fprintf(stderr, "mmladder table: unknown option '%s'\n%s", argv[i], USAGE);
             return EXIT_INPUT;
         }
-    struct run runs[8];
-    int n = open_runs(argc, argv, first, runs, 8);
-    if (n < 0) return EXIT_INPUT;
+    struct run *runs = calloc(MAX_RUNS, sizeof *runs);
+    if (!runs) {
+        fprintf(stderr, "mmladder table: out of memory\n");
+        return EXIT_INPUT;
+    }
+    int n = open_runs(argc, argv, first, runs, MAX_RUNS);
+    if (n < 0) {
+        free(runs);
+        return EXIT_INPUT;
+    }
     char err[512];
     int rc = derive_table(stdout, view, runs, (size_t)n, n_arg, err, sizeof err);
     if (rc != 0) fprintf(stderr, "mmladder table: %s\n", err);
     for (int i = 0; i < n; i++) derive_close(&runs[i]);
+    free(runs);
     return rc ? EXIT_INPUT : EXIT_OK;
 }
 
@@ -825,7 +837,7 @@ static int cmd_claims(int argc, char **argv)
     char err[PATH_MAX + 512];
     struct claims *cs = calloc(1, sizeof *cs);
     struct claim_result *rs = calloc(CLAIM_MAX, sizeof *rs);
-    struct run *runs = calloc(9, sizeof *runs);
+    struct run *runs = calloc(MAX_RUNS + 1, sizeof *runs);
     if (!cs || !rs || !runs) {
         fprintf(stderr, "mmladder claims: out of memory\n");
         free(cs), free(rs), free(runs);
@@ -836,14 +848,14 @@ static int cmd_claims(int argc, char **argv)
         fprintf(stderr, "mmladder: %s\n", err);
         goto out;
     }
-    if ((n = open_runs(argc, argv, first, runs, 8)) < 0) goto out;
-    if (mine_path && derive_open(&runs[8], "mine", mine_path, err, sizeof err) != 0) {
+    if ((n = open_runs(argc, argv, first, runs, MAX_RUNS)) < 0) goto out;
+    if (mine_path && derive_open(&runs[MAX_RUNS], "mine", mine_path, err, sizeof err) != 0) {
         fprintf(stderr, "mmladder: %s\n", err);
         goto out;
     }
     for (size_t i = 0; i < cs->n; i++) {
         if (mine_path)
-            claims_evaluate_mine(&cs->c[i], &runs[8], runs, (size_t)n, &rs[i]);
+            claims_evaluate_mine(&cs->c[i], &runs[MAX_RUNS], runs, (size_t)n, &rs[i]);
         else
             claims_evaluate(&cs->c[i], runs, (size_t)n, &rs[i]);
     }
@@ -854,7 +866,7 @@ static int cmd_claims(int argc, char **argv)
         printf("\n%zu claims: %zu evaluated, %zu failed, %zu not evaluated\n", cs->n, evaluated,
                failed, cs->n - evaluated);
     rc = failed ? EXIT_INPUT : EXIT_OK;
-    if (mine_path) derive_close(&runs[8]);
+    if (mine_path) derive_close(&runs[MAX_RUNS]);
 out:
     for (int i = 0; i < n; i++) derive_close(&runs[i]);
     free(cs), free(rs), free(runs);
@@ -883,7 +895,7 @@ static int cmd_values(int argc, char **argv)
     char err[PATH_MAX + 512];
     struct claims *cs = calloc(1, sizeof *cs);
     struct claim_result *rs = calloc(CLAIM_MAX, sizeof *rs);
-    struct run *runs = calloc(8, sizeof *runs);
+    struct run *runs = calloc(MAX_RUNS, sizeof *runs);
     int rc = EXIT_INPUT, n = -1;
     if (!cs || !rs || !runs) goto out;
     if (claims_load(claims_path, cs, err, sizeof err) != 0) {
@@ -892,7 +904,7 @@ static int cmd_values(int argc, char **argv)
     }
     char *saved = argv[dash];
     argv[dash] = NULL;   /* open_runs stops at argc: give it the runs only */
-    n = open_runs(dash, argv, i, runs, 8);
+    n = open_runs(dash, argv, i, runs, MAX_RUNS);
     argv[dash] = saved;
     if (n < 0) goto out;
     for (size_t k = 0; k < cs->n; k++) claims_evaluate(&cs->c[k], runs, (size_t)n, &rs[k]);

@@ -389,6 +389,47 @@ static void estimate_claim_is_wall_over_estimate(void **state)
     free(cs);
 }
 
+/* Two runs pair by pair: agreement gives each pair's ratio, agreement_share
+ * the % of pairs within 2% of 1; wall_s each run's wall time. */
+static void agreement_share_and_wall_time(void **state)
+{
+    struct known *k = *state;
+    char a[400], b[400], p[400], err[512];
+    snprintf(a, sizeof a, "%s/a.h5", k->dir);
+    snprintf(b, sizeof b, "%s/b.h5", k->dir);
+    struct result_row ra[] = {row_of("gpu_naive", 256, 1000, 0, 0), row_of("gpu_naive", 512, 1000, 0, 0),
+                              row_of("gpu_tiled", 256, 1000, 16, 0), row_of("gpu_tiled", 512, 1000, 16, 0)};
+    struct result_row rb[] = {row_of("gpu_naive", 256, 1010, 0, 0), row_of("gpu_naive", 512, 990, 0, 0),
+                              row_of("gpu_tiled", 256, 1050, 16, 0), row_of("gpu_tiled", 512, 1000, 16, 0)};
+    write_rows(a, ra, 4, 0, 0);
+    write_rows(b, rb, 4, 0, 0);
+    struct run *runs = calloc(2, sizeof *runs);
+    if (derive_open(&runs[0], "new", b, err, sizeof err) || derive_open(&runs[1], "ref", a, err, sizeof err))
+        fail_msg("%s", err);
+    snprintf(p, sizeof p, "%s/s.ini", k->dir);
+    write_text(p, "[share]\ntext = {range}% of {count}\nvalue = agreement_share\nruns = new ref\n"
+                  "expect = at_least 90\n"
+                  "[naive]\ntext = {range}\nvalue = agreement_share\nrungs = gpu_naive\n"
+                  "runs = new ref\nexpect = at_least 90\n"
+                  "[wall]\ntext = {max} s\nvalue = wall_s\nruns = new ref\nexpect = at_most 2\n");
+    struct claims *cs = calloc(1, sizeof *cs);
+    assert_int_equal(claims_load(p, cs, err, sizeof err), 0);
+    struct claim_result cr;
+    claims_evaluate(&cs->c[0], runs, 2, &cr);   /* 3 of 4 pairs within 2% */
+    assert_int_equal(cr.verdict, CLAIM_FAILED);
+    assert_string_equal(cr.text, "75.0% of 1");
+    claims_evaluate(&cs->c[1], runs, 2, &cr);
+    assert_int_equal(cr.verdict, CLAIM_PASSED);
+    assert_string_equal(cr.text, "100.0");
+    claims_evaluate(&cs->c[2], runs, 2, &cr);   /* write_rows records 1 s */
+    assert_int_equal(cr.verdict, CLAIM_PASSED);
+    assert_string_equal(cr.text, "1 s");
+    derive_close(&runs[0]);
+    derive_close(&runs[1]);
+    free(runs);
+    free(cs);
+}
+
 /* The noise claims over long points: one steady, one spread and throttled, one
  * spread at full clock, one short (not counted) -> 33.3% stable, 50.0% of the
  * unthrottled, 1 unthrottled outside 1%; and the telemetry keys of a run. */
@@ -516,10 +557,10 @@ static void every_rung_has_a_style(void **state)
 static void claims_hold_on_shipped_data_and_fail_on_slower_rows(void **state)
 {
     (void)state;
-    char paths[1][256], args[8][600];
+    char paths[1][256], args[TEST_MAX_RUNS][600];
     test_reference("REF_H100", paths[0], sizeof paths[0]);
-    const size_t nruns = test_reference_runs(args, 8);
-    char *argv[12] = {(char *)test_binary(), "claims", "paper/claims.ini"};
+    const size_t nruns = test_reference_runs(args, TEST_MAX_RUNS);
+    char *argv[TEST_MAX_RUNS + 4] = {(char *)test_binary(), "claims", "paper/claims.ini"};
     for (size_t i = 0; i < nruns; i++) argv[3 + i] = args[i];
     argv[3 + nruns] = NULL;
     char *out, *err;
@@ -720,6 +761,7 @@ const struct CMUnitTest derive_tests[] = {
     cmocka_unit_test_setup_teardown(claims_file_errors_name_the_line, known_setup, known_teardown),
     cmocka_unit_test_setup_teardown(claims_pass_fail_and_wait, known_setup, known_teardown),
     cmocka_unit_test_setup_teardown(estimate_claim_is_wall_over_estimate, known_setup, known_teardown),
+    cmocka_unit_test_setup_teardown(agreement_share_and_wall_time, known_setup, known_teardown),
     cmocka_unit_test_setup_teardown(noise_claims_and_telemetry_keys, known_setup, known_teardown),
     cmocka_unit_test_setup_teardown(values_answer_keys_and_name_unknown_ones, known_setup,
                                     known_teardown),

@@ -30,7 +30,7 @@ static void paper_sources(glob_t *g)
  * dir; returns its exit status. */
 static int run_values(const char *dir, char *const *tex, size_t ntex, char **out, char **err)
 {
-    char values[512], runs[8][600];
+    char values[512], runs[TEST_MAX_RUNS][600];
     char *argv[64];
     int n = 0;
     snprintf(values, sizeof values, "%s/values.tex", dir);
@@ -42,7 +42,7 @@ static int run_values(const char *dir, char *const *tex, size_t ntex, char **out
     argv[n++] = values;
     argv[n++] = "--tables";
     argv[n++] = (char *)dir;
-    const size_t nruns = test_reference_runs(runs, 8);
+    const size_t nruns = test_reference_runs(runs, TEST_MAX_RUNS);
     for (size_t i = 0; i < nruns; i++) argv[n++] = runs[i];
     argv[n++] = "--";
     for (size_t i = 0; i < ntex && n < 63; i++) argv[n++] = tex[i];

@@ -17,8 +17,8 @@
 static void generated_tables_are_current(void **state)
 {
     (void)state;
-    char args[8][600], runs[8 * 601] = "";
-    const size_t n = test_reference_runs(args, 8);
+    char args[TEST_MAX_RUNS][600], runs[TEST_MAX_RUNS * 601] = "";
+    const size_t n = test_reference_runs(args, TEST_MAX_RUNS);
     for (size_t i = 0; i < n; i++)
         snprintf(runs + strlen(runs), sizeof runs - strlen(runs), "%s%s", i ? " " : "", args[i]);
     setenv("REF_RUNS", runs, 1);
