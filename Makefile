@@ -32,7 +32,8 @@ CMOCKA_LIBS   ?= -lcmocka
 HOST_OPT_LEVELS := 1 2 3
 # The shipped reference runs (data/README.md) that figures and paper are drawn from.
 include data/references.mk
-export REF_H100 REF_H200 REF_TRANSFERS REF_REPRO REF_SHAPES_H100 REF_SHAPES_H200 REF_SHAPES_REPEAT
+export REF_H100 REF_H200 REF_TRANSFERS REF_REPRO REF_SHAPES_H100 REF_SHAPES_H200 REF_PORTABILITY_H100 \
+       REF_REPRO_SHAPES_H100 REF_REPRO_TRANSFERS_H100
 # Host rungs: each level is its own object, so -O is an axis of the experiment.
 HOST_KERNEL_CFLAGS := -std=c11 -g $(WARN)
 NVCCFLAGS  ?= -O3 -std=c++17 -lineinfo \
@@ -132,7 +133,9 @@ REF_RUNS = h100=$(REF_H100) h200=$(REF_H200) $(if $(REF_TRANSFERS),transfers=$(R
            $(if $(REF_REPRO),repro=$(REF_REPRO)) \
            $(if $(REF_SHAPES_H100),shapes_h100=$(REF_SHAPES_H100)) \
            $(if $(REF_SHAPES_H200),shapes_h200=$(REF_SHAPES_H200)) \
-           $(if $(REF_SHAPES_REPEAT),shapes_repeat=$(REF_SHAPES_REPEAT))
+           $(if $(REF_PORTABILITY_H100),portability_h100=$(REF_PORTABILITY_H100)) \
+           $(if $(REF_REPRO_SHAPES_H100),repro_shapes_h100=$(REF_REPRO_SHAPES_H100)) \
+           $(if $(REF_REPRO_TRANSFERS_H100),repro_transfers_h100=$(REF_REPRO_TRANSFERS_H100))
 
 check-claims: bin/mmladder               ## every claim of README and paper checked against data/
 	bin/mmladder claims paper/claims.ini $(REF_RUNS)

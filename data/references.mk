@@ -1,12 +1,14 @@
 # The reference runs that the figures, the paper and `make reproduce` use, in one
 # place: read by the Makefile (include), by scripts (sourced) and by the tests.
-REF_H100=data/paper-h100-80gb-hbm3-20261124T171649Z.h5
+REF_H100=data/paper-h100-80gb-hbm3-20261125T170915Z.h5
 REF_H200=data/paper-h200-20261124T172646Z.h5
-REF_TRANSFERS=data/transfers-h100-80gb-hbm3-20261122T034335Z.h5
-REF_REPRO=data/reproduce-paper-20261124T174500Z.h5
-# The shape suite (experiments/shapes.ini): the references on the H100 and the
-# H200, and a repeat of the H100's (same commit, same machine, minutes later)
-# that bounds its noise.
-REF_SHAPES_H100=data/shapes-h100-80gb-hbm3-20261125T142648Z.h5
+REF_TRANSFERS=data/transfers-h100-80gb-hbm3-20261125T171342Z.h5
+REF_PORTABILITY_H100=data/portability-h100-80gb-hbm3-20261125T171835Z.h5
+# The shape suite (experiments/shapes.ini) on the H100 and the H200.
+REF_SHAPES_H100=data/shapes-h100-80gb-hbm3-20261125T171242Z.h5
 REF_SHAPES_H200=data/shapes-h200-20261125T144127Z.h5
-REF_SHAPES_REPEAT=data/shapes-h100-80gb-hbm3-20261125T142811Z.h5
+# make reproduce on another H100, of the same commit: the paper matrix, the
+# shape suite and the transfers.
+REF_REPRO=data/reproduce-paper-20261125T172109Z.h5
+REF_REPRO_SHAPES_H100=data/reproduce-shapes-20261125T172109Z.h5
+REF_REPRO_TRANSFERS_H100=data/reproduce-transfers-20261125T172109Z.h5

@@ -84,7 +84,9 @@ size_t test_reference_runs(char (*args)[600], size_t max)
         {"h100", "REF_H100"},          {"h200", "REF_H200"},
         {"transfers", "REF_TRANSFERS"}, {"repro", "REF_REPRO"},
         {"shapes_h100", "REF_SHAPES_H100"}, {"shapes_h200", "REF_SHAPES_H200"},
-        {"shapes_repeat", "REF_SHAPES_REPEAT"}};
+        {"portability_h100", "REF_PORTABILITY_H100"},
+        {"repro_shapes_h100", "REF_REPRO_SHAPES_H100"},
+        {"repro_transfers_h100", "REF_REPRO_TRANSFERS_H100"}};
     char *text = test_read_file("data/references.mk", NULL);
     size_t n = 0;
     for (size_t i = 0; i < sizeof roles / sizeof roles[0] && n < max; i++) {
