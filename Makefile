@@ -33,7 +33,8 @@ HOST_OPT_LEVELS := 1 2 3
 # The shipped reference runs (data/README.md) that figures and paper are drawn from.
 include data/references.mk
 export REF_H100 REF_H200 REF_TRANSFERS REF_REPRO REF_SHAPES_H100 REF_SHAPES_H200 REF_PORTABILITY_H100 \
-       REF_REPRO_SHAPES_H100 REF_REPRO_TRANSFERS_H100
+       REF_REPRO_SHAPES_H100 REF_REPRO_TRANSFERS_H100 REF_TRANSFERS_H200 REF_PORTABILITY_H200 \
+       REF_REPRO_H200 REF_REPRO_SHAPES_H200 REF_REPRO_TRANSFERS_H200
 # Host rungs: each level is its own object, so -O is an axis of the experiment.
 HOST_KERNEL_CFLAGS := -std=c11 -g $(WARN)
 NVCCFLAGS  ?= -O3 -std=c++17 -lineinfo \
@@ -126,6 +127,7 @@ figures: deps                            ## every figure from the shipped data, 
 figures-built: bin/mmladder
 	scripts/figures.sh -o build/figures -p $(REF_H100) -c $(REF_H200) \
 	  $(if $(REF_TRANSFERS),-t $(REF_TRANSFERS)) $(if $(REF_REPRO),-r $(REF_H100) -n $(REF_REPRO)) \
+	  $(if $(REF_REPRO_H200),-R $(REF_H200) -N $(REF_REPRO_H200)) \
 	  $(if $(REF_SHAPES_H100),-s $(REF_SHAPES_H100))
 
 # The roles the claims and the paper's keys name, and the reference runs they are.
@@ -135,7 +137,12 @@ REF_RUNS = h100=$(REF_H100) h200=$(REF_H200) $(if $(REF_TRANSFERS),transfers=$(R
            $(if $(REF_SHAPES_H200),shapes_h200=$(REF_SHAPES_H200)) \
            $(if $(REF_PORTABILITY_H100),portability_h100=$(REF_PORTABILITY_H100)) \
            $(if $(REF_REPRO_SHAPES_H100),repro_shapes_h100=$(REF_REPRO_SHAPES_H100)) \
-           $(if $(REF_REPRO_TRANSFERS_H100),repro_transfers_h100=$(REF_REPRO_TRANSFERS_H100))
+           $(if $(REF_REPRO_TRANSFERS_H100),repro_transfers_h100=$(REF_REPRO_TRANSFERS_H100)) \
+           $(if $(REF_TRANSFERS_H200),transfers_h200=$(REF_TRANSFERS_H200)) \
+           $(if $(REF_PORTABILITY_H200),portability_h200=$(REF_PORTABILITY_H200)) \
+           $(if $(REF_REPRO_H200),repro_h200=$(REF_REPRO_H200)) \
+           $(if $(REF_REPRO_SHAPES_H200),repro_shapes_h200=$(REF_REPRO_SHAPES_H200)) \
+           $(if $(REF_REPRO_TRANSFERS_H200),repro_transfers_h200=$(REF_REPRO_TRANSFERS_H200))
 
 check-claims: bin/mmladder               ## every claim of README and paper checked against data/
 	bin/mmladder claims paper/claims.ini $(REF_RUNS)

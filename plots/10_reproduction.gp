@@ -12,6 +12,9 @@
 #
 # inputs (gnuplot -e): datadir, out (style.gp)
 #                      tol  (optional) the band's half-width, a fraction, 0.10
+#                      pair (optional) "" (default): tables repro.tsv and runs
+#                           new and reference; "2": repro2.tsv, new2 and
+#                           reference2 (a second GPU's reproduction)
 # The corner names both runs (runs.tsv roles new and reference).
 # Stops with an error naming the table when repro.tsv (or rungs.tsv, runs.tsv)
 # is missing or empty.
@@ -22,8 +25,9 @@ if (!exists("STYLE_LOADED")) {
 }
 if (!exists("tol")) { tol = 0.10 }
 if (!(tol > 0 && tol < 1)) { eval stop(sprintf("tol must be a fraction in (0, 1), got %g", tol)) }
-eval need("repro")
-f = table("repro")
+if (!exists("pair")) { pair = "" }
+eval need("repro".pair)
+f = table("repro".pair)
 chosen(x) = strcol("host_memory") eq "-"
 dev(x) = strcol("device") eq "host" ? 2 : 1
 
@@ -78,7 +82,7 @@ HW = NH > 0 ? NH + 0.8 : 0
 UNIT = (X1 - X0 - GAP) / (NG + HW)
 YB = 1.25 / H
 YT = 1 - 0.92 / H
-labels = 'eval headline("Reproduction: each rung''s best GFLOP/s in the new run over the reference run", sprintf("in each rung: sizes n small to large (filled), then the other shapes (open);  band: ±%g %%;  GPU points outside it labelled", 100 * tol)); eval corner(sprintf("new: %s, %s   reference: %s, %s", run_gpu("new"), run_date("new"), run_gpu("reference"), run_date("reference")))'
+labels = 'eval headline("Reproduction: each rung''s best GFLOP/s in the new run over the reference run", sprintf("in each rung: sizes n small to large (filled), then the other shapes (open);  band: ±%g %%;  GPU points outside it labelled", 100 * tol)); eval corner(sprintf("new: %s, %s   reference: %s, %s", run_gpu("new".pair), run_date("new".pair), run_gpu("reference".pair), run_date("reference".pair)))'
 
 do for [fmt in formats] {
     eval term(fmt)

@@ -3,8 +3,8 @@
 # (`mmladder table`), gnuplot draws them (plots/NN_name.gp, columns by name).
 #
 # usage: scripts/figures.sh -o OUTDIR -p PRIMARY.h5 [-c OTHER_GPU.h5]
-#                           [-t TRANSFERS.h5] [-r REFERENCE.h5 [-n NEW.h5]] [-s SHAPES.h5]
-#                           [-b BIN] [-T TOL]
+#                           [-t TRANSFERS.h5] [-r REFERENCE.h5 [-n NEW.h5]]
+#                           [-R REFERENCE2.h5 -N NEW2.h5] [-s SHAPES.h5] [-b BIN] [-T TOL]
 #
 #   -o OUTDIR     where the figures go (NN_name.pdf and .png) and, in OUTDIR/data,
 #                 the tables they are drawn from
@@ -13,6 +13,8 @@
 #   -t TRANSFERS  a run of experiments/transfers.ini (figure 8)
 #   -r REFERENCE  the reference a new run is compared with (figure 10)
 #   -n NEW        that new run (default PRIMARY)
+#   -R, -N        a second pair, another GPU's reference and reproduction
+#                 (figure 10_reproduction2)
 #   -s SHAPES     a run of experiments/shapes.ini, the shape suite (figure 12)
 #   -b BIN        the harness binary (default bin/mmladder)
 #   -T TOL        figure 10's tolerance band, a fraction (default 0.10)
@@ -35,11 +37,13 @@ prog=figures.sh
 die() { printf '%s: %s\n' "$prog" "$*" >&2; exit 1; }
 usage() { sed -n '/^# usage:/,/^#   -T/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 1; }
 
-outdir= primary= other= transfers= reference= new= shapes= tol=0.10 bin=bin/mmladder
-while getopts o:p:c:t:r:n:s:b:T:h opt; do
+outdir= primary= other= transfers= reference= new= reference2= new2= shapes= tol=0.10
+bin=bin/mmladder
+while getopts o:p:c:t:r:n:R:N:s:b:T:h opt; do
     case $opt in
     o) outdir=$OPTARG ;; p) primary=$OPTARG ;; c) other=$OPTARG ;; t) transfers=$OPTARG ;;
     r) reference=$OPTARG ;; n) new=$OPTARG ;; s) shapes=$OPTARG ;; b) bin=$OPTARG ;;
+    R) reference2=$OPTARG ;; N) new2=$OPTARG ;;
     T) tol=$OPTARG ;;
     *) usage ;;
     esac
@@ -48,6 +52,8 @@ shift $((OPTIND - 1))
 [ $# -eq 0 ] || die "unexpected argument '$1'"
 [ -n "$outdir" ] && [ -n "$primary" ] || usage
 [ -z "$new" ] || [ -n "$reference" ] || die "-n NEW.h5 needs -r REFERENCE.h5"
+[ -z "$new2$reference2" ] || { [ -n "$new2" ] && [ -n "$reference2" ]; } ||
+    die "-R REFERENCE2.h5 and -N NEW2.h5 go together"
 case $outdir$tol in *\'*) die "OUTDIR and TOL may not contain a single quote" ;; esac
 [ -x "$bin" ] || die "no harness binary at '$bin' (build it with make, or give -b BIN)"
 command -v gnuplot >/dev/null 2>&1 || die "gnuplot not found (Debian: apt-get install gnuplot-nox)"
@@ -75,15 +81,17 @@ table telemetry telemetry "$primary"
 [ -z "$other" ] || { table gpus compare "$other" "$primary"; runs="$runs other=$other"; }
 [ -z "$transfers" ] || { table transfers transfers "$transfers"; runs="$runs transfers=$transfers"; }
 [ -z "$reference" ] || { table repro compare "$new" "$reference"; runs="$runs reference=$reference new=$new"; }
+[ -z "$reference2" ] || { table repro2 compare "$new2" "$reference2"; runs="$runs reference2=$reference2 new2=$new2"; }
 [ -z "$shapes" ] || { table shapes shapes "$shapes"; runs="$runs shapes=$shapes"; }
 # shellcheck disable=SC2086  # one word per run
 table runs runs $runs
 
 failed= ran=0 skipped=0
-# figure NAME NEEDS: plots/NAME.gp into OUTDIR/NAME.{pdf,png}, if the run NEEDS
-# was given; skipped when the script ends with status 3 (it said why on stderr)
+# figure NAME NEEDS [SCRIPT SETTINGS]: plots/SCRIPT.gp (default NAME.gp) into
+# OUTDIR/NAME.{pdf,png}, with the gnuplot SETTINGS, if the table NEEDS was
+# made; skipped when the script ends with status 3 (it said why on stderr)
 figure() {
-    name=$1 needs=$2
+    name=$1 needs=$2 script=${3:-$1} settings=${4:-}
     rm -f "$outdir/$name.pdf" "$outdir/$name.png"
     if [ -n "$needs" ] && [ ! -f "$data/$needs.tsv" ]; then
         printf '%s: %s skipped: needs its run (%s)\n' "$prog" "$name" "$needs"
@@ -92,7 +100,8 @@ figure() {
     fi
     printf '%s: %s\n' "$prog" "$name"
     rc=0
-    gnuplot -e "datadir='$data'; out='$outdir/$name'; tol=$tol" "$plots/style.gp" "$plots/$name.gp" || rc=$?
+    gnuplot -e "datadir='$data'; out='$outdir/$name'; tol=$tol; $settings" "$plots/style.gp" \
+        "$plots/$script.gp" || rc=$?
     case $rc in
     0) ran=$((ran + 1)) ;;
     3)
@@ -102,7 +111,7 @@ figure() {
         ;;
     *)
         rm -f "$outdir/$name.pdf" "$outdir/$name.png"
-        printf '%s: figure %s failed (plots/%s.gp)\n' "$prog" "$name" "$name" >&2
+        printf '%s: figure %s failed (plots/%s.gp)\n' "$prog" "$name" "$script" >&2
         failed="$failed $name"
         ;;
     esac
@@ -117,6 +126,7 @@ figure 07_variability ""
 figure 08_transfers transfers
 figure 09_gpus gpus
 figure 10_reproduction repro
+figure 10_reproduction2 repro2 10_reproduction "pair='2'"
 figure 11_telemetry ""
 figure 12_shapes shapes
 

@@ -211,12 +211,19 @@ static void every_figure_is_drawn(void **state)
     subset(ref[3], r, sizes);
     suite_subset(ref[4], s, NULL);
 
+    /* (the second reproduction pair: the H200 run as if it reproduced the H100's) */
     char *argv[] = {"scripts/figures.sh", "-o", out, "-b", (char *)test_binary(), "-p", p, "-c",
-                    o, "-t", t, "-r", p, "-n", r, "-s", s, NULL};
+                    o, "-t", t, "-r", p, "-n", r, "-R", p, "-N", o, "-s", s, NULL};
     char *so, *se;
     int rc = test_run(argv, &so, &se);
     if (rc != 0) fail_msg("figures.sh exited %d: %s", rc, se);
     free(so); free(se);
+    for (int k = 0; k < 2; k++) {   /* drawn by 10_reproduction.gp from repro2.tsv */
+        char f[400];
+        struct stat st;
+        snprintf(f, sizeof f, "%s/10_reproduction2.%s", out, k ? "png" : "pdf");
+        if (stat(f, &st) != 0 || st.st_size < 1000) fail_msg("%s missing or nearly empty", f);
+    }
     for (size_t i = 0; i < N_FIGURES; i++) {
         char f[2][400];
         for (int k = 0; k < 2; k++) {
