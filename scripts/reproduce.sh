@@ -38,6 +38,10 @@ ref_shapes_h200=${REF_SHAPES_H200:-}
 
 if device=$("$BIN" device); then
     echo "reproduce: on $device"
+    for e in paper shapes transfers; do   # what `mmladder plan` expects each to take
+        printf 'reproduce: experiments/%s.ini: ' "$e"
+        "$BIN" plan "experiments/$e.ini" | grep ' points, ' || echo "(no estimate)"
+    done
     new=$(run_into paper) || exit 1
     new_shapes=$(run_into shapes) || exit 1
     new_transfers=$(run_into transfers) || exit 1
