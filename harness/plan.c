@@ -201,7 +201,8 @@ double point_estimate_s(const struct point *pt, const struct experiment *e)
     if (pt->skip) return 0.0;
     const int gpu = pt->v->device == DEV_GPU;
     const struct sampling_rule *r = gpu ? &e->gpu_rule : &e->host_rule;
-    const double one = point_flops(pt) / (pt->v->nominal_gflops * 1e9) * 1e3;   /* ms */
+    const double flops = point_flops(pt);
+    const double one = flops / (pt->v->nominal_gflops * 1e9) * 1e3;   /* ms */
     if (!gpu) {
         /* The verified call is sample 0; then calls until min_samples and
          * min_time, stopped by the timeout once min_samples are in. */
@@ -210,7 +211,6 @@ double point_estimate_s(const struct point *pt, const struct experiment *e)
         if (one >= r->long_point_ms) ms = one;
         return ms / 1e3;
     }
-    const double flops = point_flops(pt);
     if (pt->host_memory) {
         /* Round trips: A and B copied in, the kernel, C copied out, each sample;
          * the rule counts the kernel's time towards min_time_ms, so small
