@@ -501,24 +501,55 @@ static void expected_text(const struct claim *c, char *buf, size_t len)
     else snprintf(buf, len, "%s to %s", a, b);
 }
 
-/* Evaluate over the claim's runs, in its order. */
-/* How long the runs a claim reads took, from their files: "5 min on the H100,
- * 6 min on the H200" ("" when no file says). */
+/* The GPU model a run names, without "NVIDIA " and past its first word ("H100",
+ * "H200"); "host" for a run without a GPU. */
+static int gpu_model(const struct run *r, const char **m)
+{
+    *m = strncmp(r->gpu_name, "NVIDIA ", 7) ? r->gpu_name : r->gpu_name + 7;
+    if (!(*m)[0]) *m = "host";
+    return (int)strcspn(*m, " ");
+}
+
+static void duration(double s, char *out, size_t len)
+{
+    if (s < 90) snprintf(out, len, "%.0f s", s);
+    else snprintf(out, len, "%.0f min", s / 60);
+}
+
+/* How long the runs a claim reads took, from their files, one entry per GPU
+ * model in the claim's order: "3 min on the H100, 16 s to 4 min on the H200"
+ * ("" when no file says).  Entries that do not fit end the text with ", ...". */
 static void run_times(const struct run *const *rs, size_t nrs, char *out, size_t len)
 {
     size_t o = 0;
     out[0] = '\0';
-    for (size_t k = 0; k < nrs && o < len; k++) {
-        if (!isfinite(rs[k]->wall_s)) continue;
-        const char *m = strncmp(rs[k]->gpu_name, "NVIDIA ", 7) ? rs[k]->gpu_name : rs[k]->gpu_name + 7;
-        char when[32];
-        if (rs[k]->wall_s < 90) snprintf(when, sizeof when, "%.0f s", rs[k]->wall_s);
-        else snprintf(when, sizeof when, "%.0f min", rs[k]->wall_s / 60);
-        o += (size_t)snprintf(out + o, len - o, "%s%s on the %.*s", o ? ", " : "", when,
-                              m[0] ? (int)strcspn(m, " ") : 4, m[0] ? m : "host");
+    for (size_t k = 0; k < nrs; k++) {
+        const char *m, *mj;
+        int ml = gpu_model(rs[k], &m), seen = !isfinite(rs[k]->wall_s);
+        for (size_t j = 0; j < k && !seen; j++)
+            seen = isfinite(rs[j]->wall_s) && gpu_model(rs[j], &mj) == ml && !strncmp(m, mj, (size_t)ml);
+        if (seen) continue;
+        double lo = rs[k]->wall_s, hi = lo;
+        for (size_t j = k + 1; j < nrs; j++)
+            if (isfinite(rs[j]->wall_s) && gpu_model(rs[j], &mj) == ml && !strncmp(m, mj, (size_t)ml)) {
+                lo = fmin(lo, rs[j]->wall_s);
+                hi = fmax(hi, rs[j]->wall_s);
+            }
+        char a[32], b[32], entry[96];
+        duration(lo, a, sizeof a);
+        duration(hi, b, sizeof b);
+        if (strcmp(a, b)) snprintf(entry, sizeof entry, "%s to %s on the %.*s", a, b, ml, m);
+        else snprintf(entry, sizeof entry, "%s on the %.*s", a, ml, m);
+        const char *sep = o ? ", " : "";
+        if (o + strlen(sep) + strlen(entry) + strlen(", ...") >= len) {
+            if (o + strlen(", ...") < len) snprintf(out + o, len - o, "%s...", sep);
+            return;
+        }
+        o += (size_t)snprintf(out + o, len - o, "%s%s", sep, entry);
     }
 }
 
+/* Evaluate over the claim's runs, in its order. */
 static void evaluate(const struct claim *c, const struct run *const *rs, size_t nrs,
                      struct claim_result *out)
 {

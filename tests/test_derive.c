@@ -424,8 +424,47 @@ static void agreement_share_and_wall_time(void **state)
     claims_evaluate(&cs->c[2], runs, 2, &cr);   /* write_rows records 1 s */
     assert_int_equal(cr.verdict, CLAIM_PASSED);
     assert_string_equal(cr.text, "1 s");
+    assert_string_equal(cr.time, "1 s on the Test");   /* one entry per GPU model */
+    runs[0].wall_s = 240;
+    claims_evaluate(&cs->c[2], runs, 2, &cr);
+    assert_string_equal(cr.time, "1 s to 4 min on the Test");
     derive_close(&runs[0]);
     derive_close(&runs[1]);
+    free(runs);
+    free(cs);
+}
+
+/* Times of runs on more GPU models than the claims table's cell holds: whole
+ * entries, then ", ...", never a model's name cut off. */
+static void run_times_that_do_not_fit_end_whole(void **state)
+{
+    struct known *k = *state;
+    char p[400], err[512], ini[1024];
+    struct run *runs = calloc(CLAIM_MAX_LIST, sizeof *runs);
+    if (derive_open(&runs[0], "r0", k->path, err, sizeof err)) fail_msg("%s", err);
+    int o = snprintf(ini, sizeof ini, "[t]\ntext = {max} s\nvalue = wall_s\nexpect = at_most 2\nruns =");
+    for (int i = 0; i < CLAIM_MAX_LIST; i++) {
+        if (i) runs[i] = runs[0];   /* the same file under another role and GPU model */
+        snprintf(runs[i].role, sizeof runs[i].role, "r%d", i);
+        snprintf(runs[i].gpu_name, sizeof runs[i].gpu_name, "NVIDIA Model%02d", i);
+        o += snprintf(ini + o, sizeof ini - (size_t)o, " r%d", i);
+    }
+    snprintf(ini + o, sizeof ini - (size_t)o, "\n");
+    snprintf(p, sizeof p, "%s/t.ini", k->dir);
+    write_text(p, ini);
+    struct claims *cs = calloc(1, sizeof *cs);
+    assert_int_equal(claims_load(p, cs, err, sizeof err), 0);
+    struct claim_result cr;
+    claims_evaluate(&cs->c[0], runs, CLAIM_MAX_LIST, &cr);
+    assert_int_equal(cr.verdict, CLAIM_PASSED);
+    size_t n = strlen(cr.time);
+    assert_true(n > 5 && n < sizeof cr.time);
+    assert_string_equal(cr.time + n - 5, ", ...");
+    assert_memory_equal(cr.time, "1 s on the Model00, 1 s on the Model01, ", 40);
+    /* every entry before ", ..." is whole */
+    for (char *e = cr.time; e < cr.time + n - 5; e = strstr(e, ", ") + 2)
+        assert_memory_equal(e, "1 s on the Model", 16);
+    derive_close(&runs[0]);
     free(runs);
     free(cs);
 }
@@ -762,6 +801,7 @@ const struct CMUnitTest derive_tests[] = {
     cmocka_unit_test_setup_teardown(claims_pass_fail_and_wait, known_setup, known_teardown),
     cmocka_unit_test_setup_teardown(estimate_claim_is_wall_over_estimate, known_setup, known_teardown),
     cmocka_unit_test_setup_teardown(agreement_share_and_wall_time, known_setup, known_teardown),
+    cmocka_unit_test_setup_teardown(run_times_that_do_not_fit_end_whole, known_setup, known_teardown),
     cmocka_unit_test_setup_teardown(noise_claims_and_telemetry_keys, known_setup, known_teardown),
     cmocka_unit_test_setup_teardown(values_answer_keys_and_name_unknown_ones, known_setup,
                                     known_teardown),
