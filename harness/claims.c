@@ -131,11 +131,13 @@ static int set_key(struct parse *p, struct claim *c, const char *key, char *v)
     } else if (!strcmp(key, "wpts") || !strcmp(key, "other_wpts")) {
         struct claim_filter *f = key[0] == 'o' ? &c->other_filter : &c->filter;
         return int_list(p, key, v, f->wpts, &f->n_wpts, CLAIM_MAX_LIST);
-    } else if (!strcmp(key, "rungs")) {
-        if ((n = words(v, w, CLAIM_MAX_LIST)) < 1) return bad(p, "rungs: expected 1 to %d rungs", CLAIM_MAX_LIST);
+    } else if (!strcmp(key, "rungs") || !strcmp(key, "except_rungs")) {
+        char(*dst)[32] = key[0] == 'r' ? c->only : c->except;
+        if ((n = words(v, w, CLAIM_MAX_LIST)) < 1)
+            return bad(p, "%s: expected 1 to %d rungs", key, CLAIM_MAX_LIST);
         for (int i = 0; i < n; i++)
-            if (rung_arg(p, w[i], c->only[i], sizeof c->only[i])) return -1;
-        c->n_only = n;
+            if (rung_arg(p, w[i], dst[i], sizeof dst[i])) return -1;
+        *(key[0] == 'r' ? &c->n_only : &c->n_except) = n;
     } else if (!strcmp(key, "precision")) {
         if (strcmp(v, "fp32") && strcmp(v, "tf32"))
             return bad(p, "precision: '%s' (expected fp32 or tf32)", v);
@@ -256,6 +258,8 @@ static int complete_claim(struct parse *p, const struct claim *c)
     if (!pairwise(c->value) && c->n_only && !per_run(c->value))
         return bad(p, "[%s]: rungs filter agreement claims, or name the exceptions of a "
                       "noise claim", c->id);
+    if (c->n_except && (!pairwise(c->value) || c->n_only))
+        return bad(p, "[%s]: except_rungs filters agreement claims that name no rungs", c->id);
     return 0;
 }
 
@@ -565,6 +569,7 @@ static void evaluate(const struct claim *c, const struct run *const *rs, size_t 
                 keep = 0;
                 for (int k = 0; k < c->n_only; k++) keep |= !strcmp(c->only[k], p[i].v->name);
             }
+            for (int k = 0; keep && k < c->n_except; k++) keep = strcmp(c->except[k], p[i].v->name) != 0;
             if (keep && c->n_shapes) {
                 keep = 0;
                 for (int k = 0; k < c->n_shapes; k++)

@@ -29,8 +29,9 @@
  *                   pageable host memory over the same through pinned memory
  *   agreement       per (rung, shape) of the GPU rows both runs have: first run
  *                   over second (runs = exactly two); optional filters: rungs
- *                   (a list), precision (fp32 or tf32), shapes, and device
- *                   (gpu, the default, or host: the host rows instead)
+ *                   (a list), except_rungs (a list left out), precision (fp32
+ *                   or tf32), shapes, and device (gpu, the default, or host:
+ *                   the host rows instead)
  *   unverified      per run: points incorrect or failed
  *   stable_share    per run: % of the passed GPU points of >= 1 ms (median) whose
  *                   samples' relative stddev is at most 1%
@@ -101,6 +102,8 @@ struct claim {
     } filter, other_filter;     /* for R, and for S */
     char only[CLAIM_MAX_LIST][32];   /* agreement: these rungs only (none: all) */
     int n_only;
+    char except[CLAIM_MAX_LIST][32]; /* agreement: all but these rungs */
+    int n_except;
     int precision;             /* agreement, suite values: -1 both, else PREC_FP32 or PREC_TF32 */
     unsigned classes;          /* suite values: 1 << enum shape_class for each; 0: all */
     int host_rows;             /* agreement: the host rows instead of the GPU rows */

@@ -320,6 +320,11 @@ static void claims_file_errors_name_the_line(void **state)
         {"[a]\ntext = t\nvalue = pct_ref gpu_tiled\nruns = x\nexpect = at_least 1\n",
          ":1: [a] needs shapes"},
         {"[a]\nflavour = 1\n", ":2: unknown key 'flavour'"},
+        {"[a]\ntext = t\nvalue = agreement\nruns = x y\nrungs = gpu_naive\nexcept_rungs = gpu_tiled\n"
+         "expect = at_least 1\n",
+         ":1: [a]: except_rungs filters agreement claims that name no rungs"},
+        {"[a]\ntext = t\nvalue = wall_s\nruns = x\nexcept_rungs = gpu_tiled\nexpect = at_least 1\n",
+         ":1: [a]: except_rungs filters agreement claims that name no rungs"},
         {"text = t\n", ":1: 'text = t' (expected key = value inside a [claim])"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -411,7 +416,9 @@ static void agreement_share_and_wall_time(void **state)
                   "expect = at_least 90\n"
                   "[naive]\ntext = {range}\nvalue = agreement_share\nrungs = gpu_naive\n"
                   "runs = new ref\nexpect = at_least 90\n"
-                  "[wall]\ntext = {max} s\nvalue = wall_s\nruns = new ref\nexpect = at_most 2\n");
+                  "[wall]\ntext = {max} s\nvalue = wall_s\nruns = new ref\nexpect = at_most 2\n"
+                  "[but]\ntext = {count} pairs, {range}\nvalue = agreement\nexcept_rungs = gpu_tiled\n"
+                  "runs = new ref\nexpect = about 1 2%\n");
     struct claims *cs = calloc(1, sizeof *cs);
     assert_int_equal(claims_load(p, cs, err, sizeof err), 0);
     struct claim_result cr;
@@ -428,6 +435,9 @@ static void agreement_share_and_wall_time(void **state)
     runs[0].wall_s = 240;
     claims_evaluate(&cs->c[2], runs, 2, &cr);
     assert_string_equal(cr.time, "1 s to 4 min on the Test");
+    claims_evaluate(&cs->c[3], runs, 2, &cr);   /* gpu_tiled's 1.05 left out */
+    assert_int_equal(cr.verdict, CLAIM_PASSED);
+    assert_string_equal(cr.text, "2 pairs, 0.99-1.01");
     derive_close(&runs[0]);
     derive_close(&runs[1]);
     free(runs);
