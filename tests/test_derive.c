@@ -305,6 +305,18 @@ static void telemetry_view_and_throttled_samples(void **state)
 
 static void write_text(const char *path, const char *text) { test_write_file(path, text); }
 
+/* Evaluate claim c over runs and check its verdict, and its text unless NULL;
+ * the result, for what else a test checks. */
+static struct claim_result expect_claim(const struct claim *c, const struct run *runs, size_t n,
+                                        enum claim_verdict verdict, const char *text)
+{
+    struct claim_result r;
+    claims_evaluate(c, runs, n, &r);
+    assert_int_equal(r.verdict, verdict);
+    if (text) assert_string_equal(r.text, text);
+    return r;
+}
+
 static void claims_file_errors_name_the_line(void **state)
 {
     struct known *k = *state;
@@ -352,18 +364,14 @@ static void claims_pass_fail_and_wait(void **state)
     assert_int_equal(claims_load(p, cs, err, sizeof err), 0);
     assert_int_equal(cs->n, 4);
     struct claim_result r;
-    claims_evaluate(&cs->c[0], &k->run, 1, &r);
-    assert_int_equal(r.verdict, CLAIM_PASSED);
-    assert_string_equal(r.text, "tiled reaches 40.0%");
+    expect_claim(&cs->c[0], &k->run, 1, CLAIM_PASSED, "tiled reaches 40.0%");
     claims_evaluate(&cs->c[1], &k->run, 1, &r);
     assert_int_equal(r.verdict, CLAIM_FAILED);
     assert_string_equal(r.worst, "x 256");
     claims_evaluate(&cs->c[2], &k->run, 1, &r);
     assert_int_equal(r.verdict, CLAIM_NOT_EVALUATED);
     assert_non_null(strstr(r.why, "needs the run 'y'"));
-    claims_evaluate(&cs->c[3], &k->run, 1, &r);   /* 400 / 300 */
-    assert_int_equal(r.verdict, CLAIM_PASSED);
-    assert_string_equal(r.text, "1.33");
+    expect_claim(&cs->c[3], &k->run, 1, CLAIM_PASSED, "1.33");   /* 400 / 300 */
     free(cs);
 }
 
@@ -381,9 +389,7 @@ static void estimate_claim_is_wall_over_estimate(void **state)
     snprintf(run->role, sizeof run->role, "e");
     run->wall_s = 110, run->estimated_s = 100;
     struct claim_result cr;
-    claims_evaluate(&cs->c[0], run, 1, &cr);
-    assert_int_equal(cr.verdict, CLAIM_PASSED);
-    assert_string_equal(cr.text, "1.10");
+    expect_claim(&cs->c[0], run, 1, CLAIM_PASSED, "1.10");
     run->wall_s = 120;
     claims_evaluate(&cs->c[0], run, 1, &cr);
     assert_int_equal(cr.verdict, CLAIM_FAILED);
@@ -422,22 +428,15 @@ static void agreement_share_and_wall_time(void **state)
     struct claims *cs = calloc(1, sizeof *cs);
     assert_int_equal(claims_load(p, cs, err, sizeof err), 0);
     struct claim_result cr;
-    claims_evaluate(&cs->c[0], runs, 2, &cr);   /* 3 of 4 pairs within 2% */
-    assert_int_equal(cr.verdict, CLAIM_FAILED);
-    assert_string_equal(cr.text, "75.0% of 1");
-    claims_evaluate(&cs->c[1], runs, 2, &cr);
-    assert_int_equal(cr.verdict, CLAIM_PASSED);
-    assert_string_equal(cr.text, "100.0");
-    claims_evaluate(&cs->c[2], runs, 2, &cr);   /* write_rows records 1 s */
-    assert_int_equal(cr.verdict, CLAIM_PASSED);
-    assert_string_equal(cr.text, "1 s");
+    expect_claim(&cs->c[0], runs, 2, CLAIM_FAILED, "75.0% of 1");   /* 3 of 4 pairs within 2% */
+    expect_claim(&cs->c[1], runs, 2, CLAIM_PASSED, "100.0");
+    cr = expect_claim(&cs->c[2], runs, 2, CLAIM_PASSED, "1 s");   /* write_rows records 1 s */
     assert_string_equal(cr.time, "1 s on the Test");   /* one entry per GPU model */
     runs[0].wall_s = 240;
     claims_evaluate(&cs->c[2], runs, 2, &cr);
     assert_string_equal(cr.time, "1 s to 4 min on the Test");
-    claims_evaluate(&cs->c[3], runs, 2, &cr);   /* gpu_tiled's 1.05 left out */
-    assert_int_equal(cr.verdict, CLAIM_PASSED);
-    assert_string_equal(cr.text, "2 pairs, 0.99-1.01");
+    /* gpu_tiled's 1.05 left out */
+    expect_claim(&cs->c[3], runs, 2, CLAIM_PASSED, "2 pairs, 0.99-1.01");
     derive_close(&runs[0]);
     derive_close(&runs[1]);
     free(runs);
@@ -513,19 +512,11 @@ static void noise_claims_and_telemetry_keys(void **state)
                   "shapes = 2048\nruns = n\nexpect = at_most 0\n");
     struct claims *cs = calloc(1, sizeof *cs);
     assert_int_equal(claims_load(p, cs, err, sizeof err), 0);
-    struct claim_result cr;
-    claims_evaluate(&cs->c[0], &run, 1, &cr);
-    assert_int_equal(cr.verdict, CLAIM_PASSED);
-    assert_string_equal(cr.text, "33.3");
-    claims_evaluate(&cs->c[1], &run, 1, &cr);
-    assert_int_equal(cr.verdict, CLAIM_FAILED);
-    assert_string_equal(cr.text, "50.0");
-    claims_evaluate(&cs->c[2], &run, 1, &cr);
-    assert_int_equal(cr.verdict, CLAIM_PASSED);
-    assert_string_equal(cr.text, "1");
-    claims_evaluate(&cs->c[3], &run, 1, &cr);   /* the spread one named as the exception */
-    assert_int_equal(cr.verdict, CLAIM_PASSED);
-    assert_string_equal(cr.text, "0");
+    expect_claim(&cs->c[0], &run, 1, CLAIM_PASSED, "33.3");
+    expect_claim(&cs->c[1], &run, 1, CLAIM_FAILED, "50.0");
+    expect_claim(&cs->c[2], &run, 1, CLAIM_PASSED, "1");
+    /* the spread one named as the exception */
+    expect_claim(&cs->c[3], &run, 1, CLAIM_PASSED, "0");
     free(cs);
 
     const struct {
