@@ -4,7 +4,8 @@
 # per rung, the ladder left to right (its name below); in it, the sizes from
 # the smallest (left) to the largest (right), joined.  A line at 1 (the same
 # speed) and a band of ±10 %; GPU points outside the band are labelled with
-# their size.  Colour and point: the rung (rungs.tsv).
+# their size (left of the point in the last rung's column, to stay inside the
+# plot).  Colour and point: the rung (rungs.tsv).
 #
 # The host rungs (device host) measure the two machines' CPUs, not their GPUs:
 # they get a narrow panel of their own, with its own scale, left of the GPU
@@ -113,8 +114,10 @@ do for [fmt in formats] {
             do for [i = 1:N - 1] { eval sprintf("set arrow %d from %g, graph 0 to %g, graph 1 nohead lc rgb '#DDDDDD' lw 0.8 back", 10 + i, i + 0.5, i + 0.5) }
             plot for [w in L] f using (chosen(0) && dev(0) == d && @K == int(w) ? bx(d, int(w), @R) : NaN):(column("ratio")) \
                      with linespoints lt int(w) lw 1.2 ps 0.7 notitle, \
-                 f using (chosen(0) && d == 1 && dev(0) == d && outside(0) ? bx(d, @K, @R) : NaN):(column("ratio")):(strcol("shape")) \
-                     with labels left offset char 0.6, 0 font FONT_TINY notitle
+                 f using (chosen(0) && d == 1 && dev(0) == d && outside(0) && bx(d, @K, @R) < N - 0.5 ? bx(d, @K, @R) : NaN):(column("ratio")):(strcol("shape")) \
+                     with labels left offset char 0.6, 0 font FONT_TINY notitle, \
+                 f using (chosen(0) && d == 1 && dev(0) == d && outside(0) && bx(d, @K, @R) >= N - 0.5 ? bx(d, @K, @R) : NaN):(column("ratio")):(strcol("shape")) \
+                     with labels right offset char -0.6, 0 font FONT_TINY notitle
             unset arrow
             unset object 1
             unset label

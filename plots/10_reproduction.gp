@@ -5,7 +5,8 @@
 # the shapes in the table's order (shape_rank): the square sizes from the
 # smallest (left) to the largest, filled and joined, then the other shapes,
 # open.  A line at 1 and a band of ±tol; points outside it are labelled with
-# their shape.  Colour and point: the rung (rungs.tsv).
+# their shape (left of the point in the last rung's column, to stay inside the
+# plot).  Colour and point: the rung (rungs.tsv).
 #
 # The host rungs (device host) get a narrow panel of their own, with its own
 # scale, left of the GPU rungs: the GPU rows alone set the GPU panel's range.
@@ -115,8 +116,10 @@ do for [fmt in formats] {
                      with linespoints lt int(w) lw 1.2 ps 0.7 notitle, \
                  for [w in L] f using (chosen(0) && dev(0) == d && @K == int(w) && column("n") == 0 ? bx(d, int(w), @R) : NaN):(column("ratio")) \
                      with points lt int(w) pt pt_open(int(w)) ps 0.7 lw 1.2 notitle, \
-                 f using (chosen(0) && d == 1 && dev(0) == d && outside(0) ? bx(d, @K, @R) : NaN):(column("ratio")):(times(strcol("shape"))) \
-                     with labels left offset char 0.6, 0 font FONT_TINY notitle
+                 f using (chosen(0) && d == 1 && dev(0) == d && outside(0) && bx(d, @K, @R) < N - 0.5 ? bx(d, @K, @R) : NaN):(column("ratio")):(times(strcol("shape"))) \
+                     with labels left offset char 0.6, 0 font FONT_TINY notitle, \
+                 f using (chosen(0) && d == 1 && dev(0) == d && outside(0) && bx(d, @K, @R) >= N - 0.5 ? bx(d, @K, @R) : NaN):(column("ratio")):(times(strcol("shape"))) \
+                     with labels right offset char -0.6, 0 font FONT_TINY notitle
             unset arrow
             unset object 1
             unset label
