@@ -514,6 +514,15 @@ static int gpu_model(const struct run *r, const char **m)
     return (int)strcspn(*m, " ");
 }
 
+/* Do both runs have a wall time and the same GPU model? */
+static int same_gpu(const struct run *a, const struct run *b)
+{
+    const char *ma, *mb;
+    int la = gpu_model(a, &ma);
+    return isfinite(a->wall_s) && isfinite(b->wall_s) && gpu_model(b, &mb) == la &&
+           !strncmp(ma, mb, (size_t)la);
+}
+
 static void duration(double s, char *out, size_t len)
 {
     if (s < 90) snprintf(out, len, "%.0f s", s);
@@ -528,14 +537,13 @@ static void run_times(const struct run *const *rs, size_t nrs, char *out, size_t
     size_t o = 0;
     out[0] = '\0';
     for (size_t k = 0; k < nrs; k++) {
-        const char *m, *mj;
+        const char *m;
         int ml = gpu_model(rs[k], &m), seen = !isfinite(rs[k]->wall_s);
-        for (size_t j = 0; j < k && !seen; j++)
-            seen = isfinite(rs[j]->wall_s) && gpu_model(rs[j], &mj) == ml && !strncmp(m, mj, (size_t)ml);
+        for (size_t j = 0; j < k && !seen; j++) seen = same_gpu(rs[j], rs[k]);
         if (seen) continue;
         double lo = rs[k]->wall_s, hi = lo;
         for (size_t j = k + 1; j < nrs; j++)
-            if (isfinite(rs[j]->wall_s) && gpu_model(rs[j], &mj) == ml && !strncmp(m, mj, (size_t)ml)) {
+            if (same_gpu(rs[j], rs[k])) {
                 lo = fmin(lo, rs[j]->wall_s);
                 hi = fmax(hi, rs[j]->wall_s);
             }

@@ -305,15 +305,15 @@ static void telemetry_view_and_throttled_samples(void **state)
 
 static void write_text(const char *path, const char *text) { test_write_file(path, text); }
 
-/* Evaluate claim c over runs and check its verdict, and its text unless NULL;
- * the result, for what else a test checks. */
+/* Evaluate claim c over runs and check its verdict and text; the result, for
+ * what else a test checks. */
 static struct claim_result expect_claim(const struct claim *c, const struct run *runs, size_t n,
                                         enum claim_verdict verdict, const char *text)
 {
     struct claim_result r;
     claims_evaluate(c, runs, n, &r);
     assert_int_equal(r.verdict, verdict);
-    if (text) assert_string_equal(r.text, text);
+    assert_string_equal(r.text, text);
     return r;
 }
 
