@@ -55,12 +55,16 @@ HARNESS_OBJ := $(patsubst harness/%.c,build/harness/%.o,$(HARNESS_SRC))
 
 ifneq ($(strip $(NVCC)),)
   CUDA_HOME  := $(patsubst %/bin/nvcc,%,$(realpath $(NVCC)))
-  GPU_OBJ    := $(patsubst kernels/gpu/%.cu,build/gpu/%.o,$(GPU_KERNELS)) build/harness/gpu.o
+  GPU_OBJ    := $(patsubst kernels/gpu/%.cu,build/gpu/%.o,$(GPU_KERNELS)) build/harness/gpu.o \
+                build/harness/kernel_timer.o
   # test-only binaries with the wrong-on-purpose kernels (tests/faulty_kernels.cu)
   TEST_BINS  := build/tests/mmladder-faulty build/tests/sanitize-one
   CPPFLAGS   += -DMM_HAVE_CUDA=1
   LINK       := $(NVCC)
-  LINK_LIBS  := -lcublas -Xlinker -rpath=$(CUDA_HOME)/lib64
+  # CUPTI (the second timer) is part of the toolkit; older layouts keep it in extras/CUPTI.
+  CUPTI_DIRS := $(CUDA_HOME)/lib64 $(CUDA_HOME)/extras/CUPTI/lib64
+  LINK_LIBS  := -lcublas $(addprefix -L,$(CUPTI_DIRS)) -lcupti \
+                $(foreach d,$(CUPTI_DIRS),-Xlinker -rpath=$(d))
 else
   # Without nvcc each kernel file is compiled as C for its configurations alone
   # (kernels/rung_config.h): the plan and the results need them.
@@ -276,6 +280,10 @@ build/gpu/%_tma.o: kernels/gpu/%_tma.cu kernels/matmul.h kernels/rung_config.h $
 build/harness/gpu.o: harness/gpu.cu $(wildcard harness/*.h kernels/*.h)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) $(CPPFLAGS) -c $< -o $@
+
+build/harness/kernel_timer.o: harness/kernel_timer.cu harness/kernel_timer.h
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) -I$(CUDA_HOME)/extras/CUPTI/include -c $< -o $@
 
 # Build provenance, rewritten only when it changes.
 build/buildinfo.h: FORCE

@@ -77,6 +77,7 @@ enum {
     S_GPU_WARMUP_WINDOW_MS,
     S_GPU_SHAPE_WARMUP_MS,
     S_GPU_PARITY_TIMEOUT_MS,
+    S_KERNEL_TIMER,
     N_SAMPLING_KEYS
 };
 static const char *const sampling_keys[N_SAMPLING_KEYS] = {
@@ -84,7 +85,7 @@ static const char *const sampling_keys[N_SAMPLING_KEYS] = {
     "host_min_samples", "host_max_samples", "host_min_time_ms", "host_timeout_ms",
     "host_long_point_ms", "target_rel_stddev", "host_point_budget_s", "gpu_min_sample_ms",
     "gpu_warmup_min_ms", "gpu_warmup_max_ms", "gpu_capped_sample_ms", "gpu_warmup_window_ms",
-    "gpu_shape_warmup_ms", "gpu_parity_timeout_ms"};
+    "gpu_shape_warmup_ms", "gpu_parity_timeout_ms", "kernel_timer"};
 
 enum { W_VARIANTS, W_SIZES, W_SHAPES, W_TILES, W_WPTS, W_OPT_LEVELS, W_HOST_MEMORY, W_SPLITS,
        W_CONFIGS, N_SWEEP_KEYS };
@@ -490,6 +491,12 @@ static void sampling_value(struct parse_ctx *c, int key, const char *v, int cont
         return;
     }
     switch (key) {
+    case S_KERNEL_TIMER:
+        if (!strcmp(v, "cupti") || !strcmp(v, "none"))
+            e->kernel_timer = !strcmp(v, "cupti");
+        else
+            fail(c, line, "[sampling] %s: '%s' (expected cupti or none)", kname, v);
+        break;
     case S_GPU_MIN_SAMPLES:
     case S_GPU_MAX_SAMPLES:
     case S_HOST_MIN_SAMPLES:

@@ -90,6 +90,7 @@ struct experiment {
     size_t text_len;
     struct sampling_rule gpu_rule, host_rule;
     double host_point_budget_s;  /* [sampling] host_point_budget_s, or the default */
+    int kernel_timer;            /* [sampling] kernel_timer = cupti: the second timer on */
     int n_sweeps;
     struct sweep sweeps[EXP_MAX_SWEEPS];
 };

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "gpu.h"
+#include "kernel_timer.h"
 
 enum { REDUCE_THREADS = 256, TIMED_COPIES = 10 };
 
@@ -65,9 +66,12 @@ struct gpu {
     int n_timed;
     unsigned next_set;            /* the set the next single launch reads */
     struct scratch *scratch;
+    unsigned long long *probe;    /* clock_probe_kernel's output, 2 per SM */
     void *workspace;              /* the rungs' workspace (matmul.h), grown on demand */
     size_t workspace_bytes;
     cudaEvent_t done;             /* recorded to wait for the stream without blocking */
+    int kernel_timer;             /* the second timer is ready (gpu_kernel_timer_on) */
+    int tracing;                  /* ... and traces (gpu_kernel_timer_trace) */
     volatile sig_atomic_t *interrupt;   /* set: waits give up ("interrupted") */
     char msg[512];
 };
@@ -233,6 +237,51 @@ compare_kernel(struct compare_sums *out, const float *C, const double *R, size_t
     }
 }
 
+/* The launch before every timed sample: no work, and a preference for the
+ * largest L1 (set at open), so that the SMs leave whatever configuration of L1
+ * and shared memory the kernel before it chose and the sample's first kernel
+ * sets up its own.  Measured (H100, cuBLAS SGEMM at 4096^3 and 8192^3): after a
+ * kernel running two blocks of ~100 KiB of shared memory per SM, cuBLAS runs
+ * 2.5-4% slower, launch after launch and through 20 ms idle, until any kernel
+ * that needs another configuration runs; this one restores it. */
+__global__ void neutral_kernel(unsigned long long ns);
+
+__device__ __forceinline__ unsigned long long global_ns(void)
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+/* Lane 0 of each block: the SM's cycles over `ns` of global time, into out[2b]
+ * (cycles) and out[2b + 1] (ns). */
+__global__ void clock_probe_kernel(unsigned long long *out, unsigned long long ns)
+{
+    if (threadIdx.x) return;
+    const unsigned long long t0 = global_ns(), c0 = clock64();
+    unsigned long long t1;
+    do t1 = global_ns(); while (t1 - t0 < ns);
+    const unsigned long long c1 = clock64();
+    out[2 * blockIdx.x] = c1 - c0;
+    out[2 * blockIdx.x + 1] = t1 - t0;
+}
+
+__global__ void spin_kernel(unsigned long long ns)
+{
+    const unsigned long long t0 = global_ns();
+    while (global_ns() - t0 < ns) {}
+}
+
+/* Two blocks of 1024 threads per SM, each staying `ns`: long enough that the
+ * block scheduler gives every SM its share rather than running them all on
+ * the few SMs that free up first. */
+enum { NEUTRAL_NS = 2000 };
+__global__ void neutral_kernel(unsigned long long ns)
+{
+    const unsigned long long t0 = global_ns();
+    while (global_ns() - t0 < ns) {}
+}
+
 static unsigned grid_for(const struct gpu *g, size_t n, unsigned threads)
 {
     size_t blocks = (n + threads - 1) / threads;
@@ -318,6 +367,11 @@ static const char *open_device(struct gpu *g, struct gpu_info *info)
 
     TRY(ck(g, cudaMalloc((void **)&g->scratch, GPU_SCRATCH_BYTES),
            "cudaMalloc(scratch, %zu bytes)", GPU_SCRATCH_BYTES));
+    TRY(ck(g, cudaMalloc((void **)&g->probe, 2 * sizeof(unsigned long long) * (size_t)in.sm_count),
+           "cudaMalloc(clock probe, %d SMs)", in.sm_count));
+    TRY(ck(g, cudaFuncSetAttribute(neutral_kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                   (int)cudaSharedmemCarveoutMaxL1),
+           "cudaFuncSetAttribute(neutral kernel, carveout: largest L1)"));
     g->l2_bytes = in.l2_bytes;
 
     if (info)
@@ -378,8 +432,11 @@ void gpu_close(struct gpu *g)
         return;
     if (g->stream)
         cudaStreamSynchronize(g->stream);
+    if (g->kernel_timer)
+        kernel_timer_stop();
     free_shape(g);
     cudaFree(g->scratch);
+    cudaFree(g->probe);
     cudaFree(g->workspace);
     if (g->blas)
         cublasDestroy(g->blas);
@@ -615,6 +672,11 @@ const char *gpu_run_once(struct gpu *g, gpu_launch_fn fn, int tile, int wpt, int
 
 void gpu_timing_release(struct gpu *g)
 {
+    if (g->tracing) {   /* the graphs go: nothing to capture anew */
+        kernel_timer_pause();
+        kernel_timer_clear();
+        g->tracing = 0;
+    }
     for (int i = 0; i < 2; i++) {
         if (g->timed[i].exec)
             cudaGraphExecDestroy(g->timed[i].exec);
@@ -636,9 +698,22 @@ static const char *enqueue(struct gpu *g, const struct timed *t, int n)
     return NULL;
 }
 
-/* Events around what `launch` enqueues; elapsed ms. */
-static const char *time_events(struct gpu *g, const struct timed *t, int n, double *ms)
+/* A neutral launch, then events around what `t` enqueues (n launches): the
+ * elapsed ms, and with the second timer on, the window on CUPTI's clock in
+ * which the sample's kernels start (kt may be NULL). */
+static const char *time_events(struct gpu *g, const struct timed *t, int n, double *ms,
+                               struct gpu_kernels *kt)
 {
+    neutral_kernel<<<2 * g->sm_count, 1024, 0, g->stream>>>(NEUTRAL_NS);
+    TRY(ck(g, cudaGetLastError(), "launch the neutral kernel"));
+    uint64_t t0 = 0, t1 = 0;
+    const char *e;
+    /* The window opens once the neutral kernel is done and before the
+     * sample's first launch is enqueued: it holds the sample's kernels alone. */
+    if (g->tracing) {
+        TRY(wait_stream(g, "the neutral kernel"));
+        if ((e = kernel_timer_now(&t0))) return fail(g, "kernel timer: %s", e);
+    }
     TRY(ck(g, cudaEventRecord(g->start, g->stream), "cudaEventRecord(start)"));
     if (t->exec)
         TRY(ck(g, cudaGraphLaunch(t->exec, g->stream), "cudaGraphLaunch(%d launches)", n));
@@ -652,6 +727,8 @@ static const char *time_events(struct gpu *g, const struct timed *t, int n, doub
     float elapsed = 0.0f;
     TRY(ck(g, cudaEventElapsedTime(&elapsed, g->start, g->stop), "cudaEventElapsedTime"));
     *ms = elapsed;
+    if (g->tracing && (e = kernel_timer_now(&t1))) return fail(g, "kernel timer: %s", e);
+    if (kt) *kt = (struct gpu_kernels){t0, t1, n, NAN, NAN, ""};
     return NULL;
 }
 
@@ -693,7 +770,7 @@ const char *gpu_timing_prepare(struct gpu *g, gpu_launch_fn fn, int tile, int wp
     for (int i = 0; i < g->n_timed; i++) {
         struct timed *t = &g->timed[i];
         double one;
-        TRY(time_events(g, t, 1, &one));
+        TRY(time_events(g, t, 1, &one, NULL));
         if (one >= min_sample_ms) continue;
         const double rounds = ceil(min_sample_ms / (fmax(one, 1e-4) * sets));
         int n = (int)fmin(rounds * sets, 1 << 20);
@@ -707,14 +784,112 @@ const char *gpu_timing_prepare(struct gpu *g, gpu_launch_fn fn, int tile, int wp
     return NULL;
 }
 
-const char *gpu_timing_sample(struct gpu *g, int which, double *ms)
+const char *gpu_kernel_timer_on(struct gpu *g)
+{
+    if (g->kernel_timer) return NULL;
+    const char *e = kernel_timer_start();
+    if (e) return fail(g, "starting the kernel timer (CUPTI): %s", e);
+    g->kernel_timer = 1;
+    return NULL;
+}
+
+const char *gpu_kernel_timer_trace(struct gpu *g, int on)
+{
+    if (!g->kernel_timer) return fail(g, "the kernel timer is not on");
+    TRY(wait_stream(g, on ? "resuming the kernel timer" : "pausing the kernel timer"));
+    const char *e = on ? kernel_timer_resume() : kernel_timer_pause();
+    if (e) return fail(g, "kernel timer: %s", e);
+    g->tracing = on;
+    if (!on) kernel_timer_clear();
+    for (int i = 0; i < g->n_timed; i++) {   /* a graph traces as it was captured */
+        struct timed *t = &g->timed[i];
+        if (!t->exec) continue;
+        cudaGraphExecDestroy(t->exec);
+        t->exec = NULL;
+        capture(g, t, t->launches);
+    }
+    return NULL;
+}
+
+const char *gpu_timing_sample(struct gpu *g, int which, double *ms, struct gpu_kernels *k)
 {
     if (which < 0 || which >= g->n_timed)
         return fail(g, "gpu_timing_sample(%d): not prepared", which);
     double total;
     const struct timed *t = &g->timed[which];
-    TRY(time_events(g, t, t->launches, &total));
+    TRY(time_events(g, t, t->launches, &total, k));
     *ms = total / t->launches;
+    return NULL;
+}
+
+/* Each window's kernels, from the records collected. */
+static const char *sum_windows(struct gpu *g, struct gpu_kernels *k, int n)
+{
+    for (int i = 0; k && i < n; i++) {
+        struct kernel_times kt;
+        kernel_timer_sum(k[i].t0, k[i].t1, &kt);
+        if (kt.kernels < k[i].launches)
+            return fail(g, "kernel timer: %d kernel records in a sample of %d launches", kt.kernels,
+                        k[i].launches);
+        k[i].ms = kt.total_ms / k[i].launches;
+        k[i].per_launch = (double)kt.kernels / k[i].launches;
+        snprintf(k[i].name, sizeof k[i].name, "%s", kt.longest);
+    }
+    return NULL;
+}
+
+const char *gpu_kernels_resolve(struct gpu *g, struct gpu_kernels *a, struct gpu_kernels *b, int n)
+{
+    if (!g->kernel_timer) return fail(g, "the kernel timer is not on");
+    const char *e = kernel_timer_collect();
+    const char *err = e ? fail(g, "kernel timer: %s", e) : sum_windows(g, a, n);
+    if (!err) err = sum_windows(g, b, n);
+    kernel_timer_clear();
+    return err;
+}
+
+const char *gpu_rerun_poisoned(struct gpu *g, int which)
+{
+    if (which < 0 || which >= g->n_timed)
+        return fail(g, "gpu_rerun_poisoned(%d): not prepared", which);
+    const struct timed *t = &g->timed[which];
+    const size_t bytes = (size_t)g->M * g->N * sizeof(float);
+    TRY(ck(g, cudaMemsetAsync(t->C, 0xFF, bytes, g->stream), "cudaMemset(%s, 0xFF, %zu bytes)",
+           which ? "the reference's C" : "C", bytes));
+    TRY(enqueue(g, t, 1));   /* the workspace as the samples left it: no reset */
+    char what[112];
+    snprintf(what, sizeof what, "running once more on a poisoned C (%dx%dx%d, tile %d, wpt %d)",
+             g->M, g->N, g->K, t->tile, t->wpt);
+    return wait_stream(g, what);
+}
+
+const char *gpu_sm_clock_mhz(struct gpu *g, double *mhz)
+{
+    enum { PROBE_NS = 20000 };
+    const int sms = g->sm_count;
+    unsigned long long h[2 * 1024];
+    if (sms < 1 || sms > 1024) return fail(g, "gpu_sm_clock_mhz: %d SMs", sms);
+    clock_probe_kernel<<<sms, 32, 0, g->stream>>>(g->probe, PROBE_NS);
+    TRY(ck(g, cudaGetLastError(), "launch clock_probe_kernel"));
+    TRY(ck(g, cudaMemcpyAsync(h, g->probe, 2 * sizeof h[0] * (size_t)sms, cudaMemcpyDeviceToHost,
+                              g->stream),
+           "cudaMemcpy(clock probe, device to host)"));
+    TRY(wait_stream(g, "reading the SM clock"));
+    double cycles = 0, ns = 0;
+    for (int i = 0; i < sms; i++) cycles += (double)h[2 * i], ns += (double)h[2 * i + 1];
+    if (!(ns > 0)) return fail(g, "gpu_sm_clock_mhz: the global timer did not advance");
+    *mhz = cycles / ns * 1e3;
+    return NULL;
+}
+
+const char *gpu_spin(struct gpu *g, double ms)
+{
+    for (double left = ms; left > 0; left -= 50) {   /* 50 ms a launch: an interrupt waits no longer */
+        spin_kernel<<<g->sm_count * 4, 128, 0, g->stream>>>(
+            (unsigned long long)(fmin(left, 50.0) * 1e6));
+        TRY(ck(g, cudaGetLastError(), "launch spin_kernel"));
+        TRY(wait_stream(g, "keeping the GPU busy"));
+    }
     return NULL;
 }
 
@@ -762,7 +937,7 @@ const char *gpu_time_round_trip(struct gpu *g, gpu_launch_fn fn, int tile, int w
     const struct timed once = {fn, tile, wpt, split, g->dC, 1, NULL};
     const unsigned keep = g->next_set;
     g->next_set = 0;   /* the set just copied in */
-    const char *e = time_events(g, &once, 1, kernel_ms);
+    const char *e = time_events(g, &once, 1, kernel_ms, NULL);
     g->next_set = keep;
     TRY(e);
     t0 = host_ms();

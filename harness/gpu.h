@@ -125,12 +125,56 @@ struct gpu_timing {
  * one launch alone takes min_sample_ms.  `launches` is the rung's count. */
 const char *gpu_timing_prepare(struct gpu *g, gpu_launch_fn fn, int tile, int wpt, int split,
                                gpu_launch_fn ref, double min_sample_ms, struct gpu_timing *out);
+/* Make the second timer ready (kernel_timer.h: CUPTI's records of each
+ * kernel's own start and end), paused.  NULL, or why it cannot be. */
+const char *gpu_kernel_timer_on(struct gpu *g);
+/* Resume (on = 1) or pause (0) it for the samples of the prepared launches,
+ * whose graphs are captured anew so that their kernels are traced, or not. */
+const char *gpu_kernel_timer_trace(struct gpu *g, int on);
+
+/* What the second timer saw of one sample.  gpu_timing_sample notes the
+ * window while the timer traces; gpu_kernels_resolve, once the samples are
+ * taken, fills in the rest. */
+struct gpu_kernels {
+    uint64_t t0, t1;              /* the sample's window on CUPTI's clock */
+    int launches;
+    double ms;                    /* the kernels' own durations summed, per launch */
+    double per_launch;            /* kernels per launch (a split-K rung makes two) */
+    char name[96];                /* the longest kernel's name */
+};
+
 /* One sample of the prepared launches: of fn (which = 0) or of the reference
- * (which = 1); *ms is one event pair's elapsed time divided by the launches. */
-const char *gpu_timing_sample(struct gpu *g, int which, double *ms);
+ * (which = 1); *ms is one event pair's elapsed time divided by the launches, and
+ * *k (when not NULL) what the second timer saw.  Every sample, warm-up ones
+ * too, begins after a neutral launch outside its events (a kernel of no work
+ * that prefers the largest L1): no sample inherits the state of the SMs that
+ * the launch before it left (the configuration of their L1 and shared memory;
+ * see data/README.md, "Pairing"). */
+const char *gpu_timing_sample(struct gpu *g, int which, double *ms, struct gpu_kernels *k);
+/* The second timer's records of n samples' windows, the rung's (a) and the
+ * reference's (b, NULL when not paired), all of them finished: fetched at once
+ * and summed into each; every record is then dropped.  A sample whose window
+ * holds fewer kernels than launches is an error. */
+const char *gpu_kernels_resolve(struct gpu *g, struct gpu_kernels *a, struct gpu_kernels *b, int n);
+
+/* After sampling: fill the output of fn (which = 0) or of the reference (1)
+ * with NaN and launch it once more from its workspace as the samples left it,
+ * then wait, so that gpu_compare judges a launch that could not find an earlier
+ * launch's result in C. */
+const char *gpu_rerun_poisoned(struct gpu *g, int which);
 /* Free the graphs of the last gpu_timing_prepare (gpu_set_inputs and gpu_close
  * do it too). */
 void gpu_timing_release(struct gpu *g);
+
+/* The SM clock now, as the SMs count it: a kernel of one warp per SM reads
+ * each SM's cycle counter over 20 us of the GPU's global timer (%globaltimer),
+ * so the reading is the clock of that moment, not a value the driver refreshed
+ * some time before.  MHz, the mean over the SMs. */
+const char *gpu_sm_clock_mhz(struct gpu *g, double *mhz);
+
+/* Keep every SM busy for about `ms` (a kernel spinning on the global timer);
+ * for the telemetry's refresh, measured while the GPU works. */
+const char *gpu_spin(struct gpu *g, double ms);
 
 /* The PCI bus id of the device ("00000000:1B:00.0"), for NVML. */
 const char *gpu_pci_bus_id(struct gpu *g, char *buf, size_t len);

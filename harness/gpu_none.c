@@ -64,15 +64,39 @@ const char *gpu_timing_prepare(struct gpu *g, gpu_launch_fn fn, int tile, int wp
     return no_cuda;
 }
 
-const char *gpu_timing_sample(struct gpu *g, int which, double *ms)
+const char *gpu_kernel_timer_on(struct gpu *g)
 {
-    (void)g, (void)which, (void)ms;
+    (void)g;
+    return no_cuda;
+}
+
+const char *gpu_timing_sample(struct gpu *g, int which, double *ms, struct gpu_kernels *k)
+{
+    (void)g, (void)which, (void)ms, (void)k;
+    return no_cuda;
+}
+
+const char *gpu_rerun_poisoned(struct gpu *g, int which)
+{
+    (void)g, (void)which;
     return no_cuda;
 }
 
 void gpu_timing_release(struct gpu *g)
 {
     (void)g;
+}
+
+const char *gpu_sm_clock_mhz(struct gpu *g, double *mhz)
+{
+    (void)g, (void)mhz;
+    return no_cuda;
+}
+
+const char *gpu_spin(struct gpu *g, double ms)
+{
+    (void)g, (void)ms;
+    return no_cuda;
 }
 
 const char *gpu_pci_bus_id(struct gpu *g, char *buf, size_t len)

@@ -39,13 +39,14 @@ static const char USAGE[] =
     "against float64, into a new self-describing HDF5 file.\n"
     "\n"
     "commands:\n"
-    "  run EXPERIMENT.ini [-o FILE.h5 | -d DIR] [--host-budget S | --no-budget]\n"
+    "  run EXPERIMENT.ini [-o FILE.h5 | -d DIR] [--host-budget S | --no-budget] [--kernel-timer]\n"
     "        run every point; write FILE.h5 (default DIR/NAME-GPU-UTCSTAMP.h5, DIR = data)\n"
     "        never overwrites; each point is flushed to disk as soon as it is recorded.\n"
     "        A host point whose estimated time (see plan) exceeds the host budget is\n"
     "        recorded as skipped with that reason: the budget is the file's [sampling]\n"
     "        host_point_budget_s (default 60 s); --host-budget S sets it to S seconds,\n"
-    "        --no-budget runs every host point\n"
+    "        --no-budget runs every host point; --kernel-timer times every GPU sample's\n"
+    "        kernels by their CUPTI records too, as [sampling] kernel_timer = cupti does\n"
     "  list [--markdown | EXPERIMENT.ini [--host-budget S | --no-budget]]\n"
     "        the variants (rungs) in ladder order (--markdown: as the README's table), or\n"
     "        the points a file expands to\n"
@@ -334,6 +335,7 @@ static void slug(char *out, size_t len, const char *name)
 struct run_args {
     const char *exp_path, *out, *dir;
     struct budget_opt budget;
+    int kernel_timer;
 };
 
 static int parse_run_args(int argc, char **argv, struct run_args *a)
@@ -358,6 +360,8 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
                 return -1;
             }
             *dst = v;
+        } else if (!strcmp(arg, "--kernel-timer")) {
+            a->kernel_timer = 1;
         } else if (arg[0] == '-' && arg[1]) {
             fprintf(stderr, "mmladder run: unknown option '%s'\n%s", arg, USAGE);
             return -1;
@@ -441,7 +445,8 @@ static int cmd_run(int argc, char **argv)
 
     /* Default names are made unique (a suffix when taken); -o names are never reused. */
     struct run_options o = {.out_path = path, .unique_name = !out, .log = stdout,
-                            .interrupted = &interrupted, .argc = argc, .argv = argv};
+                            .interrupted = &interrupted, .kernel_timer = a.kernel_timer,
+                            .argc = argc, .argv = argv};
     struct run_summary s;
     if (runner_run(e, &p, g, &gi, why, &o, &s, err, sizeof err) != 0) {
         fprintf(stderr, "mmladder: %s\n", err);

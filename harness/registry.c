@@ -90,7 +90,10 @@
         test_one_off, 0, ANY_GPU, 5000)                                                              \
     GPU("test_nan", "(test only)", FP32, "#808082", 1, "one element NaN", test_nan, 0, ANY_GPU, 5000) \
     GPU("test_unwritten", "(test only)", FP32, "#808083", 1,                                \
-        "the last row of C never written", test_unwritten, 0, ANY_GPU, 5000)
+        "the last row of C never written", test_unwritten, 0, ANY_GPU, 5000)               \
+    GPU("test_stale_counter", "(test only)", FP32, "#808084", 1,                            \
+        "a tile counter never reset: right on a fresh workspace only", test_stale_counter, 0, \
+        ANY_GPU, 5000)
 #else
 #define TEST_RUNGS(GPU)
 #endif

@@ -45,6 +45,11 @@ const struct field_desc RESULT_FIELDS[] = {
     RF(temp_c_max, FIELD_DBL),     RF(clock_reasons, FIELD_INT),  RF(throttled_samples, FIELD_INT),
     RF(start_s, FIELD_DBL),        RF(paired_with, FIELD_STR),    RF(pairs, FIELD_INT),
     RF(ref_ratio, FIELD_DBL),      RF(ref_ratio_ci95, FIELD_DBL),
+    RF(ref_ms_median, FIELD_DBL),  RF(kernel_ms_median, FIELD_DBL),
+    RF(ref_kernel_ms_median, FIELD_DBL), RF(kernel_ratio, FIELD_DBL),
+    RF(kernel_ratio_ci95, FIELD_DBL), RF(kernels_per_launch, FIELD_DBL),
+    RF(kernel_name, FIELD_STR),    RF(ref_kernel_name, FIELD_STR),
+    RF(probe_mhz_mean, FIELD_DBL), RF(warmup_settled, FIELD_INT),
 };
 const size_t RESULT_NFIELDS = sizeof RESULT_FIELDS / sizeof RESULT_FIELDS[0];
 
@@ -52,7 +57,8 @@ const size_t RESULT_NFIELDS = sizeof RESULT_FIELDS / sizeof RESULT_FIELDS[0];
 const struct field_desc SAMPLE_FIELDS[] = {
     SF(row, FIELD_INT), SF(sample, FIELD_INT), SF(time_ms, FIELD_DBL), SF(h2d_ms, FIELD_DBL),
     SF(d2h_ms, FIELD_DBL), SF(t_s, FIELD_DBL), SF(clock_mhz, FIELD_DBL), SF(power_w, FIELD_DBL),
-    SF(reasons, FIELD_INT), SF(ref_ms, FIELD_DBL)};
+    SF(reasons, FIELD_INT), SF(ref_ms, FIELD_DBL), SF(kernel_ms, FIELD_DBL),
+    SF(ref_kernel_ms, FIELD_DBL), SF(probe_mhz, FIELD_DBL)};
 const size_t SAMPLE_NFIELDS = sizeof SAMPLE_FIELDS / sizeof SAMPLE_FIELDS[0];
 
 #define UTC_LEN 20                  /* "2026-11-24T10:00:00Z" */
@@ -542,7 +548,8 @@ int results_append(struct results *r, const struct result_row *row, const double
         s[i] = (struct sample_row){.time_ms = samples_ms[i],
                                    .h2d_ms = h2d_ms ? h2d_ms[i] : 0.0,
                                    .d2h_ms = d2h_ms ? d2h_ms[i] : 0.0,
-                                   .t_s = NAN, .clock_mhz = NAN, .power_w = NAN, .ref_ms = NAN};
+                                   .t_s = NAN, .clock_mhz = NAN, .power_w = NAN, .ref_ms = NAN,
+                                   .kernel_ms = NAN, .ref_kernel_ms = NAN, .probe_mhz = NAN};
     const int rc = results_append_samples(r, row, s, n);
     free(s);
     return rc;

@@ -41,8 +41,11 @@
  * (SM clock, power, temperature, clock-event reasons) per row and per sample,
  * and the paired ratio to the reference; sm_clock_mhz retired; 7 how a launch
  * divides the work: the `split` axis, the blocks launched, the parts of K per
- * tile, the workspace, and a dispatch row's pick. */
-#define RESULTS_SCHEMA_VERSION 7
+ * tile, the workspace, and a dispatch row's pick; 8 the three estimates of a
+ * ratio to the reference: the reference's median in the pairs, the second
+ * timer's (CUPTI) kernel times and ratio, the kernels' names, the SM clock read
+ * by the GPU itself after each sample, and whether the warm-up settled. */
+#define RESULTS_SCHEMA_VERSION 8
 
 /* Limits the reader enforces before allocating (a file beyond them is refused
  * as damaged): rows of /results and samples of /samples. */
@@ -110,6 +113,22 @@ struct result_row {
     char paired_with[32];
     int32_t pairs;
     double ref_ratio, ref_ratio_ci95;
+    /* Schema 8 (NaN, "" and 0 in older files).  ref_ms_median: the reference's
+     * own median time in the pairs (events; NaN when not paired).  The second
+     * timer (CUPTI's kernel records, when the run switched it on; else NaN and
+     * ""): the median of the samples' kernel times per launch, the reference's
+     * in the pairs, the mean of the pairs' kernel-time ratios (reference / this)
+     * with its 95% interval, the kernels a launch made, and the longest kernel's
+     * name of each.  probe_mhz_mean: the SM clock as the SMs counted it right
+     * after each sample (gpu.h: gpu_sm_clock_mhz), averaged.  warmup_settled: 1
+     * when the warm-up ended because clock and power had settled, 0 when it
+     * ran out of time first (a GPU row; 0 elsewhere). */
+    double ref_ms_median;
+    double kernel_ms_median, ref_kernel_ms_median, kernel_ratio, kernel_ratio_ci95;
+    double kernels_per_launch;
+    char kernel_name[96], ref_kernel_name[96];
+    double probe_mhz_mean;
+    int32_t warmup_settled;
 };
 
 struct sample_row {
@@ -124,6 +143,10 @@ struct sample_row {
     double t_s, clock_mhz, power_w;
     int32_t reasons;
     double ref_ms;
+    /* schema 8: the second timer's kernel time per launch of this sample and of
+     * the reference's in its pair (NaN when off or not paired), and the SM
+     * clock the SMs counted right after the sample (NaN on the host) */
+    double kernel_ms, ref_kernel_ms, probe_mhz;
 };
 
 /* The columns of /results, in order: one table drives the HDF5 types, the

@@ -29,7 +29,7 @@
 #include "files.h"
 #include "results_h5.h"
 
-#define MAX_COLUMNS 64
+#define MAX_COLUMNS 128
 #define MAX_ATTR_BYTES ((size_t)16 << 20)   /* longer attribute values are not shown */
 /* How much larger than its stored bytes a compressed table (schemas 1-3) may
  * claim to be; far above what deflate gives these tables (about 4). */
@@ -740,6 +740,21 @@ static void unknown_before_6(struct results_file *f)
     }
 }
 
+/* Files of schemas 1-7 have neither the second timer nor the clock the SMs
+ * counted nor the reference's own median in the pairs: unknown (NaN). */
+static void unknown_before_8(struct results_file *f)
+{
+    for (size_t i = 0; i < f->n_rows; i++) {
+        struct result_row *r = &f->rows[i];
+        r->ref_ms_median = r->kernel_ms_median = r->ref_kernel_ms_median = NAN;
+        r->kernel_ratio = r->kernel_ratio_ci95 = r->kernels_per_launch = r->probe_mhz_mean = NAN;
+    }
+    for (size_t i = 0; i < f->n_samples; i++) {
+        struct sample_row *s = &f->samples[i];
+        s->kernel_ms = s->ref_kernel_ms = s->probe_mhz = NAN;
+    }
+}
+
 int results_read(const char *path, struct results_file *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
@@ -801,6 +816,7 @@ int results_read(const char *path, struct results_file *out, char *err, size_t e
     out->writer_open = h.writer_open;
     memcpy(out->notes, h.notes, sizeof out->notes);
     if (out->schema_version >= 1 && out->schema_version < 6) unknown_before_6(out);
+    if (out->schema_version >= 1 && out->schema_version < 8) unknown_before_8(out);
     return 0;
 }
 

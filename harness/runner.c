@@ -3,11 +3,13 @@
 #include "runner.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "gpu_sampling.h"
 #include "inputs.h"
 #include "measure.h"
 #include "registry.h"
@@ -32,9 +34,7 @@ struct shape_state {
  * host rung needs one core, which the GPU lane leaves idle). */
 struct lane {
     struct shape_state sh;
-    double *samples, *h2d, *d2h;   /* per sample: kernel (or host call), copies in and out */
-    struct sample_row *sr;         /* per sample, as recorded (telemetry, the reference) */
-    int samples_cap;
+    struct sample_rows rows;       /* the point's samples, as recorded */
 };
 
 struct ctx {
@@ -45,7 +45,7 @@ struct ctx {
                                       interrupt is not held up */
     struct worker *hw;             /* the host lane */
     struct lane gl, hl;
-    int shape_warm;                /* the GPU lane's shape has had its first warm-up */
+    struct gpu_sampler gs;         /* the GPU lane's sampling (its telemetry, clock log) */
     struct telemetry *tm;          /* NULL: no telemetry here ("unavailable") */
     double t_start;                /* now_ms() when the run began */
     /* Host buffers of a transfer point (pinned or pageable), for its duration. */
@@ -91,7 +91,7 @@ static int prepare_shape(struct ctx *c, struct lane *L, const struct point *pt, 
         inputs_fill(s->A, s->B, s->M, s->N, s->K, c->e->seed);
         return 0;
     }
-    c->shape_warm = 0;
+    c->gs.shape_warm = 0;
     /* On the heap: an interrupt leaves the job to the worker (never freed then). */
     struct fill_job *j = malloc(sizeof *j);
     if (!j) {
@@ -118,30 +118,11 @@ static int prepare_host_ref(struct shape_state *s, char *why, size_t whylen)
     return 0;
 }
 
-/* Room for `need` samples in the lane; the experiment's limits bound it. */
-static int grow_samples(struct lane *L, int need)
-{
-    if (need <= L->samples_cap) return 0;
-    int cap = need < 64 ? 64 : 2 * need;
-    double *p = realloc(L->samples, (size_t)cap * sizeof *p);
-    if (p) L->samples = p;
-    double *q = p ? realloc(L->h2d, (size_t)cap * sizeof *q) : NULL;
-    if (q) L->h2d = q;
-    double *r = q ? realloc(L->d2h, (size_t)cap * sizeof *r) : NULL;
-    if (r) L->d2h = r;
-    struct sample_row *sr = r ? realloc(L->sr, (size_t)cap * sizeof *sr) : NULL;
-    if (!sr) return -1;
-    L->sr = sr;
-    L->samples_cap = cap;
-    return 0;
-}
-
 static void lane_free(struct lane *L)
 {
-    free(L->samples);
-    free(L->h2d);
-    free(L->d2h);
-    free(L->sr);
+    free(L->rows.sr);
+    free(L->rows.ka);
+    free(L->rows.kb);
     free(L->sh.A); free(L->sh.B); free(L->sh.C); free(L->sh.R);
 }
 
@@ -169,182 +150,27 @@ static const char *transfer_buffers(struct ctx *c, const struct point *pt)
     return NULL;
 }
 
-/* The clock, power and clock-event reasons over [t0, t1] (now_ms()) into a
- * sample's record; NaN and 0 without telemetry. */
-static void sample_telemetry(const struct ctx *c, double t0, double t1, struct sample_row *s)
-{
-    struct telemetry_summary w = {0};
-    if (c->tm) telemetry_window(c->tm, t0, t1, &w);
-    s->t_s = (t1 - c->t_start) / 1e3;
-    s->clock_mhz = w.n ? w.clock_mean : NAN;
-    s->power_w = w.n ? w.power_mean : NAN;
-    s->reasons = (int32_t)w.reasons;
-}
-
-/* One timed execution of the point, sample i, host call or round trip (the
- * GPU's other samples are sample_gpu's). */
+/* One timed execution of the point into sample i (room for it reserved), host
+ * call or round trip (the GPU's other samples are gpu_sampling's). */
 static const char *time_once(struct ctx *c, struct lane *L, const struct point *pt, int i)
 {
-    double *ms = &L->samples[i];
-    L->h2d[i] = L->d2h[i] = 0.0;
+    struct sample_row *sr = &L->rows.sr[i];
+    *sr = (struct sample_row){.ref_ms = NAN, .kernel_ms = NAN, .ref_kernel_ms = NAN,
+                              .probe_mhz = NAN};
     const char *e = NULL;
     const double t0 = now_ms();
     if (pt->v->device == DEV_GPU) {
         e = gpu_time_round_trip(c->g, pt->v->gpu, pt->tile, pt->wpt, pt->split, c->tA, c->tB, c->tC,
-                                &L->h2d[i], ms, &L->d2h[i]);
+                                &sr->h2d_ms, &sr->time_ms, &sr->d2h_ms);
+        gpu_sample_telemetry(&c->gs, t0, now_ms(), sr);
     } else {
         struct shape_state *s = &L->sh;
         pt->v->host[pt->opt_level](s->C, s->A, s->B, s->M, s->N, s->K);
-        *ms = now_ms() - t0;
+        sr->time_ms = now_ms() - t0;
+        sr->t_s = (now_ms() - c->t_start) / 1e3;
+        sr->clock_mhz = sr->power_w = NAN;
     }
-    struct sample_row *sr = &L->sr[i];
-    *sr = (struct sample_row){.time_ms = *ms, .h2d_ms = L->h2d[i], .d2h_ms = L->d2h[i],
-                              .ref_ms = NAN};
-    if (pt->v->device == DEV_GPU) sample_telemetry(c, t0, now_ms(), sr);
-    else sr->t_s = (now_ms() - c->t_start) / 1e3, sr->clock_mhz = sr->power_w = NAN;
     return e;
-}
-
-/* ---- the GPU's samples ------------------------------------------------------- */
-
-
-/* The mean clock and power over [t0, t1], and the clock-event reasons seen. */
-static int window_of(const struct ctx *c, double t0, double t1, struct telemetry_summary *w)
-{
-    telemetry_sync(c->tm, t1);
-    telemetry_window(c->tm, t0, t1, w);
-    return w->n > 0;
-}
-
-/* Untimed samples (of the rung, and of its reference when paired) for at least
- * shape_warmup_ms before the shape's first point (the GPU idled while its inputs
- * were made) and warmup_min_ms before the others, and until the SM clock and the
- * power of one window are within 1% and 2% of the window before (measure.h; the
- * first window is compared with the one before the warm-up, the previous
- * point's tail), at most warmup_max_ms; the minimum alone without telemetry.
- * *capped: a power or thermal reason held the clock in the last window.  NULL,
- * or the error ("interrupted"). */
-static const char *warm_up(struct ctx *c, int paired, double *warm_ms, int *capped)
-{
-    const struct sampling_rule *rule = &c->e->gpu_rule;
-    const double min_ms = c->shape_warm ? rule->warmup_min_ms
-                                        : fmax(rule->shape_warmup_ms, rule->warmup_min_ms);
-    const double w0 = now_ms();
-    double window0 = w0, ms;
-    struct telemetry_summary prev = {0}, w = {0};
-    if (c->tm) window_of(c, w0 - rule->warmup_window_ms, w0, &prev);
-    *capped = 0;
-    for (;;) {
-        if (stopped(c)) return "interrupted";
-        const char *e = gpu_timing_sample(c->g, 0, &ms);
-        if (!e && paired) e = gpu_timing_sample(c->g, 1, &ms);
-        if (e) return e;
-        const double t = now_ms();
-        if (t - w0 >= rule->warmup_max_ms) break;
-        if (t - window0 < rule->warmup_window_ms) continue;
-        if (!c->tm) {
-            if (t - w0 >= min_ms) break;
-            continue;
-        }
-        const int have = window_of(c, window0, t, &w);
-        *capped = have && (w.reasons & TELEMETRY_THROTTLE_REASONS) != 0;
-        if (have && prev.n && t - w0 >= min_ms &&
-            clock_settled(prev.clock_mean, w.clock_mean) &&
-            fabs(w.power_mean - prev.power_mean) <= 0.02 * prev.power_mean)
-            break;
-        prev = w;
-        window0 = t;
-    }
-    *warm_ms = now_ms() - w0;
-    c->shape_warm = 1;
-    return NULL;
-}
-
-/* Sample a GPU point whose inputs stay on the device: the timing prepared
- * (gpu.h), the warm-up, then samples until the rule stops them; a rung with a
- * reference is sampled paired with it, A B then B A in turn, on the same inputs
- * and at the same clock, and its row gets the mean ratio of the pairs and its
- * 95% confidence interval.  Returns the sample count in *n with the rule that
- * stopped; NULL, or the error ("interrupted" when it was). */
-static const char *sample_gpu(struct ctx *c, const struct point *pt, struct result_row *row,
-                              int *n, enum stop_rule *stop)
-{
-    const struct sampling_rule *rule = &c->e->gpu_rule;
-    struct lane *L = &c->gl;
-    const struct variant *ref = pt->v->reference ? registry_find(pt->v->reference) : NULL;
-    struct gpu_timing tm;
-    const char *e = gpu_timing_prepare(c->g, pt->v->gpu, pt->tile, pt->wpt, pt->split,
-                                       ref ? ref->gpu : NULL, rule->min_sample_ms, &tm);
-    if (e) return e;
-    int capped = 0;
-    if ((e = warm_up(c, ref != NULL, &row->warmup_ms, &capped))) return e;
-    /* Under the power (or thermal) cap the clock steps every few milliseconds:
-     * a sample then spans capped_sample_ms, so that it averages over the steps. */
-    if (capped && rule->capped_sample_ms > rule->min_sample_ms &&
-        (e = gpu_timing_prepare(c->g, pt->v->gpu, pt->tile, pt->wpt, pt->split,
-                                ref ? ref->gpu : NULL, rule->capped_sample_ms, &tm)))
-        return e;
-    snprintf(row->timing, sizeof row->timing, "%s", tm.method);
-    row->launches = tm.launches;
-    row->input_sets = tm.input_sets;
-
-    struct sample_acc acc = {0}, ratio = {0};
-    const double t0 = now_ms();
-    *stop = STOP_NONE;
-    while (*stop == STOP_NONE) {
-        if (stopped(c)) return "interrupted";
-        const int i = acc.n;
-        if (grow_samples(L, i + 1) != 0) return "out of host memory for samples";
-        double a = 0, b = NAN;
-        if (ref && i % 2 && (e = gpu_timing_sample(c->g, 1, &b))) return e;
-        const double ta = now_ms();
-        if ((e = gpu_timing_sample(c->g, 0, &a))) return e;
-        const double tb = now_ms();
-        if (ref && !(i % 2) && (e = gpu_timing_sample(c->g, 1, &b))) return e;
-        L->samples[i] = a;
-        L->h2d[i] = L->d2h[i] = 0.0;
-        L->sr[i] = (struct sample_row){.time_ms = a, .ref_ms = b};
-        sample_telemetry(c, ta, tb, &L->sr[i]);
-        sample_acc_add_launches(&acc, a, tm.launches);
-        if (ref) sample_acc_add(&ratio, b / a);
-        *stop = ref ? sampling_should_stop_paired(rule, &acc, &ratio, now_ms() - t0)
-                    : sampling_should_stop(rule, &acc, now_ms() - t0);
-    }
-    row->start_s = (t0 - c->t_start) / 1e3;
-    if (ref) {
-        snprintf(row->paired_with, sizeof row->paired_with, "%s", ref->name);
-        row->pairs = ratio.n;
-        row->ref_ratio = ratio.mean;
-        row->ref_ratio_ci95 = sample_ci95(&ratio);
-    }
-    *n = acc.n;
-    return NULL;
-}
-
-/* The row's telemetry over its samples [t0, now]: clock, power, temperature,
- * the reasons seen, and the samples during which power or heat held the clock. */
-static void row_telemetry(const struct ctx *c, const struct lane *L, double t0,
-                          struct result_row *row, int n)
-{
-    if (!c->tm) {
-        snprintf(row->telemetry, sizeof row->telemetry, "unavailable");
-        return;
-    }
-    struct telemetry_summary w;
-    const double t1 = now_ms();
-    telemetry_sync(c->tm, t1);
-    telemetry_window(c->tm, t0, t1, &w);
-    snprintf(row->telemetry, sizeof row->telemetry, "%s", w.n ? "nvml" : "unavailable");
-    if (!w.n) return;
-    row->clock_mhz_min = w.clock_min;
-    row->clock_mhz_mean = w.clock_mean;
-    row->clock_mhz_max = w.clock_max;
-    row->power_w_mean = w.power_mean;
-    row->power_w_max = w.power_max;
-    row->temp_c_max = w.temp_max;
-    row->clock_reasons = (int32_t)w.reasons;
-    for (int i = 0; i < n; i++)
-        row->throttled_samples += (L->sr[i].reasons & TELEMETRY_THROTTLE_REASONS) != 0;
 }
 
 /* Compare the current output of the point with the float64 reference. */
@@ -389,6 +215,46 @@ static int failed(struct ctx *c, struct result_row *row, const char *why)
     return 0;
 }
 
+/* The statistics of one column of the samples (a double at `offset` of each);
+ * n = 0 when out of memory. */
+static struct sample_stats column_stats(const struct sample_row *sr, int n, size_t offset)
+{
+    double *v = malloc((n ? n : 1) * sizeof *v);
+    if (!v) return (struct sample_stats){0};
+    for (int i = 0; i < n; i++) v[i] = *(const double *)((const char *)&sr[i] + offset);
+    const struct sample_stats st = sample_stats_of(v, n);
+    free(v);
+    return st;
+}
+
+/* After sampling, on the GPU: the output poisoned and made once more by a
+ * launch that begins from the workspace as the samples left it, then judged; so
+ * is the reference's in paired samples (a kernel right only on a fresh
+ * workspace, or with a race, fails here).  A transfer point makes its round
+ * trip once more.  A host rung keeps no state between calls: its last sample's
+ * output is judged. */
+static const char *check_again(struct ctx *c, struct lane *L, const struct point *pt,
+                               const struct result_row *row, struct verdict *vd, int *ref_ok,
+                               struct verdict *rv)
+{
+    const char *e;
+    *ref_ok = 1;
+    if (pt->v->device == DEV_GPU) {
+        if (pt->host_memory) {
+            if ((e = gpu_poison_output(c->g)) || (e = time_once(c, L, pt, 0))) return e;
+        } else if ((e = gpu_rerun_poisoned(c->g, 0))) {
+            return e;
+        }
+    }
+    if ((e = check(c, L, pt, vd))) return e;
+    if (!row->pairs) return NULL;
+    struct err_stats st;
+    if ((e = gpu_rerun_poisoned(c->g, 1)) || (e = gpu_compare(c->g, 1, &st))) return e;
+    *rv = verify_judge(&st, verify_tolerance(registry_find(row->paired_with)->precision, pt->K));
+    *ref_ok = rv->disposition == DISP_PASSED;
+    return NULL;
+}
+
 /* Run, verify, measure one point into row and the lane's samples; returns the
  * sample count, or -1 when interrupted (the point is then not recorded).  Host
  * points run on the host lane's thread (host_point), device points here. */
@@ -412,7 +278,7 @@ static int run_point(struct ctx *c, struct lane *L, const struct point *pt, stru
 
     /* Run once on a poisoned output and verify; on the GPU this is also the
      * warm-up that keeps module loading out of the samples. */
-    if (grow_samples(L, 1) != 0) return failed(c, row, "out of host memory for samples");
+    if (sample_rows_reserve(&L->rows, 1) != 0) return failed(c, row, "out of host memory for samples");
     if (gpu) {
         err = gpu_poison_output(c->g);
         if (!err) err = gpu_run_once(c->g, pt->v->gpu, pt->tile, pt->wpt, pt->split);
@@ -438,23 +304,24 @@ static int run_point(struct ctx *c, struct lane *L, const struct point *pt, stru
     const double t0 = now_ms();
     int n = 0;
     if (gpu && !pt->host_memory) {
-        if ((err = sample_gpu(c, pt, row, &n, &stop))) return failed(c, row, err);
+        if ((err = gpu_sample_point(&c->gs, rule, pt, row, &L->rows, &n, &stop)))
+            return failed(c, row, err);
     } else {
-        if (!gpu) sample_acc_add(&acc, L->samples[0]);
+        if (!gpu) sample_acc_add(&acc, L->rows.sr[0].time_ms);
         else snprintf(row->timing, sizeof row->timing, "round_trip"), row->launches = 1;
         stop = sampling_should_stop(rule, &acc, 0);
         while (stop == STOP_NONE) {
             if (stopped(c)) return -1;
-            if (grow_samples(L, acc.n + 1) != 0)
+            if (sample_rows_reserve(&L->rows, acc.n + 1) != 0)
                 return failed(c, row, "out of host memory for samples");
             if ((err = time_once(c, L, pt, acc.n))) return failed(c, row, err);
-            sample_acc_add(&acc, L->samples[acc.n]);
+            sample_acc_add(&acc, L->rows.sr[acc.n].time_ms);
             stop = sampling_should_stop(rule, &acc, now_ms() - t0);
         }
         n = acc.n;
         row->start_s = (t0 - c->t_start) / 1e3;
     }
-    if (gpu) row_telemetry(c, L, t0, row, n);
+    if (gpu) gpu_row_telemetry(&c->gs, L->rows.sr, n, t0, row);
     struct kernel_resources kr = {0};
     if (gpu && (err = gpu_describe(c->g, pt->v->gpu, pt->tile, pt->wpt, pt->split, &kr)))
         return failed(c, row, err);
@@ -468,25 +335,20 @@ static int run_point(struct ctx *c, struct lane *L, const struct point *pt, stru
     row->workspace_bytes = (int32_t)kr.workspace_bytes;   /* <= GPU_WORKSPACE_MAX_BYTES */
     snprintf(row->chosen, sizeof row->chosen, "%s", kr.chosen);
 
-    /* The output of the last sample must still be right (a race shows here),
-     * and so must the reference's in paired samples. */
-    struct verdict after;
-    if ((err = check(c, L, pt, &after))) return failed(c, row, err);
+    struct verdict after, ref_after;
+    int ref_ok;
+    if ((err = check_again(c, L, pt, row, &after, &ref_ok, &ref_after))) return failed(c, row, err);
     if (after.disposition != DISP_PASSED) {
-        verdict_reason(row, &after, "after sampling");
+        verdict_reason(row, &after, "after sampling, on a poisoned C");
         return 0;
     }
-    if (row->pairs) {
-        struct err_stats st;
-        if ((err = gpu_compare(c->g, 1, &st))) return failed(c, row, err);
-        const struct verdict rv = verify_judge(&st, verify_tolerance(registry_find(row->paired_with)->precision, pt->K));
-        if (rv.disposition != DISP_PASSED) {
-            verdict_reason(row, &rv, "the reference's output in paired samples");
-            return 0;
-        }
+    if (!ref_ok) {
+        verdict_reason(row, &ref_after, "the reference's output in paired samples");
+        return 0;
     }
 
-    struct sample_stats ss = sample_stats_of(L->samples, n);
+    struct sample_stats ss = column_stats(L->rows.sr, n, offsetof(struct sample_row, time_ms));
+    if (ss.n != n) return failed(c, row, "out of host memory for the samples' statistics");
     row->samples = n;
     row->time_ms_min = ss.min;
     row->time_ms_median = ss.median;
@@ -495,8 +357,8 @@ static int run_point(struct ctx *c, struct lane *L, const struct point *pt, stru
     row->time_ms_stddev = ss.stddev;
     row->gflops = row->flops / (ss.median * 1e6);
     if (pt->host_memory) {
-        row->h2d_ms_median = sample_stats_of(L->h2d, n).median;
-        row->d2h_ms_median = sample_stats_of(L->d2h, n).median;
+        row->h2d_ms_median = column_stats(L->rows.sr, n, offsetof(struct sample_row, h2d_ms)).median;
+        row->d2h_ms_median = column_stats(L->rows.sr, n, offsetof(struct sample_row, d2h_ms)).median;
     }
     snprintf(row->stop_rule, sizeof row->stop_rule, "%s", stop_rule_name(stop));
     set_reason(row, DISP_PASSED, "");
@@ -655,7 +517,7 @@ static int host_lane(struct ctx *c, struct recorder *rec, struct host_job **job,
             if (wait ? worker_wait(c->hw, c->o->interrupted) : !worker_finished(c->hw)) return 0;
             const struct host_job *j = *job;
             if (j->n < 0) return 0;   /* interrupted mid-point: not recorded */
-            if (record(rec, j->index, c->hl.sr, j->n, err, errlen) != 0) return -1;
+            if (record(rec, j->index, c->hl.rows.sr, j->n, err, errlen) != 0) return -1;
             free(*job);
             *job = NULL;
         }
@@ -740,6 +602,37 @@ int runner_preflight(const struct plan *p, const char *exp_path, struct gpu *g,
     return runner_check_memory(p, free_b, total_b, gi->l2_bytes, err, errlen);
 }
 
+/* How long the GPU works while the telemetry's refresh is measured. */
+#define REFRESH_PROBE_MS 600.0
+
+/* What the file says of the GPU lane's sampling: the second timer, the
+ * telemetry's refresh periods, and the warm-up's settled test. */
+static int record_sampling(struct results *r, const struct ctx *c, double refresh_ms,
+                           double instant_refresh_ms)
+{
+    const struct sampling_rule *rule = &c->e->gpu_rule;
+    char settled[512];
+    snprintf(settled, sizeof settled,
+             "the SM clock (gpu_sm_clock_mhz, after each warm-up sample) of the newest %g ms "
+             "within 1%% of the %g ms before; where the power read reaches 90%% of "
+             "gpu_power_limit_w, also %s over the newest %g ms (no shorter than the "
+             "telemetry's refresh) within 2%% of the %g ms before", rule->warmup_window_ms,
+             rule->warmup_window_ms,
+             c->gs.instant ? "NVML's instant power (field 186)" : "NVML's power",
+             fmax(rule->warmup_window_ms, c->gs.window_floor_ms),
+             fmax(rule->warmup_window_ms, c->gs.window_floor_ms));
+    return results_attr_str(r, "gpu_kernel_timer",
+                            c->gs.kernel_timer
+                                ? "cupti: CUPTI activity records (CONCURRENT_KERNEL) of samples "
+                                  "of their own after each point's event samples, as many as "
+                                  "gpu_min_samples (kernel_ms, ref_kernel_ms)"
+                                : "off") ||
+           results_attr_double(r, "telemetry_refresh_ms", refresh_ms) ||
+           results_attr_double(r, "telemetry_instant_refresh_ms", instant_refresh_ms) ||
+           results_attr_double(r, "gpu_power_limit_w", telemetry_power_limit_w(c->tm)) ||
+           results_attr_str(r, "warmup_settled_test", settled);
+}
+
 int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
                const struct gpu_info *gi, const char *gpu_why, const struct run_options *o,
                struct run_summary *s, char *err, size_t errlen)
@@ -775,6 +668,23 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
         if (c->tm) snprintf(tm_source, sizeof tm_source, "%s, every 2 ms", telemetry_source_name(c->tm));
         else snprintf(tm_source, sizeof tm_source, "unavailable: %s", be ? be : why);
     }
+    /* The GPU lane's sampler; the second timer when the experiment or the
+     * command line asks for it; the telemetry's refresh, measured under load. */
+    c->gs = (struct gpu_sampler){.g = g, .tm = c->tm, .interrupted = o->interrupted,
+                                 .t_start = t_start};
+    double refresh_ms = NAN, instant_refresh_ms = NAN;
+    const char *ge = NULL;
+    if (g && (e->kernel_timer || o->kernel_timer) && !(ge = gpu_kernel_timer_on(g)))
+        c->gs.kernel_timer = 1;
+    if (g && c->tm && !ge)
+        ge = gpu_sampling_measure_refresh(&c->gs, REFRESH_PROBE_MS, &refresh_ms, &instant_refresh_ms);
+    if (ge && stopped(c)) ge = NULL;   /* interrupted: the loop below records nothing */
+    if (ge) {
+        snprintf(err, errlen, "%s", ge);
+        telemetry_stop(c->tm);
+        free(c);
+        return -1;
+    }
     const char *we = worker_start(&c->w);
     if (!we && (we = worker_start(&c->hw))) worker_end(c->w);
     if (we) {
@@ -798,7 +708,8 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
     if (provenance_record(r, e, g ? gi : NULL, gpu_why, copy_gbs, o->argc, o->argv) != 0 ||
         (g && results_attr_str(r, "gpu_telemetry", tm_source) != 0) ||
         results_attr_int(r, "planned_points", (long long)p->n) != 0 ||
-        results_attr_double(r, "estimated_s", est.total_s) != 0 || results_begin(r) != 0) {
+        results_attr_double(r, "estimated_s", est.total_s) != 0 ||
+        (g && record_sampling(r, c, refresh_ms, instant_refresh_ms) != 0) || results_begin(r) != 0) {
         snprintf(err, errlen, "%s", results_error(r));
         results_close(r, NULL, 0);
         worker_end(c->w);
@@ -859,7 +770,7 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
             free_transfer_buffers(c);
             if (n < 0) break;   /* interrupted mid-point: that point is not recorded */
         }
-        rc = record(&rec, i, c->gl.sr, n, err, errlen);
+        rc = record(&rec, i, c->gl.rows.sr, n, err, errlen);
     }
     /* The host lane's remaining points; after an interrupt, its finished point
      * only (one still running is left to its thread). */

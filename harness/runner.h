@@ -17,6 +17,7 @@ struct run_options {
     int unique_name;                     /* 1: a taken out_path gets a suffix (-2, -3, ...) */
     FILE *log;                           /* progress and summary */
     volatile sig_atomic_t *interrupted;  /* set asynchronously (SIGINT/SIGTERM) */
+    int kernel_timer;                    /* 1: the second timer on, whatever the experiment says */
     int argc;                            /* recorded as provenance */
     char **argv;
 };

@@ -32,6 +32,14 @@ struct telemetry {
 
 typedef void *nvml_device;
 enum { NVML_SUCCESS = 0, NVML_ERROR_NOT_SUPPORTED = 3, NVML_CLOCK_SM = 1, NVML_TEMPERATURE_GPU = 0 };
+/* nvml.h's nvmlFieldValue_t, and the field of the instant board power (mW). */
+struct nvml_field_value {
+    unsigned field_id, scope_id;
+    long long timestamp, latency_us;
+    int value_type, nvml_return;
+    union { double d; unsigned ui; unsigned long ul; unsigned long long ull; long long sll; int si; } value;
+};
+enum { NVML_FI_DEV_POWER_INSTANT = 186 };
 
 struct nvml {
     void *lib;
@@ -44,6 +52,7 @@ struct nvml {
     int (*power)(nvml_device, unsigned *);
     int (*temp)(nvml_device, int, unsigned *);
     int (*reasons)(nvml_device, unsigned long long *);
+    int (*field_values)(nvml_device, int, struct nvml_field_value *);   /* NULL: no instant power */
     const char *reasons_name;     /* which of the two names `reasons` is */
     const char *(*error_string)(int);
     int initialised;              /* nvmlInit_v2 succeeded: nvmlShutdown on close */
@@ -79,6 +88,12 @@ static int nvml_read(void *ctx, struct telemetry_reading *r, char *why, size_t l
     r->power_w *= 1e-3;
     e = m->temp(m->dev, NVML_TEMPERATURE_GPU, &c);
     if (nvml_optional(m, e, c, &r->temp_c, "nvmlDeviceGetTemperature", why, len)) return -1;
+    r->power_instant_w = NAN;
+    if (m->field_values) {
+        struct nvml_field_value f = {.field_id = NVML_FI_DEV_POWER_INSTANT};
+        if (nvml_ck(m, m->field_values(m->dev, 1, &f), "nvmlDeviceGetFieldValues", why, len)) return -1;
+        if (f.nvml_return == NVML_SUCCESS) r->power_instant_w = f.value.ui * 1e-3;
+    }
     return nvml_ck(m, m->reasons(m->dev, &r->reasons), m->reasons_name, why, len);
 }
 
@@ -139,10 +154,20 @@ struct telemetry *telemetry_start(const char *pci_bus_id, double period_ms, char
     if (!nvml_sym(m, &get_version, "nvmlSystemGetNVMLVersion", e, sizeof e) &&
         get_version(version, sizeof version) == NVML_SUCCESS)
         snprintf(name, sizeof name, "NVML %s", version);
+    /* The instant power where this driver and GPU give it (field 186). */
+    struct nvml_field_value f = {.field_id = NVML_FI_DEV_POWER_INSTANT};
+    if (!nvml_sym(m, &m->field_values, "nvmlDeviceGetFieldValues", e, sizeof e) &&
+        (m->field_values(m->dev, 1, &f) != NVML_SUCCESS || f.nvml_return != NVML_SUCCESS))
+        m->field_values = NULL;
     unsigned max = 0;   /* 1.5 ms a call: once, here */
     int got_max = m->max_clock(m->dev, NVML_CLOCK_SM, &max) == NVML_SUCCESS && max > 0;
+    unsigned limit_mw = 0;
+    int (*power_limit)(nvml_device, unsigned *) = NULL;
+    const int got_limit = !nvml_sym(m, &power_limit, "nvmlDeviceGetEnforcedPowerLimit", e, sizeof e) &&
+                          power_limit(m->dev, &limit_mw) == NVML_SUCCESS && limit_mw > 0;
     struct telemetry_source src = {.read = nvml_read, .close = nvml_close, .ctx = m, .name = name,
-                                   .max_clock_mhz = got_max ? max : NAN};
+                                   .max_clock_mhz = got_max ? max : NAN,
+                                   .power_limit_w = got_limit ? limit_mw * 1e-3 : NAN};
     return telemetry_start_source(src, period_ms, why, whylen);
 fail:
     nvml_close(m);
@@ -282,6 +307,8 @@ const char *telemetry_error(struct telemetry *t)
 
 double telemetry_max_clock_mhz(const struct telemetry *t) { return t ? t->src.max_clock_mhz : NAN; }
 
+double telemetry_power_limit_w(const struct telemetry *t) { return t ? t->src.power_limit_w : NAN; }
+
 const char *telemetry_source_name(const struct telemetry *t) { return t ? t->name : ""; }
 
 /* ---- windows ------------------------------------------------------------------ */
@@ -300,8 +327,8 @@ static size_t first_after(const struct telemetry *t, size_t lo, size_t hi, doubl
 
 static void summarise(const struct telemetry *t, size_t from, size_t to, struct telemetry_summary *s)
 {
-    double clock_sum = 0, power_sum = 0;
-    int powers = 0;
+    double clock_sum = 0, power_sum = 0, instant_sum = 0;
+    int powers = 0, instants = 0;
     s->n = (int)(to - from);
     s->clock_min = INFINITY;
     s->clock_max = -INFINITY;
@@ -315,17 +342,25 @@ static void summarise(const struct telemetry *t, size_t from, size_t to, struct 
             powers++;
             s->power_max = isnan(s->power_max) ? r->power_w : fmax(s->power_max, r->power_w);
         }
+        if (!isnan(r->power_instant_w)) {
+            instant_sum += r->power_instant_w, instants++;
+            s->instant_max = isnan(s->instant_max) ? r->power_instant_w
+                                                   : fmax(s->instant_max, r->power_instant_w);
+        }
         if (!isnan(r->temp_c)) s->temp_max = isnan(s->temp_max) ? r->temp_c : fmax(s->temp_max, r->temp_c);
         s->reasons |= r->reasons;
     }
     s->clock_mean = clock_sum / s->n;
     s->power_mean = powers ? power_sum / powers : NAN;
+    s->instant_mean = instants ? instant_sum / instants : NAN;
 }
 
 void telemetry_window(struct telemetry *t, double t0_ms, double t1_ms, struct telemetry_summary *out)
 {
     *out = (struct telemetry_summary){.clock_min = NAN, .clock_mean = NAN, .clock_max = NAN,
-                                      .power_mean = NAN, .power_max = NAN, .temp_max = NAN};
+                                      .power_mean = NAN, .power_max = NAN, .instant_mean = NAN,
+                                      .instant_max = NAN,
+                                      .temp_max = NAN};
     if (!t || !(t0_ms <= t1_ms)) return;
     pthread_mutex_lock(&t->mu);
     size_t oldest = t->total > t->cap ? t->total - t->cap : 0;
@@ -342,6 +377,43 @@ void telemetry_window(struct telemetry *t, double t0_ms, double t1_ms, struct te
     }
     if (to > from) summarise(t, from, to, out);
     pthread_mutex_unlock(&t->mu);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double telemetry_refresh_ms(struct telemetry *t, double t0_ms, double t1_ms,
+                            enum telemetry_quantity q)
+{
+    if (!t || !(t0_ms <= t1_ms)) return NAN;
+    pthread_mutex_lock(&t->mu);
+    const size_t oldest = t->total > t->cap ? t->total - t->cap : 0;
+    const size_t from = first_after(t, oldest, t->total, t0_ms, 0);
+    const size_t to = first_after(t, from, t->total, t1_ms, 1);
+    double *gaps = to - from > 1 ? malloc((to - from) * sizeof *gaps) : NULL;
+    size_t n = 0;
+    double last_change = NAN, last = NAN;
+    for (size_t i = from; gaps && i < to; i++) {
+        const struct telemetry_reading *r = &t->ring[i % t->cap];
+        const double v = q == TELEMETRY_INSTANT ? r->power_instant_w : r->power_w;
+        if (isnan(v)) continue;
+        if (!isnan(last) && v != last) {
+            if (!isnan(last_change)) gaps[n++] = r->t_ms - last_change;
+            last_change = r->t_ms;
+        }
+        last = v;
+    }
+    pthread_mutex_unlock(&t->mu);
+    double median = NAN;
+    if (n >= 3) {
+        qsort(gaps, n, sizeof *gaps, cmp_double);
+        median = n % 2 ? gaps[n / 2] : (gaps[n / 2 - 1] + gaps[n / 2]) / 2;
+    }
+    free(gaps);
+    return median;
 }
 
 void telemetry_sync(struct telemetry *t, double t_ms)

@@ -21,7 +21,10 @@
 struct telemetry_reading {
     double t_ms;                  /* when it was read (now_ms() clock) */
     double clock_mhz;             /* SM clock */
-    double power_w;               /* board power; NAN when the GPU does not report it */
+    double power_w;               /* board power (NVML's average over about a second);
+                                     NAN when the GPU does not report it */
+    double power_instant_w;       /* the instant board power (NVML field 186); NAN when
+                                     the driver does not give it */
     double temp_c;                /* GPU temperature; NAN when the GPU does not report it */
     unsigned long long reasons;   /* clock-event reasons (NVML's bits, see below) */
 };
@@ -35,6 +38,7 @@ struct telemetry_source {
     void *ctx;
     const char *name;             /* e.g. "test"; copied */
     double max_clock_mhz;         /* NAN when unknown */
+    double power_limit_w;         /* the enforced power limit; NAN when unknown */
     size_t capacity;              /* readings the ring keeps; 0: TELEMETRY_CAPACITY */
 };
 
@@ -63,6 +67,9 @@ const char *telemetry_error(struct telemetry *t);
 /* The GPU's maximum SM clock, read once at start; NAN when unknown or t is NULL. */
 double telemetry_max_clock_mhz(const struct telemetry *t);
 
+/* The GPU's enforced power limit (W), read once at start; NAN when unknown. */
+double telemetry_power_limit_w(const struct telemetry *t);
+
 /* "NVML 13.580.159.04" (NVML's version), or the source's name; "" for NULL. */
 const char *telemetry_source_name(const struct telemetry *t);
 
@@ -70,6 +77,8 @@ struct telemetry_summary {
     int n;                         /* readings in the window (0: none, every field NAN, reasons 0) */
     double clock_min, clock_mean, clock_max;   /* MHz */
     double power_mean, power_max;              /* W; NAN when no reading has power */
+    double instant_mean;                       /* W, instant power; NAN when none has it */
+    double instant_max;                        /* W */
     double temp_max;                           /* C; NAN when no reading has a temperature */
     unsigned long long reasons;                /* OR of the readings' reasons */
 };
@@ -82,6 +91,15 @@ struct telemetry_summary {
  * have been overwritten).  A window that reaches back past the oldest held
  * reading summarises those it still holds.  Thread-safe against the sampler. */
 void telemetry_window(struct telemetry *t, double t0_ms, double t1_ms, struct telemetry_summary *out);
+
+/* How often the source's values change, from the readings in [t0_ms, t1_ms]
+ * taken while the GPU worked: the median interval between two changes of one
+ * quantity (TELEMETRY_POWER: the average power, which moves under any load;
+ * TELEMETRY_INSTANT: the instant power), in ms.  A window shorter than this
+ * can hold one value twice.  NAN when the window holds fewer than 4 changes. */
+enum telemetry_quantity { TELEMETRY_POWER, TELEMETRY_INSTANT };
+double telemetry_refresh_ms(struct telemetry *t, double t0_ms, double t1_ms,
+                            enum telemetry_quantity q);
 
 /* Block until a reading newer than t_ms exists, sampling has stopped, or 3
  * periods pass; lets a caller ask for a window that ends now and be sure the
