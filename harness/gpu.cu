@@ -70,8 +70,7 @@ struct gpu {
     void *workspace;              /* the rungs' workspace (matmul.h), grown on demand */
     size_t workspace_bytes;
     cudaEvent_t done;             /* recorded to wait for the stream without blocking */
-    int kernel_timer;             /* the second timer is ready (gpu_kernel_timer_on) */
-    int tracing;                  /* ... and traces (gpu_kernel_timer_trace) */
+    int kernel_timer;             /* the second timer is on (gpu_kernel_timer_on) */
     volatile sig_atomic_t *interrupt;   /* set: waits give up ("interrupted") */
     char msg[512];
 };
@@ -672,11 +671,6 @@ const char *gpu_run_once(struct gpu *g, gpu_launch_fn fn, int tile, int wpt, int
 
 void gpu_timing_release(struct gpu *g)
 {
-    if (g->tracing) {   /* the graphs go: nothing to capture anew */
-        kernel_timer_pause();
-        kernel_timer_clear();
-        g->tracing = 0;
-    }
     for (int i = 0; i < 2; i++) {
         if (g->timed[i].exec)
             cudaGraphExecDestroy(g->timed[i].exec);
@@ -710,7 +704,7 @@ static const char *time_events(struct gpu *g, const struct timed *t, int n, doub
     const char *e;
     /* The window opens once the neutral kernel is done and before the
      * sample's first launch is enqueued: it holds the sample's kernels alone. */
-    if (g->tracing) {
+    if (g->kernel_timer) {
         TRY(wait_stream(g, "the neutral kernel"));
         if ((e = kernel_timer_now(&t0))) return fail(g, "kernel timer: %s", e);
     }
@@ -727,7 +721,7 @@ static const char *time_events(struct gpu *g, const struct timed *t, int n, doub
     float elapsed = 0.0f;
     TRY(ck(g, cudaEventElapsedTime(&elapsed, g->start, g->stop), "cudaEventElapsedTime"));
     *ms = elapsed;
-    if (g->tracing && (e = kernel_timer_now(&t1))) return fail(g, "kernel timer: %s", e);
+    if (g->kernel_timer && (e = kernel_timer_now(&t1))) return fail(g, "kernel timer: %s", e);
     if (kt) *kt = (struct gpu_kernels){t0, t1, n, NAN, NAN, ""};
     return NULL;
 }
@@ -790,24 +784,6 @@ const char *gpu_kernel_timer_on(struct gpu *g)
     const char *e = kernel_timer_start();
     if (e) return fail(g, "starting the kernel timer (CUPTI): %s", e);
     g->kernel_timer = 1;
-    return NULL;
-}
-
-const char *gpu_kernel_timer_trace(struct gpu *g, int on)
-{
-    if (!g->kernel_timer) return fail(g, "the kernel timer is not on");
-    TRY(wait_stream(g, on ? "resuming the kernel timer" : "pausing the kernel timer"));
-    const char *e = on ? kernel_timer_resume() : kernel_timer_pause();
-    if (e) return fail(g, "kernel timer: %s", e);
-    g->tracing = on;
-    if (!on) kernel_timer_clear();
-    for (int i = 0; i < g->n_timed; i++) {   /* a graph traces as it was captured */
-        struct timed *t = &g->timed[i];
-        if (!t->exec) continue;
-        cudaGraphExecDestroy(t->exec);
-        t->exec = NULL;
-        capture(g, t, t->launches);
-    }
     return NULL;
 }
 

@@ -125,15 +125,13 @@ struct gpu_timing {
  * one launch alone takes min_sample_ms.  `launches` is the rung's count. */
 const char *gpu_timing_prepare(struct gpu *g, gpu_launch_fn fn, int tile, int wpt, int split,
                                gpu_launch_fn ref, double min_sample_ms, struct gpu_timing *out);
-/* Make the second timer ready (kernel_timer.h: CUPTI's records of each
- * kernel's own start and end), paused.  NULL, or why it cannot be. */
+/* Switch on the second timer (kernel_timer.h: CUPTI's records of each kernel's
+ * own start and end, and what they cost the event times) for every later
+ * sample.  NULL, or why it cannot be. */
 const char *gpu_kernel_timer_on(struct gpu *g);
-/* Resume (on = 1) or pause (0) it for the samples of the prepared launches,
- * whose graphs are captured anew so that their kernels are traced, or not. */
-const char *gpu_kernel_timer_trace(struct gpu *g, int on);
 
 /* What the second timer saw of one sample.  gpu_timing_sample notes the
- * window while the timer traces; gpu_kernels_resolve, once the samples are
+ * window while the timer is on; gpu_kernels_resolve, once the samples are
  * taken, fills in the rest. */
 struct gpu_kernels {
     uint64_t t0, t1;              /* the sample's window on CUPTI's clock */

@@ -231,7 +231,7 @@ static double median_of(const struct sample_row *sr, int n, size_t offset)
 /* Sample i of the prepared launches, paired when the rung has a reference:
  * A then B at even i, B then A at odd i; then a reading of the SM clock.  The
  * events' times into sr (time_ms, ref_ms, probe_mhz), the second timer's
- * windows into ka and kb when it traces (else NULL), and the wall time around
+ * windows into ka and kb (used while the timer is on), and the wall time around
  * the rung's sample into *ta, *tb. */
 static const char *take_sample(struct gpu_sampler *s, int paired, int i, struct sample_row *sr,
                                struct gpu_kernels *ka, struct gpu_kernels *kb, double *ta,
@@ -249,42 +249,31 @@ static const char *take_sample(struct gpu_sampler *s, int paired, int i, struct 
     return NULL;
 }
 
-/* The second timer's samples, taken after the event samples and as many as
- * the rule's minimum (at most n): the timer traces only these (kernel_timer.h
- * says why), A B B A as the others.  Their kernel times go into the first of
- * the point's sample records (kernel_ms, ref_kernel_ms) and their medians, the
- * mean of their ratios and the kernels' names into the row. */
-static const char *kernel_timer_samples(struct gpu_sampler *s, const struct sampling_rule *rule,
-                                        const struct variant *ref, struct result_row *row,
-                                        struct sample_rows *rows, int n)
+/* With the second timer on: the records of the n samples' windows, fetched
+ * once the samples are taken, into each sample's record (kernel_ms,
+ * ref_kernel_ms) and the row (their medians, the mean of the pairs' kernel
+ * ratios and its interval, the kernels per launch and the longest kernel of
+ * each). */
+static const char *kernel_times(struct gpu_sampler *s, const struct variant *ref,
+                                struct result_row *row, struct sample_rows *rows, int n)
 {
-    const int k = rule->min_samples < n ? rule->min_samples : n;
-    const char *e = gpu_kernel_timer_trace(s->g, 1);
-    for (int i = 0; !e && i < k; i++) {
-        if (interrupted(s)) e = "interrupted";
-        struct sample_row scratch = {0};
-        double ta, tb;
-        rows->kb[i] = (struct gpu_kernels){0, 0, 0, NAN, NAN, ""};
-        if (!e) e = take_sample(s, ref != NULL, i, &scratch, &rows->ka[i], &rows->kb[i], &ta, &tb);
-    }
-    if (!e) e = gpu_kernels_resolve(s->g, rows->ka, ref ? rows->kb : NULL, k);
-    const char *pe = gpu_kernel_timer_trace(s->g, 0);
-    if (e || (e = pe)) return e;
+    const char *e = gpu_kernels_resolve(s->g, rows->ka, ref ? rows->kb : NULL, n);
+    if (e || !n) return e;
     struct sample_acc kratio = {0};
-    for (int i = 0; i < k; i++) {
+    for (int i = 0; i < n; i++) {
         rows->sr[i].kernel_ms = rows->ka[i].ms;
         if (!ref) continue;
         rows->sr[i].ref_kernel_ms = rows->kb[i].ms;
         sample_acc_add(&kratio, rows->kb[i].ms / rows->ka[i].ms);
     }
-    row->kernel_ms_median = median_of(rows->sr, k, offsetof(struct sample_row, kernel_ms));
-    row->kernels_per_launch = rows->ka[k - 1].per_launch;
-    snprintf(row->kernel_name, sizeof row->kernel_name, "%s", rows->ka[k - 1].name);
+    row->kernel_ms_median = median_of(rows->sr, n, offsetof(struct sample_row, kernel_ms));
+    row->kernels_per_launch = rows->ka[n - 1].per_launch;
+    snprintf(row->kernel_name, sizeof row->kernel_name, "%s", rows->ka[n - 1].name);
     if (ref) {
-        row->ref_kernel_ms_median = median_of(rows->sr, k, offsetof(struct sample_row, ref_kernel_ms));
+        row->ref_kernel_ms_median = median_of(rows->sr, n, offsetof(struct sample_row, ref_kernel_ms));
         row->kernel_ratio = kratio.mean;
         row->kernel_ratio_ci95 = sample_ci95(&kratio);
-        snprintf(row->ref_kernel_name, sizeof row->ref_kernel_name, "%s", rows->kb[k - 1].name);
+        snprintf(row->ref_kernel_name, sizeof row->ref_kernel_name, "%s", rows->kb[n - 1].name);
     }
     return NULL;
 }
@@ -292,8 +281,8 @@ static const char *kernel_timer_samples(struct gpu_sampler *s, const struct samp
 /* The timing prepared, the warm-up, then samples until the rule stops them;
  * a rung with a reference is sampled paired with it, A B then B A in turn, on
  * the same inputs and at the same clock.  Each sample (and each pair) is
- * followed by a reading of the SM clock.  With the second timer on, samples of
- * its own follow (kernel_timer_samples). */
+ * followed by a reading of the SM clock; with the second timer on, each notes
+ * its window, whose kernels are summed once the samples are taken. */
 const char *gpu_sample_point(struct gpu_sampler *s, const struct sampling_rule *rule,
                              const struct point *pt, struct result_row *row,
                              struct sample_rows *rows, int *n, enum stop_rule *stop)
@@ -326,7 +315,9 @@ const char *gpu_sample_point(struct gpu_sampler *s, const struct sampling_rule *
         struct sample_row *sr = &rows->sr[i];
         *sr = (struct sample_row){.ref_ms = NAN, .kernel_ms = NAN, .ref_kernel_ms = NAN};
         double ta, tb;
-        if ((e = take_sample(s, ref != NULL, i, sr, NULL, NULL, &ta, &tb))) return e;
+        rows->ka[i] = rows->kb[i] = (struct gpu_kernels){0, 0, 0, NAN, NAN, ""};
+        if ((e = take_sample(s, ref != NULL, i, sr, &rows->ka[i], &rows->kb[i], &ta, &tb)))
+            return e;
         gpu_sample_telemetry(s, ta, tb, sr);
         sample_acc_add_launches(&acc, sr->time_ms, tm.launches);
         if (ref) sample_acc_add(&ratio, sr->ref_ms / sr->time_ms);
@@ -343,7 +334,7 @@ const char *gpu_sample_point(struct gpu_sampler *s, const struct sampling_rule *
         row->ref_ratio_ci95 = sample_ci95(&ratio);
         row->ref_ms_median = median_of(rows->sr, acc.n, offsetof(struct sample_row, ref_ms));
     }
-    if (s->kernel_timer && (e = kernel_timer_samples(s, rule, ref, row, rows, acc.n))) return e;
+    if (s->kernel_timer && (e = kernel_times(s, ref, row, rows, acc.n))) return e;
     *n = acc.n;
     return NULL;
 }

@@ -81,21 +81,8 @@ const char *kernel_timer_start(void)
     if (!collector.registered)
         CUPTI_TRY(cuptiActivityRegisterCallbacks(buffer_requested, buffer_done));
     collector.registered = 1;
-    collector.started = 1;
-    return NULL;
-}
-
-const char *kernel_timer_resume(void)
-{
-    if (!collector.started) return "the kernel timer is not started";
     CUPTI_TRY(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
-    return NULL;
-}
-
-const char *kernel_timer_pause(void)
-{
-    if (!collector.started) return "the kernel timer is not started";
-    CUPTI_TRY(cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
+    collector.started = 1;
     return NULL;
 }
 

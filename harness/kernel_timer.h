@@ -5,15 +5,17 @@
  * records hold the kernels alone and their names: what cuBLAS chose, and how
  * many kernels a launch made.  Used by gpu.cu only, in CUDA builds.
  *
- * The records cost the kernels they time: traced, 801 launches of a kernel of
- * a few microseconds (n = 128) spread by 2-9% where untraced ones spread by
- * 0.1% (H100), and asking CUPTI for its records (a flush) between two samples
- * added 0.3-0.5 ms to the next sample's events.  So the timer runs only while
- * it is resumed (kernel_timer_resume .. kernel_timer_pause), in samples of its
- * own, and records are fetched once those are taken: a sample notes CUPTI's
- * clock before its first launch and after its last (kernel_timer_now), then
+ * Asking CUPTI for its records (a flush) between two samples added 0.3-0.5 ms
+ * to the next sample's events (H100, cuBLAS SGEMM), so records are fetched
+ * once a point's samples are taken: a sample notes CUPTI's clock before its
+ * first launch and after its last (kernel_timer_now), then
  * kernel_timer_collect fetches every record and kernel_timer_sum gives each
- * sample the kernels that started in its window.
+ * sample the kernels that started in its window.  Even so the records cost
+ * the kernels they time, and not only while traced: in a process where CUPTI
+ * traced once, 801 launches of a kernel of a few microseconds (n = 128) spread
+ * by 1-9% where they spread by 0.1% in a process without it (H100); from
+ * n = 2048 the events and the records agree within 0.3%.  A run that needs
+ * microsecond kernels' event times keeps the timer off.
  *
  * CUPTI hands its records to callbacks that carry no context of ours, so the
  * collector is the process's one instance: one thread may use it at a time. */
@@ -35,13 +37,9 @@ struct kernel_times {
     char longest[96];         /* its name (mangled as CUPTI gives it, cut to fit) */
 };
 
-/* Make the timer ready (CUPTI's callbacks), paused.  NULL, or why not
- * (CUPTI's message). */
+/* Record the kernels from now on.  NULL, or why not (CUPTI's message). */
 const char *kernel_timer_start(void);
-/* Record the kernels from now on / no longer. */
-const char *kernel_timer_resume(void);
-const char *kernel_timer_pause(void);
-/* Pause and drop every record; harmless when not started. */
+/* Stop recording and drop every record; harmless when not started. */
 void kernel_timer_stop(void);
 /* CUPTI's clock now (ns; the records' time base). */
 const char *kernel_timer_now(uint64_t *ns);

@@ -623,9 +623,8 @@ static int record_sampling(struct results *r, const struct ctx *c, double refres
              fmax(rule->warmup_window_ms, c->gs.window_floor_ms));
     return results_attr_str(r, "gpu_kernel_timer",
                             c->gs.kernel_timer
-                                ? "cupti: CUPTI activity records (CONCURRENT_KERNEL) of samples "
-                                  "of their own after each point's event samples, as many as "
-                                  "gpu_min_samples (kernel_ms, ref_kernel_ms)"
+                                ? "cupti: CUPTI activity records (CONCURRENT_KERNEL) of each "
+                                  "GPU sample's kernels (kernel_ms, ref_kernel_ms)"
                                 : "off") ||
            results_attr_double(r, "telemetry_refresh_ms", refresh_ms) ||
            results_attr_double(r, "telemetry_instant_refresh_ms", instant_refresh_ms) ||
