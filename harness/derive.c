@@ -1,5 +1,6 @@
 /* Derived views of results files: see derive.h. */
 #include "derive.h"
+#include "estimates.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -430,7 +431,7 @@ double derive_k_per_block(const struct result_row *row)
 /* ---- tables ---------------------------------------------------------------------- */
 
 const char *const DERIVE_VIEWS =
-    "rungs runs ladder configs speedup samples telemetry transfers shapes suite compare";
+    "rungs runs ladder configs speedup samples telemetry transfers shapes suite estimates compare";
 
 static void num(FILE *out, double x)
 {
@@ -447,6 +448,9 @@ static void str(FILE *out, const char *s)
     }
     for (; *s; s++) fputc(*s == '\t' || *s == '\n' ? ' ' : *s, out);
 }
+
+void derive_cell_num(FILE *out, double x) { num(out, x); }
+void derive_cell_str(FILE *out, const char *s) { str(out, s); }
 
 /* rungs: the registry, for the figures' styles and keys */
 static void view_rungs(FILE *out)
@@ -512,6 +516,9 @@ static void row_cells(FILE *out, const struct variant *v, struct shape s)
     fprintf(out, "\t%d\t%d\t%d\t%d", s.M, s.N, s.K, shape_square(s));
     str(out, label);
 }
+
+void derive_row_head(FILE *out) { row_head(out); }
+void derive_row_cells(FILE *out, const struct variant *v, struct shape s) { row_cells(out, v, s); }
 
 /* Shapes in the order every figure shows them: the square sizes ascending, then
  * the other shapes by FLOP count, then M. */
@@ -980,7 +987,7 @@ int derive_table(FILE *out, const char *view, const struct run *runs, size_t nru
 {
     static const char *const known[] = {"rungs",     "runs",      "ladder", "configs",
                                         "speedup",   "samples",   "telemetry", "transfers",
-                                        "shapes",    "suite",     "compare"};
+                                        "shapes",    "suite",     "estimates", "compare"};
     size_t k = 0;
     while (k < sizeof known / sizeof known[0] && strcmp(known[k], view)) k++;
     if (k == sizeof known / sizeof known[0]) {
@@ -1005,6 +1012,7 @@ int derive_table(FILE *out, const char *view, const struct run *runs, size_t nru
     else if (!strcmp(view, "transfers")) view_transfers(out, &runs[0]);
     else if (!strcmp(view, "shapes")) view_shapes(out, &runs[0]);
     else if (!strcmp(view, "suite")) view_suite(out, &runs[0]);
+    else if (!strcmp(view, "estimates")) estimates_view(out, &runs[0]);
     else view_compare(out, &runs[0], &runs[1]);
     return 0;
 }

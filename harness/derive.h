@@ -159,6 +159,14 @@ size_t derive_pairs(const struct run *a, const struct run *b, struct pair **out)
 /* The views `mmladder table` prints (tab-separated, a header row first; "-"
  * for a missing value).  runs[0] is the run a view is of; `compare` takes two
  * and `runs` any number.  -1 with err for an unknown view or missing runs. */
+/* Cells of a view's line, for the views other modules write (estimates.h): a
+ * number ('-' when not finite), a string (blanks for tabs, '-' when empty), and
+ * the rung-and-shape columns every per-rung view begins with. */
+void derive_cell_num(FILE *out, double x);
+void derive_cell_str(FILE *out, const char *s);
+void derive_row_head(FILE *out);
+void derive_row_cells(FILE *out, const struct variant *v, struct shape s);
+
 int derive_table(FILE *out, const char *view, const struct run *runs, size_t nruns,
                  const char *arg, char *err, size_t errlen);
 /* The names of the views, for usage text. */

@@ -88,10 +88,11 @@ static const char *const sampling_keys[N_SAMPLING_KEYS] = {
     "gpu_shape_warmup_ms", "gpu_parity_timeout_ms", "kernel_timer"};
 
 enum { W_VARIANTS, W_SIZES, W_SHAPES, W_TILES, W_WPTS, W_OPT_LEVELS, W_HOST_MEMORY, W_SPLITS,
-       W_CONFIGS, N_SWEEP_KEYS };
+       W_CONFIGS, W_PAIRING, N_SWEEP_KEYS };
 static const char *const sweep_keys[N_SWEEP_KEYS] = {"variants", "sizes",      "shapes",
                                                       "tiles",    "wpts",       "opt_levels",
-                                                      "host_memory", "splits", "configs"};
+                                                      "host_memory", "splits", "configs",
+                                                      "pairing"};
 
 struct parse_ctx {
     struct experiment *e;
@@ -721,6 +722,20 @@ static void sweep_value(struct parse_ctx *c, int key, const char *v)
             }
             s->all_configs = c->line;
             break;
+        case W_PAIRING:
+            if ((n == 4 && !memcmp(tok, "abba", 4)) || (n == 4 && !memcmp(tok, "none", 4))) {
+                if (s->pairing_line) {
+                    fail(c, c->line, "pairing: '%.*s' after another value (expected one: abba "
+                                     "or none)", (int)n, tok);
+                    return;
+                }
+                s->unpaired = tok[0] == 'n';
+                s->pairing_line = c->line;
+                break;
+            }
+            fail(c, c->line, "pairing: '%.*s' (expected abba, the rung sampled alternately with "
+                             "its reference, or none, the rung alone)", (int)n, tok);
+            return;
         }
     }
 }

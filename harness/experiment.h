@@ -32,6 +32,9 @@
  *   opt_levels = 1 2 3                     used by host rungs
  *   host_memory = pinned pageable          GPU rungs: also copy A, B in and C out
  *                                          through such host memory in every sample
+ *   pairing    = abba                      GPU rungs with a reference (cuBLAS): sampled
+ *                                          alternately with it, A B B A (the default),
+ *                                          or `none`: alone, as a standalone row
  *
  * The file is UTF-8 text: no NUL, no control characters but tab (and CR before
  * the newline: CRLF line ends are fine).
@@ -75,6 +78,8 @@ struct sweep {
     struct int_axis tiles, wpts, opt_levels, splits;
     int all_configs;                        /* line of `configs = all`; 0 if absent */
     struct int_axis host_memory;            /* HOST_MEMORY_* values */
+    int unpaired;                           /* pairing = none: rungs sampled alone */
+    int pairing_line;                       /* where `pairing` was given; 0 if absent */
 };
 
 /* Where a transfer point's host buffers live (0: no transfers, inputs resident). */

@@ -287,7 +287,8 @@ const char *gpu_sample_point(struct gpu_sampler *s, const struct sampling_rule *
                              const struct point *pt, struct result_row *row,
                              struct sample_rows *rows, int *n, enum stop_rule *stop)
 {
-    const struct variant *ref = pt->v->reference ? registry_find(pt->v->reference) : NULL;
+    const struct variant *ref =
+        pt->v->reference && !pt->unpaired ? registry_find(pt->v->reference) : NULL;
     struct gpu_timing tm;
     const char *e = gpu_timing_prepare(s->g, pt->v->gpu, pt->tile, pt->wpt, pt->split,
                                        ref ? ref->gpu : NULL, rule->min_sample_ms, &tm);

@@ -146,7 +146,8 @@ int plan_from_experiment(const struct experiment *e, int gpu_ok, const char *gpu
                                 .K = s->shapes[hi].K, .tile = tiles[ti],
                                 .wpt = pairs ? wpts[ti] : wpts[wi],
                                 .split = splits[xi], .opt_level = opts[oi],
-                                .host_memory = mems[mi], .sweep = s->name,
+                                .host_memory = mems[mi], .unpaired = s->unpaired,
+                                .sweep = s->name,
                                 .line = s->shapes[hi].line};
                             if (!registry_supports(v, pt.tile, pt.wpt, pt.split, pt.opt_level,
                                                    &pt.cfg, pt.skip_reason,
@@ -227,7 +228,8 @@ double point_estimate_s(const struct point *pt, const struct experiment *e)
     /* GPU: the verification launch, one timing launch, the warm-up, then
      * samples of the rung (and, paired, of its reference) until the rung's have
      * min_samples and min_time, at most the timeout once min_samples are in. */
-    const struct variant *ref = pt->v->reference ? registry_find(pt->v->reference) : NULL;
+    const struct variant *ref =
+        pt->v->reference && !pt->unpaired ? registry_find(pt->v->reference) : NULL;
     double ref_one = 0, pair = sample_ms(one, flops, r) + PLAN_SAMPLE_MS;
     if (ref) {
         ref_one = flops / (ref->nominal_gflops * 1e9) * 1e3;

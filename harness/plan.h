@@ -21,6 +21,7 @@ struct point {
     int M, N, K;
     int tile, wpt, split, opt_level;
     int host_memory;             /* HOST_MEMORY_*: GPU points that also time the copies */
+    int unpaired;                /* pairing = none: sampled alone, even with a reference */
     int skip;                    /* 1: recorded as skipped, not run */
     int skip_env;                /* 1: skipped for want of this machine (no GPU), not by design */
     int jit_first;               /* 1: the first point of its kernel, which the driver will

@@ -1,6 +1,7 @@
 /* The paper's values by key: see values.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "values.h"
+#include "estimates.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -429,6 +430,16 @@ static int run_key(const struct run *r, char **p, int n, char *out, size_t len, 
     if (!strcmp(what, "power")) return number(out, len, "%.0f", b->power_w_mean, why, whylen, "power reading");
     if (!strcmp(what, "pct_ref_ci"))
         return number(out, len, "%.2f", derive_pct_ref_ci95(r, v, s), why, whylen, "paired reference there");
+    if (!strcmp(what, "pct_ref_kernel") || !strcmp(what, "pct_ref_alone") ||
+        !strcmp(what, "estimates_spread")) {
+        const struct result_row *p = estimates_best_paired(r, v, s);
+        struct estimates e = {.kernel = NAN, .alone = NAN, .spread = NAN};
+        if (p) estimates_of(r, p, &e);
+        const int spread = !strcmp(what, "estimates_spread");
+        const double x = spread ? e.spread : !strcmp(what, "pct_ref_kernel") ? e.kernel : e.alone;
+        return number(out, len, spread ? "%.2f" : "%.1f", x, why, whylen,
+                      "estimate of that kind there");
+    }
     if (!strcmp(what, "throttled")) {
         snprintf(out, len, "%d", b->throttled_samples);
         return 0;

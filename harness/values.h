@@ -33,6 +33,11 @@
  *                            in %) or long_point_s
  *   ROLE.gflops.RUNG.SHAPE (3 significant digits below 100)
  *   ROLE.tflops.RUNG.SHAPE   ROLE.pct_ref.RUNG.SHAPE
+ *   ROLE.pct_ref_kernel.RUNG.SHAPE  ROLE.pct_ref_alone.RUNG.SHAPE
+ *   ROLE.estimates_spread.RUNG.SHAPE  of the rung's fastest paired row: the
+ *                            second timer's and the standalone rows' estimates
+ *                            of its % of the reference, and the points between
+ *                            the highest and lowest of the three (estimates.h)
  *   ROLE.pct_peak.RUNG.SHAPE  ROLE.step.RUNG.SHAPE     ROLE.config.RUNG.SHAPE
  *   ROLE.rel_stddev.RUNG.SHAPE (%)   ROLE.rel_err.RUNG.SHAPE
  *   ROLE.samples.RUNG.SHAPE  the best row's samples; ROLE.stop.RUNG.SHAPE: its

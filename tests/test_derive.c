@@ -17,6 +17,7 @@
 #include "claims.h"
 #include "derive.h"
 #include "experiment.h"
+#include "estimates.h"
 #include "plan.h"
 #include "values.h"
 #include "util.h"
@@ -398,6 +399,69 @@ static void estimate_claim_is_wall_over_estimate(void **state)
     assert_int_equal(cr.verdict, CLAIM_NOT_EVALUATED);
     free(run);
     free(cs);
+}
+
+/* The three estimates of a % of cuBLAS: a paired row of rung 12 (its pairs'
+ * mean ratio 0.95, the second timer's 0.94), cuBLAS's own row, and rung 12's
+ * own row of the same configuration (pairing = none) 2% slower than in the
+ * pairs; the view, the claims and the paper's keys all give the same numbers. */
+static void three_estimates_of_a_paired_row(void **state)
+{
+    struct known *k = *state;
+    char path[400], p[400], err[512];
+    snprintf(path, sizeof path, "%s/est.h5", k->dir);
+    struct result_row rows[] = {row_of("cublas_fp32", 4096, 1000, 0, 0),
+                                row_of("gpu_async_copy", 4096, 950, 128, 64),
+                                row_of("gpu_async_copy", 4096, 931, 128, 64),
+                                row_of("gpu_async_copy", 4096, 900, 256, 128)};
+    struct result_row *pr = &rows[1];
+    snprintf(pr->paired_with, sizeof pr->paired_with, "cublas_fp32");
+    pr->pairs = 10, pr->ref_ratio = 0.95, pr->ref_ratio_ci95 = 0.002;
+    pr->kernel_ratio = 0.94, pr->ref_ms_median = rows[0].time_ms_median;
+    rows[3].pairs = 10, rows[3].ref_ratio = 0.90, rows[3].kernel_ratio = NAN;   /* no row alone */
+    snprintf(rows[3].paired_with, sizeof rows[3].paired_with, "cublas_fp32");
+    for (size_t i = 0; i < 4; i++) rows[i].ref_ms_median = rows[i].kernel_ratio_ci95 = NAN;
+    write_rows(path, rows, 4, 0, 0);
+    struct run run;
+    if (derive_open(&run, "e", path, err, sizeof err) != 0) fail_msg("%s", err);
+
+    struct estimates e;
+    estimates_of(&run, &run.f.rows[1], &e);
+    const double alone = 100.0 * rows[0].time_ms_median / rows[2].time_ms_median;
+    assert_true(fabs(e.paired - 95.0) < 1e-9 && fabs(e.kernel - 94.0) < 1e-9);
+    assert_true(fabs(e.alone - alone) < 1e-9 && e.alone_rows == 1);
+    assert_true(fabs(e.spread - (95.0 - alone)) < 1e-9);
+    estimates_of(&run, &run.f.rows[3], &e);   /* against cuBLAS alone, from its pairs */
+    assert_true(e.alone_rows == 0 && fabs(e.alone - 90.0) < 1e-6 && isnan(e.kernel));
+    estimates_of(&run, &run.f.rows[0], &e);   /* not paired: no estimate */
+    assert_true(isnan(e.paired) && isnan(e.spread));
+
+    char *t = view_text("estimates", &run, NULL), c[64];
+    assert_int_equal(cell(t, 0, "pct_kernel", c, sizeof c), 0);
+    assert_string_equal(c, "94");
+    assert_int_equal(cell(t, 1, "alone_rows", c, sizeof c), 0);
+    assert_string_equal(c, "0");
+    free(t);
+
+    snprintf(p, sizeof p, "%s/est.ini", k->dir);
+    write_text(p, "[spread]\ntext = within {max} points\nvalue = estimates_spread gpu_async_copy\n"
+                  "runs = e\nshapes = 4096\nexpect = at_most 1\n"
+                  "[alone]\ntext = {range}%\nvalue = pct_ref_alone gpu_async_copy\nruns = e\n"
+                  "shapes = 4096\nexpect = at_least 90\n");
+    struct claims *cs = calloc(1, sizeof *cs);
+    assert_int_equal(claims_load(p, cs, err, sizeof err), 0);
+    char want[64];
+    snprintf(want, sizeof want, "within %.2f points", 95.0 - alone);
+    expect_claim(&cs->c[0], &run, 1, CLAIM_FAILED, want);   /* 2.04 points apart */
+    snprintf(want, sizeof want, "%.1f%%", alone);
+    expect_claim(&cs->c[1], &run, 1, CLAIM_PASSED, want);
+    free(cs);
+
+    char v[64], why[256];
+    assert_int_equal(values_key("e.pct_ref_kernel.gpu_async_copy.4096", &run, 1, NULL, NULL, v,
+                                sizeof v, why, sizeof why), 0);
+    assert_string_equal(v, "94.0");
+    derive_close(&run);
 }
 
 /* Two runs pair by pair: agreement gives each pair's ratio, agreement_share
@@ -802,6 +866,7 @@ const struct CMUnitTest derive_tests[] = {
     cmocka_unit_test_setup_teardown(claims_pass_fail_and_wait, known_setup, known_teardown),
     cmocka_unit_test_setup_teardown(estimate_claim_is_wall_over_estimate, known_setup, known_teardown),
     cmocka_unit_test_setup_teardown(agreement_share_and_wall_time, known_setup, known_teardown),
+    cmocka_unit_test_setup_teardown(three_estimates_of_a_paired_row, known_setup, known_teardown),
     cmocka_unit_test_setup_teardown(run_times_that_do_not_fit_end_whole, known_setup, known_teardown),
     cmocka_unit_test_setup_teardown(noise_claims_and_telemetry_keys, known_setup, known_teardown),
     cmocka_unit_test_setup_teardown(values_answer_keys_and_name_unknown_ones, known_setup,

@@ -143,6 +143,28 @@ static void test_good_file(void **state)
     free(e);
 }
 
+/* The second timer and the pairing: off and A B B A unless the file says. */
+static void test_kernel_timer_and_pairing(void **state)
+{
+    (void)state;
+    struct experiment *e = new_experiment();
+    parse_ok("[experiment]\nname = t\nseed = 1\n[sampling]\nkernel_timer = cupti\n"
+             "[paired]\nvariants = gpu_async_copy\nsizes = 64\n"
+             "[alone]\nvariants = gpu_async_copy\nsizes = 64\npairing = none\n", e);
+    assert_int_equal(e->kernel_timer, 1);
+    assert_int_equal(e->sweeps[0].unpaired, 0);
+    assert_int_equal(e->sweeps[0].pairing_line, 0);
+    assert_int_equal(e->sweeps[1].unpaired, 1);
+    assert_int_equal(e->sweeps[1].pairing_line, 12);
+    experiment_free(e);
+    parse_ok("[experiment]\nname = t\nseed = 1\n[s]\nvariants = gpu_tiled\nsizes = 64\n"
+             "pairing = abba\n", e);
+    assert_int_equal(e->kernel_timer, 0);
+    assert_int_equal(e->sweeps[0].unpaired, 0);
+    experiment_free(e);
+    free(e);
+}
+
 static void test_seed_above_2_63(void **state)
 {
     (void)state;
@@ -378,7 +400,12 @@ static const struct bad_case {
      "unknown key 'nmae' in [experiment] (expected one of: name description seed)"},
     {HEAD SWEEP "tile = 8\n", 7,
      "unknown key 'tile' in sweep [gpu] (expected one of: variants sizes shapes tiles wpts "
-     "opt_levels host_memory splits configs)"},
+     "opt_levels host_memory splits configs pairing)"},
+    {HEAD SWEEP "pairing = maybe\n", 7, "pairing: 'maybe' (expected abba, the rung sampled "
+                                        "alternately with its reference, or none"},
+    {HEAD SWEEP "pairing = none abba\n", 7, "pairing: 'abba' after another value"},
+    {HEAD "[sampling]\nkernel_timer = nvtx\n" SWEEP, 5,
+     "[sampling] kernel_timer: 'nvtx' (expected cupti or none)"},
     {HEAD SWEEP "host_memory = pinned locked\n", 7, "host_memory: 'locked' is not a kind"},
     {HEAD SWEEP "host_memory = pinned pinned\n", 7, "'pinned' is listed twice"},
     {HEAD SWEEP "configs = some\n", 7, "configs: 'some' (expected 'all': every configuration"},
@@ -538,6 +565,7 @@ static void test_too_many_shapes(void **state)
 const struct CMUnitTest experiment_tests[] = {
     cmocka_unit_test(test_good_file),
     cmocka_unit_test(test_seed_above_2_63),
+    cmocka_unit_test(test_kernel_timer_and_pairing),
     cmocka_unit_test(test_inline_comments),
     cmocka_unit_test(test_defaults_without_sampling),
     cmocka_unit_test(test_continuation_lines),

@@ -20,7 +20,9 @@ enum { FAKE_READINGS = 30, FAKE_SLOW_FROM = 20 };
 #define T0 1000.0   /* the fake's reading i is at T0 + i * PERIOD_MS */
 
 /* Reading i: 1980 MHz for the first 20, then 1500 MHz with sw_power_cap; power
- * 100 + i W; temperature 60 + i % 7 C.  Read number `fail_at` fails. */
+ * 100 + i W, instant power 200 + i / 4 W (a value that stays for 4 readings, as
+ * a field refreshed more slowly than it is read); temperature 60 + i % 7 C.
+ * Read number `fail_at` fails. */
 struct fake {
     int i, fail_at, closed;
     int real_time;   /* times from now_ms() instead of the script */
@@ -36,6 +38,7 @@ static int fake_read(void *ctx, struct telemetry_reading *r, char *why, size_t l
     const int slow = f->i >= FAKE_SLOW_FROM;
     *r = (struct telemetry_reading){.t_ms = f->real_time ? now_ms() : T0 + f->i * PERIOD_MS,
                                     .clock_mhz = slow ? 1500 : 1980, .power_w = 100 + f->i,
+                                    .power_instant_w = 200 + f->i / 4,
                                     .temp_c = 60 + f->i % 7, .reasons = slow ? TELEMETRY_SW_POWER_CAP : 0};
     f->i++;
     return 0;
@@ -116,6 +119,22 @@ static void window_summarises_readings(void **state)
     assert_true(s.clock_min == 1980 && s.clock_mean == 1980 && s.reasons == 0);
     assert_string_equal(telemetry_source_name(t), "test");
     assert_true(isnan(telemetry_max_clock_mhz(t)));
+}
+
+/* How often each power reading changes: the average every reading, the instant
+ * every 4; fewer than 4 changes in the window say nothing. */
+static void refresh_is_the_period_values_change_at(void **state)
+{
+    struct telemetry *t = ((struct scripted *)*state)->t;
+    const double end = T0 + (FAKE_READINGS - 1) * PERIOD_MS;
+    assert_true(fabs(telemetry_refresh_ms(t, T0, end, TELEMETRY_POWER) - PERIOD_MS) < 1e-9);
+    assert_true(fabs(telemetry_refresh_ms(t, T0, end, TELEMETRY_INSTANT) - 4 * PERIOD_MS) < 1e-9);
+    assert_true(isnan(telemetry_refresh_ms(t, T0, T0 + 10 * PERIOD_MS, TELEMETRY_INSTANT)));
+    assert_true(isnan(telemetry_refresh_ms(t, end, T0, TELEMETRY_POWER)));
+    struct telemetry_summary s;
+    assert_int_equal(window(t, 0, 7 * PERIOD_MS, &s), 8);
+    assert_true(s.instant_mean == 200.5 && s.instant_max == 201);
+    assert_true(isnan(telemetry_power_limit_w(t)) || telemetry_power_limit_w(t) == 0);
 }
 
 static void short_window_gets_nearest_reading(void **state)
@@ -258,6 +277,8 @@ const struct CMUnitTest telemetry_tests[] = {
     cmocka_unit_test_setup_teardown(window_summarises_readings, scripted_setup, scripted_teardown),
     cmocka_unit_test_setup_teardown(short_window_gets_nearest_reading, scripted_setup, scripted_teardown),
     cmocka_unit_test_setup_teardown(window_far_from_readings_is_empty, scripted_setup, scripted_teardown),
+    cmocka_unit_test_setup_teardown(refresh_is_the_period_values_change_at, scripted_setup,
+                                    scripted_teardown),
     cmocka_unit_test(readings_older_than_ring_are_gone),
     cmocka_unit_test(sync_waits_for_a_newer_reading),
     cmocka_unit_test(reasons_text_names_bits),
