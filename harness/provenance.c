@@ -112,7 +112,8 @@ int provenance_record(struct results *r, const struct experiment *e, const struc
                            "output poisoned with NaN, one run, compared with a float64 reference "
                            "(gpu: cuBLAS DGEMM on the same inputs; host: float64 triple loop); "
                            "rel_err = ||C-R||_F/||R||_F must be <= tolerance and no element may be "
-                           "NaN/Inf; the output after sampling is checked again");
+                           "NaN/Inf; after sampling the output is poisoned again, made once "
+                           "more from the workspace as the samples left it and checked again");
     rc |= results_attr_str(r, "tolerance_formula",
                            "8*(u_in + 2^-24*sqrt(K)), u_in = 0 (fp32) or 2^-11 (tf32)");
     rc |= results_attr_str(r, "gpu_timing",
@@ -121,12 +122,15 @@ int provenance_record(struct results *r, const struct experiment *e, const struc
                            "the L2, launches per sample, counted for the rung and for its "
                            "reference each, so that one takes >= min_sample_ms, or "
                            "capped_sample_ms when the warm-up ended under the power cap; "
-                           "columns timing, launches (the rung's), input_sets), after a "
+                           "columns timing, launches (the rung's), input_sets), each sample "
+                           "after a neutral launch outside its events and followed by a "
+                           "reading of the SM clock by the SMs (probe_mhz), after a "
                            "verified launch and a warm-up until the SM clock settles "
-                           "(warmup_ms; >= shape_warmup_ms before a shape's first point, >= "
-                           "warmup_min_ms before the others); a rung with a reference sampled "
-                           "paired with it, A B B A (ref_ratio), up to parity_timeout_ms when "
-                           "within 10% of it");
+                           "(warmup_ms, warmup_settled_test; >= shape_warmup_ms before a "
+                           "shape's first point, >= warmup_min_ms before the others); a rung "
+                           "with a reference sampled paired with it, A B B A (ref_ratio), up "
+                           "to parity_timeout_ms when within 10% of it, unless its sweep says "
+                           "pairing = none");
     rc |= results_attr_str(r, "host_timing", "CLOCK_MONOTONIC around one call per sample; the "
                                              "verified first call counts as the first sample; "
                                              "host rows run on a thread of their own, beside "
