@@ -236,15 +236,6 @@ compare_kernel(struct compare_sums *out, const float *C, const double *R, size_t
     }
 }
 
-/* The launch before every timed sample: no work, and a preference for the
- * largest L1 (set at open), so that the SMs leave whatever configuration of L1
- * and shared memory the kernel before it chose and the sample's first kernel
- * sets up its own.  Measured (H100, cuBLAS SGEMM at 4096^3 and 8192^3): after a
- * kernel running two blocks of ~100 KiB of shared memory per SM, cuBLAS runs
- * 2.5-4% slower, launch after launch and through 20 ms idle, until any kernel
- * that needs another configuration runs; this one restores it. */
-__global__ void neutral_kernel(unsigned long long ns);
-
 __device__ __forceinline__ unsigned long long global_ns(void)
 {
     unsigned long long t;
@@ -271,9 +262,16 @@ __global__ void spin_kernel(unsigned long long ns)
     while (global_ns() - t0 < ns) {}
 }
 
-/* Two blocks of 1024 threads per SM, each staying `ns`: long enough that the
- * block scheduler gives every SM its share rather than running them all on
- * the few SMs that free up first. */
+/* The launch before every timed sample: no work, and a preference for the
+ * largest L1 (set at open), so that the SMs leave whatever configuration of L1
+ * and shared memory the kernel before it chose and the sample's first kernel
+ * sets up its own.  Measured (H100, cuBLAS SGEMM at 4096^3 and 8192^3): after a
+ * kernel running two blocks of ~100 KiB of shared memory per SM, cuBLAS runs
+ * 2.5-4% slower, launch after launch and through 20 ms idle, until any kernel
+ * that needs another configuration runs; this one restores it.  Two blocks of
+ * 1024 threads per SM, each staying `ns`: long enough that the block scheduler
+ * gives every SM its share rather than running them all on the few SMs that
+ * free up first. */
 enum { NEUTRAL_NS = 2000 };
 __global__ void neutral_kernel(unsigned long long ns)
 {
