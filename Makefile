@@ -236,6 +236,14 @@ build/tests/sanitize-one: build/tests/sanitize_one.o $(filter-out build/harness/
 	@mkdir -p $(@D)
 	$(LINK) -o $@ $^ $(LIBS)
 
+# What a cuBLAS launch inherits from the launch before it (tests/pairing_probe.cu):
+# a measurement to run by hand on a GPU, not a test.
+build/tests/pairing-probe: tests/pairing_probe.cu build/gpu/11_gpu_warptiled.o \
+                           build/gpu/12_gpu_async_copy.o build/kernels/rung_config.o \
+                           build/harness/kernel_timer.o
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) -Ikernels -Iharness -o $@ $^ $(LINK_LIBS)
+
 build/tests/registry_faulty.o: harness/registry.c $(wildcard harness/*.h kernels/*.h)
 	@mkdir -p $(@D)
 	$(CC) -std=c11 $(CFLAGS) $(WARN) $(CPPFLAGS) -DMM_TEST_RUNGS=1 -c $< -o $@
