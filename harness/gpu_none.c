@@ -76,6 +76,12 @@ const char *gpu_timing_sample(struct gpu *g, int which, double *ms, struct gpu_k
     return no_cuda;
 }
 
+const char *gpu_kernels_resolve(struct gpu *g, struct gpu_kernels *a, struct gpu_kernels *b, int n)
+{
+    (void)g, (void)a, (void)b, (void)n;
+    return no_cuda;
+}
+
 const char *gpu_rerun_poisoned(struct gpu *g, int which)
 {
     (void)g, (void)which;
