@@ -204,28 +204,25 @@ static const char *warm_up(struct gpu_sampler *s, const struct sampling_rule *ru
 
 /* ---- sampling ------------------------------------------------------------------ */
 
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The median of a column of the records (NaN ones left out); NaN when none. */
-static double median_of(const struct sample_row *sr, int n, size_t offset)
+struct sample_stats sample_rows_stats(const struct sample_row *sr, int n, size_t offset)
 {
     double *v = malloc((n ? n : 1) * sizeof *v);
+    if (!v) return (struct sample_stats){0};
     int k = 0;
-    for (int i = 0; v && i < n; i++) {
+    for (int i = 0; i < n; i++) {
         const double x = *(const double *)((const char *)&sr[i] + offset);
         if (isfinite(x)) v[k++] = x;
     }
-    double m = NAN;
-    if (k) {
-        qsort(v, k, sizeof *v, cmp_double);
-        m = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
-    }
+    const struct sample_stats st = sample_stats_of(v, k);
     free(v);
-    return m;
+    return st;
+}
+
+/* The median of a column (NaN ones left out); NaN when none. */
+static double median_of(const struct sample_row *sr, int n, size_t offset)
+{
+    const struct sample_stats st = sample_rows_stats(sr, n, offset);
+    return st.n ? st.median : NAN;
 }
 
 /* Sample i of the prepared launches, paired when the rung has a reference:

@@ -35,6 +35,9 @@ struct sample_rows {
 };
 /* Room for `need` records: 0, or -1 (out of memory; the old ones stay). */
 int sample_rows_reserve(struct sample_rows *s, int need);
+/* The statistics of one column of n records (the double at `offset` of each),
+ * NaN values left out; n = 0 when none is finite or memory ran out. */
+struct sample_stats sample_rows_stats(const struct sample_row *sr, int n, size_t offset);
 
 struct gpu_sampler {
     struct gpu *g;

@@ -215,18 +215,6 @@ static int failed(struct ctx *c, struct result_row *row, const char *why)
     return 0;
 }
 
-/* The statistics of one column of the samples (a double at `offset` of each);
- * n = 0 when out of memory. */
-static struct sample_stats column_stats(const struct sample_row *sr, int n, size_t offset)
-{
-    double *v = malloc((n ? n : 1) * sizeof *v);
-    if (!v) return (struct sample_stats){0};
-    for (int i = 0; i < n; i++) v[i] = *(const double *)((const char *)&sr[i] + offset);
-    const struct sample_stats st = sample_stats_of(v, n);
-    free(v);
-    return st;
-}
-
 /* After sampling, on the GPU: the output poisoned and made once more by a
  * launch that begins from the workspace as the samples left it, then judged; so
  * is the reference's in paired samples (a kernel right only on a fresh
@@ -347,7 +335,7 @@ static int run_point(struct ctx *c, struct lane *L, const struct point *pt, stru
         return 0;
     }
 
-    struct sample_stats ss = column_stats(L->rows.sr, n, offsetof(struct sample_row, time_ms));
+    struct sample_stats ss = sample_rows_stats(L->rows.sr, n, offsetof(struct sample_row, time_ms));
     if (ss.n != n) return failed(c, row, "out of host memory for the samples' statistics");
     row->samples = n;
     row->time_ms_min = ss.min;
@@ -357,8 +345,8 @@ static int run_point(struct ctx *c, struct lane *L, const struct point *pt, stru
     row->time_ms_stddev = ss.stddev;
     row->gflops = row->flops / (ss.median * 1e6);
     if (pt->host_memory) {
-        row->h2d_ms_median = column_stats(L->rows.sr, n, offsetof(struct sample_row, h2d_ms)).median;
-        row->d2h_ms_median = column_stats(L->rows.sr, n, offsetof(struct sample_row, d2h_ms)).median;
+        row->h2d_ms_median = sample_rows_stats(L->rows.sr, n, offsetof(struct sample_row, h2d_ms)).median;
+        row->d2h_ms_median = sample_rows_stats(L->rows.sr, n, offsetof(struct sample_row, d2h_ms)).median;
     }
     snprintf(row->stop_rule, sizeof row->stop_rule, "%s", stop_rule_name(stop));
     set_reason(row, DISP_PASSED, "");
