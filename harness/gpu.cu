@@ -720,7 +720,7 @@ static const char *time_events(struct gpu *g, const struct timed *t, int n, doub
     TRY(ck(g, cudaEventElapsedTime(&elapsed, g->start, g->stop), "cudaEventElapsedTime"));
     *ms = elapsed;
     if (g->kernel_timer && (e = kernel_timer_now(&t1))) return fail(g, "kernel timer: %s", e);
-    if (kt) *kt = (struct gpu_kernels){t0, t1, n, NAN, NAN, ""};
+    if (kt) *kt = (struct gpu_kernels){t0, t1, n, NAN, NAN, NAN, ""};
     return NULL;
 }
 
@@ -796,7 +796,7 @@ const char *gpu_timing_sample(struct gpu *g, int which, double *ms, struct gpu_k
     return NULL;
 }
 
-/* Each window's kernels, from the records collected. */
+/* Each window's kernels and copies, from the records collected. */
 static const char *sum_windows(struct gpu *g, struct gpu_kernels *k, int n)
 {
     for (int i = 0; k && i < n; i++) {
@@ -807,6 +807,7 @@ static const char *sum_windows(struct gpu *g, struct gpu_kernels *k, int n)
                         k[i].launches);
         k[i].ms = kt.total_ms / k[i].launches;
         k[i].per_launch = (double)kt.kernels / k[i].launches;
+        k[i].copies_per_launch = (double)kt.copies / k[i].launches;
         snprintf(k[i].name, sizeof k[i].name, "%s", kt.longest);
     }
     return NULL;

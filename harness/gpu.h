@@ -136,8 +136,9 @@ const char *gpu_kernel_timer_on(struct gpu *g);
 struct gpu_kernels {
     uint64_t t0, t1;              /* the sample's window on CUPTI's clock */
     int launches;
-    double ms;                    /* the kernels' own durations summed, per launch */
+    double ms;                    /* the kernels' and copies' own durations summed, per launch */
     double per_launch;            /* kernels per launch (a split-K rung makes two) */
+    double copies_per_launch;     /* copies and memsets per launch (rung 14 pads by a copy) */
     char name[96];                /* the longest kernel's name */
 };
 

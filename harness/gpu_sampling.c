@@ -313,7 +313,7 @@ const char *gpu_sample_point(struct gpu_sampler *s, const struct sampling_rule *
         struct sample_row *sr = &rows->sr[i];
         *sr = (struct sample_row){.ref_ms = NAN, .kernel_ms = NAN, .ref_kernel_ms = NAN};
         double ta, tb;
-        rows->ka[i] = rows->kb[i] = (struct gpu_kernels){0, 0, 0, NAN, NAN, ""};
+        rows->ka[i] = rows->kb[i] = (struct gpu_kernels){0, 0, 0, NAN, NAN, NAN, ""};
         if ((e = take_sample(s, ref != NULL, i, sr, &rows->ka[i], &rows->kb[i], &ta, &tb)))
             return e;
         gpu_sample_telemetry(s, ta, tb, sr);

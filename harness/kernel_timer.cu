@@ -13,8 +13,15 @@ enum { BUFFER_BYTES = 8 << 20, RECORD_ALIGN = 8 };
 
 struct record {
     uint64_t start, end;
-    const char *name;             /* CUPTI's, shared by every record of the kernel */
+    const char *name;             /* a kernel's, CUPTI's own string; NULL for a copy or a memset */
 };
+
+/* The activity kinds recorded: the kernels, and the copies and memsets a
+ * launcher queues on the GPU beside them (rung 14 pads an operand with a
+ * device-to-device copy; that copy is part of what its events time). */
+static const CUpti_ActivityKind recorded[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
+                                              CUPTI_ACTIVITY_KIND_MEMCPY,
+                                              CUPTI_ACTIVITY_KIND_MEMSET};
 
 /* The one collector (CUPTI's callbacks carry no context): the records that
  * buffer_done appends, which CUPTI calls from its own thread when a buffer
@@ -40,9 +47,20 @@ static void CUPTIAPI buffer_done(CUcontext, uint32_t, uint8_t *buffer, size_t, s
     std::lock_guard<std::mutex> lock(collector.mu);
     CUpti_Activity *rec = NULL;
     while (cuptiActivityGetNextRecord(buffer, valid, &rec) == CUPTI_SUCCESS) {
-        if (rec->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) continue;
-        const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)rec;
-        if (k->start == 0 || k->end < k->start) {
+        struct record r;
+        if (rec->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) {
+            const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)rec;
+            r = {k->start, k->end, k->name ? k->name : ""};
+        } else if (rec->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
+            const CUpti_ActivityMemcpy6 *c = (const CUpti_ActivityMemcpy6 *)rec;
+            r = {c->start, c->end, NULL};
+        } else if (rec->kind == CUPTI_ACTIVITY_KIND_MEMSET) {
+            const CUpti_ActivityMemset4 *m = (const CUpti_ActivityMemset4 *)rec;
+            r = {m->start, m->end, NULL};
+        } else {
+            continue;
+        }
+        if (r.start == 0 || r.end < r.start) {
             collector.untimed++;
             continue;
         }
@@ -56,7 +74,7 @@ static void CUPTIAPI buffer_done(CUcontext, uint32_t, uint8_t *buffer, size_t, s
             collector.recs = p;
             collector.cap = cap;
         }
-        collector.recs[collector.n++] = {k->start, k->end, k->name};
+        collector.recs[collector.n++] = r;
     }
     free(buffer);
 }
@@ -81,7 +99,13 @@ const char *kernel_timer_start(void)
     if (!collector.registered)
         CUPTI_TRY(cuptiActivityRegisterCallbacks(buffer_requested, buffer_done));
     collector.registered = 1;
-    CUPTI_TRY(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL));
+    for (CUpti_ActivityKind kind : recorded) {
+        const CUptiResult r = cuptiActivityEnable(kind);
+        if (r != CUPTI_SUCCESS) {
+            for (CUpti_ActivityKind k : recorded) cuptiActivityDisable(k);
+            return cupti_fail(r, "cuptiActivityEnable");
+        }
+    }
     collector.started = 1;
     return NULL;
 }
@@ -89,7 +113,7 @@ const char *kernel_timer_start(void)
 void kernel_timer_stop(void)
 {
     if (!collector.started) return;
-    cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    for (CUpti_ActivityKind kind : recorded) cuptiActivityDisable(kind);
     cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     kernel_timer_clear();
     std::lock_guard<std::mutex> lock(collector.mu);
@@ -133,11 +157,15 @@ void kernel_timer_sum(uint64_t t0, uint64_t t1, struct kernel_times *out)
         begin, end, t0, [](const struct record &a, uint64_t t) { return a.start < t; });
     for (; r < end && r->start <= t1; r++) {
         const double ms = (double)(r->end - r->start) * 1e-6;
-        out->kernels++;
         out->total_ms += ms;
+        if (!r->name) {
+            out->copies++;
+            continue;
+        }
+        out->kernels++;
         if (ms > out->longest_ms) {
             out->longest_ms = ms;
-            snprintf(out->longest, sizeof out->longest, "%s", r->name ? r->name : "");
+            snprintf(out->longest, sizeof out->longest, "%s", r->name);
         }
     }
 }

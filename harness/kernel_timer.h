@@ -1,5 +1,6 @@
 /* The second timer: every kernel's own start and end on the GPU, from CUPTI's
- * activity records (CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), beside the event
+ * activity records (CONCURRENT_KERNEL, and MEMCPY and MEMSET for the copies a
+ * launcher queues beside its kernels), beside the event
  * pair that times a sample.  Where the events measure the span between two
  * points of the stream (launch gaps and graph overheads included), these
  * records hold the kernels alone and their names: what cuBLAS chose, and how
@@ -29,10 +30,11 @@
 extern "C" {
 #endif
 
-/* What the kernels that started in one window ran. */
+/* What the GPU ran that started in one window. */
 struct kernel_times {
     int kernels;              /* kernel records in the window */
-    double total_ms;          /* the sum of their durations (end - start) */
+    int copies;               /* copy and memset records in the window */
+    double total_ms;          /* the sum of all their durations (end - start) */
     double longest_ms;        /* the longest of them */
     char longest[96];         /* its name (mangled as CUPTI gives it, cut to fit) */
 };
