@@ -146,10 +146,19 @@ static double peak_power(const struct gpu_sampler *s, double t0, double t1)
  * period limits it); and where the power read since the window before the
  * warm-up reaches POWER_NEAR_CAP of the enforced limit, so that the cap can
  * move the clock, also the mean power of the newest window no shorter than
- * the telemetry's refresh within 2% of the window before it.  *capped: a power
- * or thermal reason held the clock in the last window read; *settled: the
- * warm-up ended settled, not at its limit.  NULL, or the error. */
+ * the telemetry's refresh within 2% of the window before it.  Whether the
+ * power comes near the cap is judged by readings the load can have moved: a
+ * field that refreshes every 100 ms still shows the previous point's power
+ * well after the warm-up began, and a warm-up that ended on the clock alone
+ * before the first new reading left a capped kernel's first samples at the
+ * boost clock (cuBLAS TF32 at 4096^3 on an H100: 1966 MHz falling to 1546
+ * within 100 ms).  So the warm-up also waits for the power reading to change
+ * FRESH_AFTER_MS or more after it began (or for two refresh periods, where a
+ * value repeats), and the peak is taken from that reading on.  *capped: a
+ * power or thermal reason held the clock in the last window read; *settled:
+ * the warm-up ended settled, not at its limit.  NULL, or the error. */
 #define POWER_NEAR_CAP 0.9
+#define FRESH_AFTER_MS 10.0
 static const char *warm_up(struct gpu_sampler *s, const struct sampling_rule *rule, int paired,
                            double *warm_ms, int *capped, int *settled)
 {
@@ -162,6 +171,8 @@ static const char *warm_up(struct gpu_sampler *s, const struct sampling_rule *ru
     double prev_clock = clock_mean(s, w0 - cw, w0), prev_power = NAN;
     struct telemetry_summary w = {0};
     if (s->tm && window_of(s, w0 - pw, w0, &w)) prev_power = window_power(s, &w);
+    const enum telemetry_quantity q = s->instant ? TELEMETRY_INSTANT : TELEMETRY_POWER;
+    double fresh = NAN;   /* the first power reading that can show this load */
     int clock_ok = 0, power_ok = 0;
     *capped = *settled = 0;
     for (;;) {
@@ -189,10 +200,16 @@ static const char *warm_up(struct gpu_sampler *s, const struct sampling_rule *ru
             prev_power = power;
             power0 = t;
         }
-        const double peak = peak_power(s, w0 - pw, t);
+        if (s->tm && isnan(fresh)) {
+            telemetry_sync(s->tm, t);
+            fresh = telemetry_first_change_ms(s->tm, w0 + FRESH_AFTER_MS, t, q);
+        }
+        const int seen = !s->tm || !(s->window_floor_ms > 0) || isfinite(fresh) ||
+                         t - w0 >= 2 * s->window_floor_ms + FRESH_AFTER_MS;
+        const double peak = peak_power(s, isfinite(fresh) ? fresh : w0 - pw, t);
         const int near_cap = s->tm && (!(limit > 0) || !isfinite(peak) ||
                                        peak >= POWER_NEAR_CAP * limit || *capped);
-        if (t - w0 >= min_ms && clock_ok && (!near_cap || power_ok)) {
+        if (t - w0 >= min_ms && seen && clock_ok && (!near_cap || power_ok)) {
             *settled = 1;
             break;
         }

@@ -379,6 +379,11 @@ void telemetry_window(struct telemetry *t, double t0_ms, double t1_ms, struct te
     pthread_mutex_unlock(&t->mu);
 }
 
+static double quantity(const struct telemetry_reading *r, enum telemetry_quantity q)
+{
+    return q == TELEMETRY_INSTANT ? r->power_instant_w : r->power_w;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     const double x = *(const double *)a, y = *(const double *)b;
@@ -398,7 +403,7 @@ double telemetry_refresh_ms(struct telemetry *t, double t0_ms, double t1_ms,
     double last_change = NAN, last = NAN;
     for (size_t i = from; gaps && i < to; i++) {
         const struct telemetry_reading *r = &t->ring[i % t->cap];
-        const double v = q == TELEMETRY_INSTANT ? r->power_instant_w : r->power_w;
+        const double v = quantity(r, q);
         if (isnan(v)) continue;
         if (!isnan(last) && v != last) {
             if (!isnan(last_change)) gaps[n++] = r->t_ms - last_change;
@@ -414,6 +419,26 @@ double telemetry_refresh_ms(struct telemetry *t, double t0_ms, double t1_ms,
     }
     free(gaps);
     return median;
+}
+
+double telemetry_first_change_ms(struct telemetry *t, double t0_ms, double t1_ms,
+                                 enum telemetry_quantity q)
+{
+    if (!t || !(t0_ms <= t1_ms)) return NAN;
+    pthread_mutex_lock(&t->mu);
+    const size_t oldest = t->total > t->cap ? t->total - t->cap : 0;
+    const size_t from = first_after(t, oldest, t->total, t0_ms, 0);
+    const size_t to = first_after(t, from, t->total, t1_ms, 1);
+    double at = NAN, last = from > oldest ? quantity(&t->ring[(from - 1) % t->cap], q) : NAN;
+    for (size_t i = from; i < to && isnan(at); i++) {
+        const struct telemetry_reading *r = &t->ring[i % t->cap];
+        const double v = quantity(r, q);
+        if (isnan(v)) continue;
+        if (!isnan(last) && v != last) at = r->t_ms;
+        last = v;
+    }
+    pthread_mutex_unlock(&t->mu);
+    return at;
 }
 
 void telemetry_sync(struct telemetry *t, double t_ms)

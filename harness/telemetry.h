@@ -101,6 +101,12 @@ enum telemetry_quantity { TELEMETRY_POWER, TELEMETRY_INSTANT };
 double telemetry_refresh_ms(struct telemetry *t, double t0_ms, double t1_ms,
                             enum telemetry_quantity q);
 
+/* When quantity q first took a new value at or after t0_ms (a reading that
+ * differs from the one before it), up to t1_ms: the first reading that can
+ * show what the GPU has done since t0_ms, where the field refreshes more
+ * slowly than it is read.  NAN when there is none yet. */
+double telemetry_first_change_ms(struct telemetry *t, double t0_ms, double t1_ms,
+                                 enum telemetry_quantity q);
 /* Block until a reading newer than t_ms exists, sampling has stopped, or 3
  * periods pass; lets a caller ask for a window that ends now and be sure the
  * sampler has caught up. */

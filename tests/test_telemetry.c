@@ -131,6 +131,20 @@ static void refresh_is_the_period_values_change_at(void **state)
     assert_true(fabs(telemetry_refresh_ms(t, T0, end, TELEMETRY_INSTANT) - 4 * PERIOD_MS) < 1e-9);
     assert_true(isnan(telemetry_refresh_ms(t, T0, T0 + 10 * PERIOD_MS, TELEMETRY_INSTANT)));
     assert_true(isnan(telemetry_refresh_ms(t, end, T0, TELEMETRY_POWER)));
+    /* The first new value from a time on: the instant power takes one at
+     * readings 4, 8, ...; the average at every reading. */
+    assert_true(telemetry_first_change_ms(t, T0 + 0.1, end, TELEMETRY_INSTANT) == T0 + 4 * PERIOD_MS);
+    assert_true(telemetry_first_change_ms(t, T0 + 4 * PERIOD_MS, end, TELEMETRY_INSTANT) ==
+                T0 + 4 * PERIOD_MS);
+    assert_true(telemetry_first_change_ms(t, T0 + 4.1 * PERIOD_MS, end, TELEMETRY_INSTANT) ==
+                T0 + 8 * PERIOD_MS);
+    assert_true(telemetry_first_change_ms(t, T0 + 4.1 * PERIOD_MS, end, TELEMETRY_POWER) ==
+                T0 + 5 * PERIOD_MS);
+    assert_true(telemetry_first_change_ms(t, T0, end, TELEMETRY_POWER) == T0 + PERIOD_MS);
+    assert_true(isnan(telemetry_first_change_ms(t, T0 + 4.1 * PERIOD_MS, T0 + 7.9 * PERIOD_MS,
+                                                TELEMETRY_INSTANT)));   /* not yet */
+    assert_true(isnan(telemetry_first_change_ms(t, end, T0, TELEMETRY_INSTANT)));
+    assert_true(isnan(telemetry_first_change_ms(NULL, T0, end, TELEMETRY_INSTANT)));
     struct telemetry_summary s;
     assert_int_equal(window(t, 0, 7 * PERIOD_MS, &s), 8);
     assert_true(s.instant_mean == 200.5 && s.instant_max == 201);
