@@ -390,54 +390,51 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-double telemetry_refresh_ms(struct telemetry *t, double t0_ms, double t1_ms,
-                            enum telemetry_quantity q)
+/* The times in [t0_ms, t1_ms] at which quantity q took a new value (a reading
+ * that differs from the one before it, the one before t0_ms included), the
+ * first `max` of them into at[]; returns how many. */
+static size_t change_times(struct telemetry *t, double t0_ms, double t1_ms,
+                           enum telemetry_quantity q, double *at, size_t max)
 {
-    if (!t || !(t0_ms <= t1_ms)) return NAN;
     pthread_mutex_lock(&t->mu);
     const size_t oldest = t->total > t->cap ? t->total - t->cap : 0;
     const size_t from = first_after(t, oldest, t->total, t0_ms, 0);
     const size_t to = first_after(t, from, t->total, t1_ms, 1);
-    double *gaps = to - from > 1 ? malloc((to - from) * sizeof *gaps) : NULL;
     size_t n = 0;
-    double last_change = NAN, last = NAN;
-    for (size_t i = from; gaps && i < to; i++) {
+    double last = from > oldest ? quantity(&t->ring[(from - 1) % t->cap], q) : NAN;
+    for (size_t i = from; i < to && n < max; i++) {
         const struct telemetry_reading *r = &t->ring[i % t->cap];
         const double v = quantity(r, q);
         if (isnan(v)) continue;
-        if (!isnan(last) && v != last) {
-            if (!isnan(last_change)) gaps[n++] = r->t_ms - last_change;
-            last_change = r->t_ms;
-        }
+        if (!isnan(last) && v != last) at[n++] = r->t_ms;
         last = v;
     }
     pthread_mutex_unlock(&t->mu);
+    return n;
+}
+
+double telemetry_refresh_ms(struct telemetry *t, double t0_ms, double t1_ms,
+                            enum telemetry_quantity q)
+{
+    if (!t || !(t0_ms <= t1_ms)) return NAN;
+    double *at = malloc(t->cap * sizeof *at);
+    const size_t n = at ? change_times(t, t0_ms, t1_ms, q, at, t->cap) : 0;
     double median = NAN;
-    if (n >= 3) {
-        qsort(gaps, n, sizeof *gaps, cmp_double);
-        median = n % 2 ? gaps[n / 2] : (gaps[n / 2 - 1] + gaps[n / 2]) / 2;
+    if (n >= 4) {   /* the intervals between changes, in place */
+        for (size_t i = 0; i + 1 < n; i++) at[i] = at[i + 1] - at[i];
+        const size_t g = n - 1;
+        qsort(at, g, sizeof *at, cmp_double);
+        median = g % 2 ? at[g / 2] : (at[g / 2 - 1] + at[g / 2]) / 2;
     }
-    free(gaps);
+    free(at);
     return median;
 }
 
 double telemetry_first_change_ms(struct telemetry *t, double t0_ms, double t1_ms,
                                  enum telemetry_quantity q)
 {
-    if (!t || !(t0_ms <= t1_ms)) return NAN;
-    pthread_mutex_lock(&t->mu);
-    const size_t oldest = t->total > t->cap ? t->total - t->cap : 0;
-    const size_t from = first_after(t, oldest, t->total, t0_ms, 0);
-    const size_t to = first_after(t, from, t->total, t1_ms, 1);
-    double at = NAN, last = from > oldest ? quantity(&t->ring[(from - 1) % t->cap], q) : NAN;
-    for (size_t i = from; i < to && isnan(at); i++) {
-        const struct telemetry_reading *r = &t->ring[i % t->cap];
-        const double v = quantity(r, q);
-        if (isnan(v)) continue;
-        if (!isnan(last) && v != last) at = r->t_ms;
-        last = v;
-    }
-    pthread_mutex_unlock(&t->mu);
+    double at = NAN;
+    if (!t || !(t0_ms <= t1_ms) || change_times(t, t0_ms, t1_ms, q, &at, 1) == 0) return NAN;
     return at;
 }
 
