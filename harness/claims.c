@@ -26,7 +26,7 @@ static const struct {
     {"estimate", CV_ESTIMATE, 0}, {"wall_s", CV_WALL_S, 0},
     {"agreement_share", CV_AGREEMENT_SHARE, 0},
     {"pct_ref_kernel", CV_PCT_REF_KERNEL, 1}, {"pct_ref_alone", CV_PCT_REF_ALONE, 1},
-    {"estimates_spread", CV_ESTIMATES_SPREAD, 1},
+    {"pct_ref_lowest", CV_PCT_REF_LOWEST, 1}, {"estimates_spread", CV_ESTIMATES_SPREAD, 1},
 };
 #define N_VALUES (sizeof VALUES / sizeof VALUES[0])
 
@@ -410,14 +410,10 @@ static double value_at(const struct claim *c, const struct run *r, int i, struct
     }
     case CV_STEP: return a ? derive_step(r, v, s) : NAN;
     case CV_REL_STDDEV: return a ? 100.0 * derive_rel_stddev(a) : NAN;
-    case CV_PCT_REF_KERNEL: case CV_PCT_REF_ALONE: case CV_ESTIMATES_SPREAD: {
-        const struct result_row *p = estimates_best_paired(r, v, s);
-        struct estimates e;
-        if (!p) return NAN;
-        estimates_of(r, p, &e);
-        return c->value == CV_PCT_REF_KERNEL ? e.kernel
-               : c->value == CV_PCT_REF_ALONE ? e.alone : e.spread;
-    }
+    case CV_PCT_REF_KERNEL: return estimates_at(r, v, s, EST_KERNEL);
+    case CV_PCT_REF_ALONE: return estimates_at(r, v, s, EST_ALONE);
+    case CV_PCT_REF_LOWEST: return estimates_at(r, v, s, EST_LOWEST);
+    case CV_ESTIMATES_SPREAD: return estimates_at(r, v, s, EST_SPREAD);
     case CV_AGREEMENT: case CV_UNVERIFIED: case CV_STABLE_SHARE: case CV_STABLE_UNCAPPED:
     case CV_UNSTABLE_UNCAPPED: case CV_SUITE_PCT_REF: case CV_SUITE_GEOMEAN:
     case CV_DISPATCH_SHARE: case CV_ESTIMATE: case CV_WALL_S: case CV_AGREEMENT_SHARE: break;

@@ -20,11 +20,11 @@
  *                   mean of paired samples where the row has them (derive.h)
  *   pct_ref_ci R    half the width of that value's 95% confidence interval, in
  *                   points of % (paired rows only)
- *   pct_ref_kernel R, pct_ref_alone R, estimates_spread R
+ *   pct_ref_kernel R, pct_ref_alone R, pct_ref_lowest R, estimates_spread R
  *                   of R's fastest paired row: the second timer's estimate of
- *                   its % of the reference, the standalone rows' estimate, and
- *                   the points between the highest and the lowest of the three
- *                   estimates (estimates.h)
+ *                   its % of the reference, the standalone rows' estimate, the
+ *                   lowest of the three estimates (paired included), and the
+ *                   points between the highest and the lowest (estimates.h)
  *   pct_peak R      R's best as % of the run's FP32 peak
  *   tflops R        R's best, TFLOP/s
  *   ratio R S       R's best over S's best
@@ -85,7 +85,7 @@ enum claim_value { CV_PCT_REF, CV_PCT_PEAK, CV_TFLOPS, CV_RATIO, CV_STEP, CV_REL
                    CV_COPY_RATIO, CV_AGREEMENT, CV_UNVERIFIED, CV_PCT_REF_CI, CV_STABLE_SHARE,
                    CV_STABLE_UNCAPPED, CV_UNSTABLE_UNCAPPED, CV_SUITE_PCT_REF, CV_SUITE_GEOMEAN,
                    CV_DISPATCH_SHARE, CV_ESTIMATE, CV_WALL_S, CV_AGREEMENT_SHARE,
-                   CV_PCT_REF_KERNEL, CV_PCT_REF_ALONE, CV_ESTIMATES_SPREAD };
+                   CV_PCT_REF_KERNEL, CV_PCT_REF_ALONE, CV_PCT_REF_LOWEST, CV_ESTIMATES_SPREAD };
 
 /* agreement_share counts the pairs within this of 1 */
 #define AGREEMENT_CLOSE 0.02

@@ -69,6 +69,23 @@ const struct result_row *estimates_best_paired(const struct run *r, const struct
     return b;
 }
 
+double estimates_at(const struct run *r, const struct variant *v, struct shape s,
+                    enum estimate_kind kind)
+{
+    const struct result_row *p = estimates_best_paired(r, v, s);
+    struct estimates e;
+    if (!p) return NAN;
+    estimates_of(r, p, &e);
+    switch (kind) {
+    case EST_PAIRED: return e.paired;
+    case EST_KERNEL: return e.kernel;
+    case EST_ALONE: return e.alone;
+    case EST_SPREAD: return e.spread;
+    case EST_LOWEST: return fmin(e.paired, fmin(e.kernel, e.alone));   /* fmin skips a NaN */
+    }
+    return NAN;
+}
+
 void estimates_view(FILE *out, const struct run *r)
 {
     derive_row_head(out);

@@ -41,6 +41,13 @@ void estimates_of(const struct run *r, const struct result_row *row, struct esti
 const struct result_row *estimates_best_paired(const struct run *r, const struct variant *v,
                                                struct shape s);
 
+/* One estimate of the fastest paired row of v at s (estimates_best_paired),
+ * or the lowest of the three that the run has (the one that flatters the rung
+ * least), or their spread; NaN where the run has none. */
+enum estimate_kind { EST_PAIRED, EST_KERNEL, EST_ALONE, EST_LOWEST, EST_SPREAD };
+double estimates_at(const struct run *r, const struct variant *v, struct shape s,
+                    enum estimate_kind kind);
+
 /* `mmladder table estimates FILE`: one line per paired row, with the times each
  * estimate is made of, so that a reader can recompute alone and see why paired
  * is a mean of ratios (not a ratio of medians). */

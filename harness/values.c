@@ -265,6 +265,15 @@ static int rule_value(const char *rule, const char *name, char *out, size_t len,
     return -1;
 }
 
+/* The GPU's first word after "NVIDIA " ("H100"), as LaTeX. */
+static void gpu_short(const struct run *r, char *out, size_t len)
+{
+    char tmp[256];
+    const char *m = strncmp(r->gpu_name, "NVIDIA ", 7) ? r->gpu_name : r->gpu_name + 7;
+    snprintf(tmp, sizeof tmp, "%.*s", (int)strcspn(m, " "), m);
+    latex(tmp, out, len);
+}
+
 static int run_key(const struct run *r, char **p, int n, char *out, size_t len, char *why,
                    size_t whylen)
 {
@@ -274,11 +283,8 @@ static int run_key(const struct run *r, char **p, int n, char *out, size_t len, 
         if (!strcmp(what, "gpu")) latex(r->gpu_name, out, len);
         else if (!strcmp(what, "gpu_model"))
             latex(strncmp(r->gpu_name, "NVIDIA ", 7) ? r->gpu_name : r->gpu_name + 7, out, len);
-        else if (!strcmp(what, "gpu_short")) {
-            const char *m = strncmp(r->gpu_name, "NVIDIA ", 7) ? r->gpu_name : r->gpu_name + 7;
-            snprintf(tmp, sizeof tmp, "%.*s", (int)strcspn(m, " "), m);
-            latex(tmp, out, len);
-        } else if (!strcmp(what, "file")) {
+        else if (!strcmp(what, "gpu_short")) gpu_short(r, out, len);
+        else if (!strcmp(what, "file")) {
             const char *base = strrchr(r->path, '/');
             latex(base ? base + 1 : r->path, out, len);
         } else if (!strcmp(what, "date")) snprintf(out, len, "%.10s", r->created_utc);
@@ -430,16 +436,16 @@ static int run_key(const struct run *r, char **p, int n, char *out, size_t len, 
     if (!strcmp(what, "power")) return number(out, len, "%.0f", b->power_w_mean, why, whylen, "power reading");
     if (!strcmp(what, "pct_ref_ci"))
         return number(out, len, "%.2f", derive_pct_ref_ci95(r, v, s), why, whylen, "paired reference there");
-    if (!strcmp(what, "pct_ref_kernel") || !strcmp(what, "pct_ref_alone") ||
-        !strcmp(what, "estimates_spread")) {
-        const struct result_row *p = estimates_best_paired(r, v, s);
-        struct estimates e = {.kernel = NAN, .alone = NAN, .spread = NAN};
-        if (p) estimates_of(r, p, &e);
-        const int spread = !strcmp(what, "estimates_spread");
-        const double x = spread ? e.spread : !strcmp(what, "pct_ref_kernel") ? e.kernel : e.alone;
-        return number(out, len, spread ? "%.2f" : "%.1f", x, why, whylen,
-                      "estimate of that kind there");
-    }
+    static const struct {
+        const char *key;
+        enum estimate_kind kind;
+    } est[] = {{"pct_ref_kernel", EST_KERNEL}, {"pct_ref_alone", EST_ALONE},
+               {"pct_ref_lowest", EST_LOWEST}, {"estimates_spread", EST_SPREAD}};
+    for (size_t i = 0; i < sizeof est / sizeof est[0]; i++)
+        if (!strcmp(what, est[i].key))
+            return number(out, len, est[i].kind == EST_SPREAD ? "%.2f" : "%.1f",
+                          estimates_at(r, v, s, est[i].kind), why, whylen,
+                          "estimate of that kind there");
     if (!strcmp(what, "throttled")) {
         snprintf(out, len, "%d", b->throttled_samples);
         return 0;
@@ -535,19 +541,38 @@ static int split_list(char *s, char **w, int max)
     return n;
 }
 
-static int table_ladder(FILE *f, char *roles_s, char *shapes_s, const struct run *runs,
-                        size_t nruns, char *why, size_t whylen)
+/* A % with one decimal, or "--" for NaN. */
+static void pct_cell(FILE *f, double x)
+{
+    if (isfinite(x)) fprintf(f, " & %.1f", x);
+    else fputs(" & --", f);
+}
+
+/* A table's ROLE-ROLE and SHAPE-SHAPE parts (up to 4 each): the runs into rr
+ * and the shapes into sh, their counts into *nr and *ns.  0, or -1 with why. */
+static int roles_and_shapes(char *roles_s, char *shapes_s, const struct run *runs, size_t nruns,
+                            const struct run **rr, int *nr, struct shape *sh, int *ns, char *why,
+                            size_t whylen)
 {
     char *roles[4], *shapes[4];
-    const int nr = split_list(roles_s, roles, 4), ns = split_list(shapes_s, shapes, 4);
-    const struct run *rr[4];
-    struct shape sh[4];
-    if (role_runs(roles, nr, runs, nruns, rr, why, whylen)) return -1;
-    for (int i = 0; i < ns; i++)
+    *nr = split_list(roles_s, roles, 4);
+    *ns = split_list(shapes_s, shapes, 4);
+    if (role_runs(roles, *nr, runs, nruns, rr, why, whylen)) return -1;
+    for (int i = 0; i < *ns; i++)
         if (shape_parse(shapes[i], &sh[i])) {
             snprintf(why, whylen, "'%s' is not a shape", shapes[i]);
             return -1;
         }
+    return 0;
+}
+
+static int table_ladder(FILE *f, char *roles_s, char *shapes_s, const struct run *runs,
+                        size_t nruns, char *why, size_t whylen)
+{
+    const struct run *rr[4];
+    struct shape sh[4];
+    int nr, ns;
+    if (roles_and_shapes(roles_s, shapes_s, runs, nruns, rr, &nr, sh, &ns, why, whylen)) return -1;
     for (size_t k = 0; k < registry_count(); k++) {
         const struct variant *v = registry_at(k);
         if (v->device != DEV_GPU || !derive_best(rr[0], v, sh[0])) continue;
@@ -557,13 +582,17 @@ static int table_ladder(FILE *f, char *roles_s, char *shapes_s, const struct run
         latex_config(cfg, cfgl, sizeof cfgl);
         fprintf(f, "%02zu & \\rung{%s}%s & %s", k + 1, name,
                 v->precision == PREC_TF32 ? "$^\\dagger$" : "", cfgl);
+        /* The % is the ratio of two TFLOP/s cells of the table, the rung's and its
+         * reference's own row, so that a reader can recompute it; the paired
+         * estimate is the estimates table's. */
+        const struct variant *ref = v->reference ? registry_find(v->reference) : NULL;
         for (int i = 0; i < nr; i++)
             for (int j = 0; j < ns; j++) {
-                const double g = derive_gflops(rr[i], v, sh[j]), pct = derive_pct_ref(rr[i], v, sh[j]);
+                const double g = derive_gflops(rr[i], v, sh[j]);
+                const double gr = ref ? derive_gflops(rr[i], ref, sh[j]) : NAN;
                 if (isfinite(g)) fprintf(f, " & %.1f", g / 1e3);
                 else fputs(" & --", f);
-                if (isfinite(pct)) fprintf(f, " & %.1f", pct);
-                else fputs(" & --", f);
+                pct_cell(f, 100.0 * g / gr);
             }
         fputs(" \\\\\n", f);
     }
@@ -733,6 +762,58 @@ static int table_shapes(FILE *f, const char *role, const struct run *runs, size_
     return rc;
 }
 
+/* estimates.ROLE-ROLE.RUNG-RUNG.SHAPE-SHAPE: per rung, shape and role, the
+ * fastest paired row's three estimates of its % of the reference (estimates.h):
+ * the GPU, the rung, the shape, the row's configuration, paired with half its
+ * 95% interval, the standalone rows' (marked where the rung's own row is its
+ * pairs), the second timer's, their spread in points, and the lowest. */
+static int table_estimates(FILE *f, char *roles_s, char *rungs_s, char *shapes_s,
+                           const struct run *runs, size_t nruns, char *why, size_t whylen)
+{
+    char *rungs[8];
+    const int nv = split_list(rungs_s, rungs, 8);
+    const struct run *rr[4];
+    struct shape sh[4];
+    int nr, ns;
+    if (roles_and_shapes(roles_s, shapes_s, runs, nruns, rr, &nr, sh, &ns, why, whylen)) return -1;
+    for (int k = 0; k < nv; k++) {
+        const struct variant *v = registry_find(rungs[k]);
+        if (!v) {
+            snprintf(why, whylen, "no rung '%s'", rungs[k]);
+            return -1;
+        }
+        char name[64];
+        latex(v->name, name, sizeof name);
+        for (int j = 0; j < ns; j++)
+            for (int i = 0; i < nr; i++) {
+                const struct result_row *p = estimates_best_paired(rr[i], v, sh[j]);
+                char gpu[64], label[48], shape[128], cfg[96], cfgl[128];
+                shape_label(sh[j], label, sizeof label);
+                if (!p) {
+                    snprintf(why, whylen, "run '%s' has no paired row of %s at %s", rr[i]->role,
+                             rungs[k], label);
+                    return -1;
+                }
+                struct estimates e;
+                estimates_of(rr[i], p, &e);
+                gpu_short(rr[i], gpu, sizeof gpu);
+                latex_config(label, shape, sizeof shape);
+                derive_config_label(v, p, cfg, sizeof cfg);
+                latex_config(cfg, cfgl, sizeof cfgl);
+                fprintf(f, "%s & %02d & \\rung{%s} & %s & %s & %.1f $\\pm$ %.1f", gpu,
+                        registry_number(v), name, shape, cfgl, e.paired, e.paired_ci95);
+                pct_cell(f, e.alone);
+                if (isfinite(e.alone) && !e.alone_rows) fputs("$^a$", f);
+                pct_cell(f, e.kernel);
+                if (isfinite(e.spread)) fprintf(f, " & %.2f", e.spread);
+                else fputs(" & --", f);
+                pct_cell(f, estimates_at(rr[i], v, sh[j], EST_LOWEST));
+                fputs(" \\\\\n", f);
+            }
+    }
+    return 0;
+}
+
 static int write_table(const char *name, const char *dir, const struct run *runs, size_t nruns,
                        char *why, size_t whylen)
 {
@@ -750,6 +831,8 @@ static int write_table(const char *name, const char *dir, const struct run *runs
     else if (n == 2 && !strcmp(p[0], "hardware")) rc = table_hardware(f, p[1], runs, nruns, why, whylen);
     else if (n == 3 && !strcmp(p[0], "transfers")) rc = table_transfers(f, p[1], p[2], runs, nruns, why, whylen);
     else if (n == 2 && !strcmp(p[0], "shapes")) rc = table_shapes(f, p[1], runs, nruns, why, whylen);
+    else if (n == 4 && !strcmp(p[0], "estimates"))
+        rc = table_estimates(f, p[1], p[2], p[3], runs, nruns, why, whylen);
     else {
         snprintf(why, whylen, "no such table (see harness/values.h)");
         rc = -1;

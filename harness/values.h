@@ -34,10 +34,12 @@
  *   ROLE.gflops.RUNG.SHAPE (3 significant digits below 100)
  *   ROLE.tflops.RUNG.SHAPE   ROLE.pct_ref.RUNG.SHAPE
  *   ROLE.pct_ref_kernel.RUNG.SHAPE  ROLE.pct_ref_alone.RUNG.SHAPE
- *   ROLE.estimates_spread.RUNG.SHAPE  of the rung's fastest paired row: the
- *                            second timer's and the standalone rows' estimates
- *                            of its % of the reference, and the points between
- *                            the highest and lowest of the three (estimates.h)
+ *   ROLE.pct_ref_lowest.RUNG.SHAPE  ROLE.estimates_spread.RUNG.SHAPE
+ *                            of the rung's fastest paired row: the second
+ *                            timer's and the standalone rows' estimates of its
+ *                            % of the reference, the lowest of the three, and
+ *                            the points between the highest and the lowest
+ *                            (estimates.h)
  *   ROLE.pct_peak.RUNG.SHAPE  ROLE.step.RUNG.SHAPE     ROLE.config.RUNG.SHAPE
  *   ROLE.rel_stddev.RUNG.SHAPE (%)   ROLE.rel_err.RUNG.SHAPE
  *   ROLE.samples.RUNG.SHAPE  the best row's samples; ROLE.stop.RUNG.SHAPE: its
@@ -68,7 +70,16 @@
  *                            claim, in % ("within 8.0%")
  * Tables (rows only; the paper writes the header):
  *   ladder.ROLE-ROLE.SHAPE-SHAPE   per GPU rung: its best configuration, then for
- *                                  each (role, shape) TFLOP/s and % of its reference
+ *                                  each (role, shape) TFLOP/s and % of its
+ *                                  reference's TFLOP/s (the reference's own row:
+ *                                  the ratio of two cells of the table)
+ *   estimates.ROLE-ROLE.RUNG-RUNG.SHAPE-SHAPE
+ *                                  per rung, shape and role: the GPU, the rung,
+ *                                  the shape, the configuration of its fastest
+ *                                  paired row, and that row's estimates of its %
+ *                                  of the reference (paired +- half its 95%
+ *                                  interval, standalone, second timer), their
+ *                                  spread and the lowest (estimates.h)
  *   host.ROLE-ROLE                 per host shape: host_restrict / host_naive at
  *                                  -O1, -O2, -O3 in each role
  *   hardware.ROLE-ROLE             per property: its value in each role

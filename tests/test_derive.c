@@ -461,6 +461,37 @@ static void three_estimates_of_a_paired_row(void **state)
     assert_int_equal(values_key("e.pct_ref_kernel.gpu_async_copy.4096", &run, 1, NULL, NULL, v,
                                 sizeof v, why, sizeof why), 0);
     assert_string_equal(v, "94.0");
+    /* the lowest of the three: the standalone rows' (93.1) */
+    assert_int_equal(values_key("e.pct_ref_lowest.gpu_async_copy.4096", &run, 1, NULL, NULL, v,
+                                sizeof v, why, sizeof why), 0);
+    snprintf(want, sizeof want, "%.1f", alone);
+    assert_string_equal(v, want);
+    assert_true(fabs(estimates_at(&run, registry_find("gpu_async_copy"), (struct shape){4096, 4096, 4096},
+                                  EST_LOWEST) - alone) < 1e-9);
+
+    /* The paper's table of them: one line per rung, shape and run; the paper's
+     * ladder table gives the % as the ratio of its own TFLOP/s cells. */
+    char tex[400], vals[400], tab[500];
+    snprintf(tex, sizeof tex, "%s/e.tex", k->dir);
+    snprintf(vals, sizeof vals, "%s/values.tex", k->dir);
+    write_text(tex, "\\valtable{estimates.e.gpu_async_copy.4096}\n\\valtable{ladder.e.4096}\n");
+    const char *texs[] = {tex};
+    assert_int_equal(values_write(texs, 1, vals, k->dir, &run, 1, NULL, NULL, err, sizeof err), 0);
+    snprintf(tab, sizeof tab, "%s/table-estimates.e.gpu_async_copy.4096.tex", k->dir);
+    char *t2 = test_read_file(tab, NULL);
+    snprintf(want, sizeof want, "95.0 $\\pm$ 0.2 & %.1f & 94.0 & %.2f & %.1f \\\\\n", alone,
+             95.0 - alone, alone);
+    print_message("%s", t2);
+    assert_non_null(strstr(t2, "Test & 12 & \\rung{gpu\\_async\\_copy} & 4096 & "));
+    assert_non_null(strstr(t2, want));
+    free(t2);
+    snprintf(tab, sizeof tab, "%s/table-ladder.e.4096.tex", k->dir);
+    t2 = test_read_file(tab, NULL);
+    assert_non_null(strstr(t2, "& 0.9 & 95.0 \\\\"));   /* 950 of 1000 GFLOP/s */
+    free(t2);
+    write_text(tex, "\\valtable{estimates.e.gpu_async_copy.2048}\n");
+    assert_int_equal(values_write(texs, 1, vals, k->dir, &run, 1, NULL, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, "no paired row of gpu_async_copy at 2048"));
     derive_close(&run);
 }
 
