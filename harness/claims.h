@@ -25,6 +25,9 @@
  *                   its % of the reference, the standalone rows' estimate, the
  *                   lowest of the three estimates (paired included), and the
  *                   points between the highest and the lowest (estimates.h)
+ *   ref_in_pairs R  of R's fastest paired row: the reference's median time in
+ *                   the pairs over the reference's own row (1: pairing left
+ *                   the reference as it runs alone)
  *   pct_peak R      R's best as % of the run's FP32 peak
  *   tflops R        R's best, TFLOP/s
  *   ratio R S       R's best over S's best
@@ -85,7 +88,8 @@ enum claim_value { CV_PCT_REF, CV_PCT_PEAK, CV_TFLOPS, CV_RATIO, CV_STEP, CV_REL
                    CV_COPY_RATIO, CV_AGREEMENT, CV_UNVERIFIED, CV_PCT_REF_CI, CV_STABLE_SHARE,
                    CV_STABLE_UNCAPPED, CV_UNSTABLE_UNCAPPED, CV_SUITE_PCT_REF, CV_SUITE_GEOMEAN,
                    CV_DISPATCH_SHARE, CV_ESTIMATE, CV_WALL_S, CV_AGREEMENT_SHARE,
-                   CV_PCT_REF_KERNEL, CV_PCT_REF_ALONE, CV_PCT_REF_LOWEST, CV_ESTIMATES_SPREAD };
+                   CV_PCT_REF_KERNEL, CV_PCT_REF_ALONE, CV_PCT_REF_LOWEST, CV_ESTIMATES_SPREAD,
+                   CV_REF_IN_PAIRS };
 
 /* agreement_share counts the pairs within this of 1 */
 #define AGREEMENT_CLOSE 0.02

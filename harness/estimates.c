@@ -39,7 +39,7 @@ static const struct result_row *alone_row(const struct run *r, const struct resu
 
 void estimates_of(const struct run *r, const struct result_row *row, struct estimates *e)
 {
-    *e = (struct estimates){NAN, NAN, NAN, NAN, 0, NAN, NULL, NULL};
+    *e = (struct estimates){NAN, NAN, NAN, NAN, 0, NAN, NAN, NULL, NULL};
     if (row->pairs < 2 || !passed_row(row)) return;
     e->paired = 100.0 * row->ref_ratio;
     e->paired_ci95 = 100.0 * row->ref_ratio_ci95;
@@ -48,7 +48,10 @@ void estimates_of(const struct run *r, const struct result_row *row, struct esti
     e->alone_row = alone_row(r, row);
     e->alone_rows = e->alone_row != NULL;
     const double rung_ms = e->alone_row ? e->alone_row->time_ms_median : row->time_ms_median;
-    if (e->ref_row) e->alone = 100.0 * e->ref_row->time_ms_median / rung_ms;
+    if (e->ref_row) {
+        e->alone = 100.0 * e->ref_row->time_ms_median / rung_ms;
+        e->ref_in_pairs = row->ref_ms_median / e->ref_row->time_ms_median;
+    }
     double lo = INFINITY, hi = -INFINITY;
     const double v[3] = {e->paired, e->kernel, e->alone};
     for (int i = 0; i < 3; i++)
@@ -81,6 +84,7 @@ double estimates_at(const struct run *r, const struct variant *v, struct shape s
     case EST_KERNEL: return e.kernel;
     case EST_ALONE: return e.alone;
     case EST_SPREAD: return e.spread;
+    case EST_REF_IN_PAIRS: return e.ref_in_pairs;
     case EST_LOWEST: return fmin(e.paired, fmin(e.kernel, e.alone));   /* fmin skips a NaN */
     }
     return NAN;

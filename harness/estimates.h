@@ -30,6 +30,8 @@ struct estimates {
     double alone;                  /* % (NaN: no row of the reference alone) */
     int alone_rows;                /* 1: both rows alone; 0: the rung's pairs */
     double spread;                 /* points between the highest and the lowest */
+    double ref_in_pairs;           /* the reference's median in the pairs over its own
+                                      row's (1: pairing did not change it; NaN: no row) */
     const struct result_row *ref_row, *alone_row;   /* NULL where the run has none */
 };
 
@@ -43,8 +45,8 @@ const struct result_row *estimates_best_paired(const struct run *r, const struct
 
 /* One estimate of the fastest paired row of v at s (estimates_best_paired),
  * or the lowest of the three that the run has (the one that flatters the rung
- * least), or their spread; NaN where the run has none. */
-enum estimate_kind { EST_PAIRED, EST_KERNEL, EST_ALONE, EST_LOWEST, EST_SPREAD };
+ * least), their spread, or its ref_in_pairs; NaN where the run has none. */
+enum estimate_kind { EST_PAIRED, EST_KERNEL, EST_ALONE, EST_LOWEST, EST_SPREAD, EST_REF_IN_PAIRS };
 double estimates_at(const struct run *r, const struct variant *v, struct shape s,
                     enum estimate_kind kind);
 

@@ -417,10 +417,11 @@ static void three_estimates_of_a_paired_row(void **state)
     struct result_row *pr = &rows[1];
     snprintf(pr->paired_with, sizeof pr->paired_with, "cublas_fp32");
     pr->pairs = 10, pr->ref_ratio = 0.95, pr->ref_ratio_ci95 = 0.002;
-    pr->kernel_ratio = 0.94, pr->ref_ms_median = rows[0].time_ms_median;
+    pr->kernel_ratio = 0.94;
     rows[3].pairs = 10, rows[3].ref_ratio = 0.90, rows[3].kernel_ratio = NAN;   /* no row alone */
     snprintf(rows[3].paired_with, sizeof rows[3].paired_with, "cublas_fp32");
     for (size_t i = 0; i < 4; i++) rows[i].ref_ms_median = rows[i].kernel_ratio_ci95 = NAN;
+    pr->ref_ms_median = 1.02 * rows[0].time_ms_median;   /* cuBLAS 2% slower in the pairs */
     write_rows(path, rows, 4, 0, 0);
     struct run run;
     if (derive_open(&run, "e", path, err, sizeof err) != 0) fail_msg("%s", err);
@@ -447,7 +448,9 @@ static void three_estimates_of_a_paired_row(void **state)
     write_text(p, "[spread]\ntext = within {max} points\nvalue = estimates_spread gpu_async_copy\n"
                   "runs = e\nshapes = 4096\nexpect = at_most 1\n"
                   "[alone]\ntext = {range}%\nvalue = pct_ref_alone gpu_async_copy\nruns = e\n"
-                  "shapes = 4096\nexpect = at_least 90\n");
+                  "shapes = 4096\nexpect = at_least 90\n"
+                  "[ref]\ntext = {range}\nvalue = ref_in_pairs gpu_async_copy\nruns = e\n"
+                  "shapes = 4096\nexpect = between 0.99 1.01\n");
     struct claims *cs = calloc(1, sizeof *cs);
     assert_int_equal(claims_load(p, cs, err, sizeof err), 0);
     char want[64];
@@ -455,12 +458,17 @@ static void three_estimates_of_a_paired_row(void **state)
     expect_claim(&cs->c[0], &run, 1, CLAIM_FAILED, want);   /* 2.04 points apart */
     snprintf(want, sizeof want, "%.1f%%", alone);
     expect_claim(&cs->c[1], &run, 1, CLAIM_PASSED, want);
+    expect_claim(&cs->c[2], &run, 1, CLAIM_FAILED, "1.020");
     free(cs);
 
     char v[64], why[256];
     assert_int_equal(values_key("e.pct_ref_kernel.gpu_async_copy.4096", &run, 1, NULL, NULL, v,
                                 sizeof v, why, sizeof why), 0);
     assert_string_equal(v, "94.0");
+    /* cuBLAS in the pairs ran 2% slower than its own row */
+    assert_int_equal(values_key("e.ref_in_pairs.gpu_async_copy.4096", &run, 1, NULL, NULL, v,
+                                sizeof v, why, sizeof why), 0);
+    assert_string_equal(v, "1.020");
     /* the lowest of the three: the standalone rows' (93.1) */
     assert_int_equal(values_key("e.pct_ref_lowest.gpu_async_copy.4096", &run, 1, NULL, NULL, v,
                                 sizeof v, why, sizeof why), 0);
