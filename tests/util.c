@@ -89,7 +89,8 @@ size_t test_reference_runs(char (*args)[600], size_t max)
         {"repro_transfers_h100", "REF_REPRO_TRANSFERS_H100"},
         {"transfers_h200", "REF_TRANSFERS_H200"}, {"portability_h200", "REF_PORTABILITY_H200"},
         {"repro_h200", "REF_REPRO_H200"}, {"repro_shapes_h200", "REF_REPRO_SHAPES_H200"},
-        {"repro_transfers_h200", "REF_REPRO_TRANSFERS_H200"}};
+        {"repro_transfers_h200", "REF_REPRO_TRANSFERS_H200"},
+        {"estimates_h100", "REF_ESTIMATES_H100"}, {"estimates_h200", "REF_ESTIMATES_H200"}};
     char *text = test_read_file("data/references.mk", NULL);
     size_t n = 0;
     for (size_t i = 0; i < sizeof roles / sizeof roles[0] && n < max; i++) {
@@ -106,7 +107,8 @@ size_t test_reference_runs(char (*args)[600], size_t max)
 
 const char *const TEST_SHIPPED_EXPERIMENTS[] = {
     "experiments/paper.ini", "experiments/quick.ini", "experiments/host.ini",
-    "experiments/transfers.ini", "experiments/autotune.ini", "experiments/shapes.ini", NULL};
+    "experiments/transfers.ini", "experiments/autotune.ini", "experiments/shapes.ini",
+    "experiments/estimates.ini", "experiments/portability.ini", NULL};
 
 size_t test_count_of(const char *hay, const char *needle)
 {
