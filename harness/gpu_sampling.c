@@ -152,9 +152,12 @@ static double peak_power(const struct gpu_sampler *s, double t0, double t1)
  * well after the warm-up began, and a warm-up that ended on the clock alone
  * before the first new reading left a capped kernel's first samples at the
  * boost clock (cuBLAS TF32 at 4096^3 on an H100: 1966 MHz falling to 1546
- * within 100 ms).  So the warm-up also waits for the power reading to change
- * FRESH_AFTER_MS or more after it began (or for two refresh periods, where a
- * value repeats), and the peak is taken from that reading on.  *capped: a
+ * within 100 ms).  So the warm-up of a row sampled alone also waits for the
+ * power reading to change FRESH_AFTER_MS or more after it began (or for two
+ * refresh periods, where a value repeats), and the peak is taken from that
+ * reading on.  A paired row's two kernels share that transient, A B B A, and
+ * their ratio does not move with it; waiting before each of them would cost
+ * the paper matrix and the shape suite half a minute.  *capped: a
  * power or thermal reason held the clock in the last window read; *settled:
  * the warm-up ended settled, not at its limit.  NULL, or the error. */
 #define POWER_NEAR_CAP 0.9
@@ -200,11 +203,11 @@ static const char *warm_up(struct gpu_sampler *s, const struct sampling_rule *ru
             prev_power = power;
             power0 = t;
         }
-        if (s->tm && isnan(fresh)) {
+        if (s->tm && !paired && isnan(fresh)) {
             telemetry_sync(s->tm, t);
             fresh = telemetry_first_change_ms(s->tm, w0 + FRESH_AFTER_MS, t, q);
         }
-        const int seen = !s->tm || !(s->window_floor_ms > 0) || isfinite(fresh) ||
+        const int seen = paired || !s->tm || !(s->window_floor_ms > 0) || isfinite(fresh) ||
                          t - w0 >= 2 * s->window_floor_ms + FRESH_AFTER_MS;
         const double peak = peak_power(s, isfinite(fresh) ? fresh : w0 - pw, t);
         const int near_cap = s->tm && (!(limit > 0) || !isfinite(peak) ||

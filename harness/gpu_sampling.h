@@ -12,9 +12,10 @@
  * which the telemetry's power reading changes, measured at the start of the
  * run (gpu_sampling_measure_refresh), so that two windows never compare one
  * value with itself.  The first window is compared with the one before the
- * warm-up, the previous point's tail.  No warm-up ends before the power
- * reading has changed since it began (a reading that can show the new load:
- * whether it comes near the cap is judged from that reading on). */
+ * warm-up, the previous point's tail.  No warm-up of a row sampled alone
+ * ends before the power reading has changed since it began (a reading that
+ * can show the new load: whether it comes near the cap is judged from that
+ * reading on); a paired row's kernels share what the cap does meanwhile. */
 #ifndef HARNESS_GPU_SAMPLING_H
 #define HARNESS_GPU_SAMPLING_H
 

@@ -599,12 +599,13 @@ static int record_sampling(struct results *r, const struct ctx *c, double refres
                            double instant_refresh_ms)
 {
     const struct sampling_rule *rule = &c->e->gpu_rule;
-    char settled[512];
+    char settled[768];
     snprintf(settled, sizeof settled,
              "the SM clock (gpu_sm_clock_mhz, after each warm-up sample) of the newest %g ms "
-             "within 1%% of the %g ms before; not before the power reading has changed "
-             ">= 10 ms after the warm-up began (or two refresh periods passed); where the "
-             "power read from that change on reaches 90%% of gpu_power_limit_w, also %s "
+             "within 1%% of the %g ms before; for a row sampled alone (unpaired), not "
+             "before the power reading has changed >= 10 ms after the warm-up began (or two "
+             "refresh periods passed), the power judged from that change on; where the "
+             "power read reaches 90%% of gpu_power_limit_w, also %s "
              "over the newest %g ms (no shorter than the telemetry's refresh) within 2%% "
              "of the %g ms before", rule->warmup_window_ms,
              rule->warmup_window_ms,
