@@ -39,7 +39,7 @@ static const struct result_row *alone_row(const struct run *r, const struct resu
 
 void estimates_of(const struct run *r, const struct result_row *row, struct estimates *e)
 {
-    *e = (struct estimates){NAN, NAN, NAN, NAN, 0, NAN, NAN, NULL, NULL};
+    *e = (struct estimates){NAN, NAN, NAN, NAN, 0, NAN, NAN, NAN, NULL, NULL};
     if (row->pairs < 2 || !passed_row(row)) return;
     e->paired = 100.0 * row->ref_ratio;
     e->paired_ci95 = 100.0 * row->ref_ratio_ci95;
@@ -57,6 +57,7 @@ void estimates_of(const struct run *r, const struct result_row *row, struct esti
     for (int i = 0; i < 3; i++)
         if (isfinite(v[i])) lo = fmin(lo, v[i]), hi = fmax(hi, v[i]);
     e->spread = hi >= lo ? hi - lo : NAN;
+    e->lowest = hi >= lo ? lo : NAN;
 }
 
 const struct result_row *estimates_best_paired(const struct run *r, const struct variant *v,
@@ -85,7 +86,7 @@ double estimates_at(const struct run *r, const struct variant *v, struct shape s
     case EST_ALONE: return e.alone;
     case EST_SPREAD: return e.spread;
     case EST_REF_IN_PAIRS: return e.ref_in_pairs;
-    case EST_LOWEST: return fmin(e.paired, fmin(e.kernel, e.alone));   /* fmin skips a NaN */
+    case EST_LOWEST: return e.lowest;
     }
     return NAN;
 }

@@ -30,6 +30,7 @@ struct estimates {
     double alone;                  /* % (NaN: no row of the reference alone) */
     int alone_rows;                /* 1: both rows alone; 0: the rung's pairs */
     double spread;                 /* points between the highest and the lowest */
+    double lowest;                 /* the lowest: the one that flatters the rung least */
     double ref_in_pairs;           /* the reference's median in the pairs over its own
                                       row's (1: pairing did not change it; NaN: no row) */
     const struct result_row *ref_row, *alone_row;   /* NULL where the run has none */

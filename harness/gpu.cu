@@ -256,12 +256,6 @@ __global__ void clock_probe_kernel(unsigned long long *out, unsigned long long n
     out[2 * blockIdx.x + 1] = t1 - t0;
 }
 
-__global__ void spin_kernel(unsigned long long ns)
-{
-    const unsigned long long t0 = global_ns();
-    while (global_ns() - t0 < ns) {}
-}
-
 /* The launch before every timed sample: no work, and a preference for the
  * largest L1 (set at open), so that the SMs leave whatever configuration of L1
  * and shared memory the kernel before it chose and the sample's first kernel
@@ -273,7 +267,7 @@ __global__ void spin_kernel(unsigned long long ns)
  * gives every SM its share rather than running them all on the few SMs that
  * free up first. */
 enum { NEUTRAL_NS = 2000 };
-__global__ void neutral_kernel(unsigned long long ns)
+__global__ void neutral_kernel(unsigned long long ns)   /* also gpu_spin's load */
 {
     const unsigned long long t0 = global_ns();
     while (global_ns() - t0 < ns) {}
@@ -860,9 +854,9 @@ const char *gpu_sm_clock_mhz(struct gpu *g, double *mhz)
 const char *gpu_spin(struct gpu *g, double ms)
 {
     for (double left = ms; left > 0; left -= 50) {   /* 50 ms a launch: an interrupt waits no longer */
-        spin_kernel<<<g->sm_count * 4, 128, 0, g->stream>>>(
+        neutral_kernel<<<g->sm_count * 4, 128, 0, g->stream>>>(
             (unsigned long long)(fmin(left, 50.0) * 1e6));
-        TRY(ck(g, cudaGetLastError(), "launch spin_kernel"));
+        TRY(ck(g, cudaGetLastError(), "launch the spinning kernel"));
         TRY(wait_stream(g, "keeping the GPU busy"));
     }
     return NULL;

@@ -810,7 +810,7 @@ static int table_estimates(FILE *f, char *roles_s, char *rungs_s, char *shapes_s
                 pct_cell(f, e.kernel);
                 if (isfinite(e.spread)) fprintf(f, " & %.2f", e.spread);
                 else fputs(" & --", f);
-                pct_cell(f, estimates_at(rr[i], v, sh[j], EST_LOWEST));
+                pct_cell(f, e.lowest);
                 fputs(" \\\\\n", f);
             }
     }
