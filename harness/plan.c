@@ -236,9 +236,22 @@ double point_estimate_s(const struct point *pt, const struct experiment *e)
         pair += sample_ms(ref_one, flops, r) + PLAN_SAMPLE_MS;
     }
     const double n = fmax(r->min_samples, ceil(r->min_time_ms / sample_ms(one, flops, r)));
-    double ms = fmin(n * pair, fmax(r->timeout_ms, r->min_samples * pair));
-    /* the warm-up: its minimum, and the clock's settling judged a window later */
-    ms += fmin(r->warmup_min_ms + PLAN_SETTLE_WINDOWS * r->warmup_window_ms, r->warmup_max_ms);
+    /* A pair expected near parity under the power cap (nominal rates within
+     * PARITY_BAND, TF32 at the cap's shapes) rarely narrows its interval: it
+     * samples until the parity timeout. */
+    const int near = ref && fabs(pt->v->nominal_gflops / ref->nominal_gflops - 1.0) <= PARITY_BAND &&
+                     pt->v->precision == PREC_TF32 && flops >= PLAN_CAP_FLOPS;
+    const double timeout = near ? fmax(r->parity_timeout_ms, r->timeout_ms) : r->timeout_ms;
+    double ms = fmin(near ? fmax(n * pair, timeout) : n * pair, fmax(timeout, r->min_samples * pair));
+    /* the warm-up: its minimum and the clock's settling, which takes longer
+     * the longer a launch is (the settled test compares windows of samples),
+     * longer under the power cap, and for a row sampled alone, until the power
+     * reading is fresh */
+    double warm = fmax(r->warmup_min_ms + PLAN_SETTLE_WINDOWS * r->warmup_window_ms,
+                       PLAN_WARM_MS * pow(sample_ms(one, 0, r), PLAN_WARM_POWER));
+    if (pt->v->precision == PREC_TF32 && flops >= PLAN_CAP_FLOPS) warm += PLAN_CAPPED_WARM_MS;
+    if (!ref) warm += PLAN_FRESH_MS;
+    ms += fmin(warm, r->warmup_max_ms);
     ms += 2 * one + ref_one + PLAN_POINT_MS;
     /* a rung the driver compiles from PTX: once, at its first launch */
     if (pt->jit_first) ms += PLAN_JIT_MS;

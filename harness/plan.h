@@ -62,16 +62,19 @@ struct plan_estimate {
 };
 void plan_estimate(const struct plan *p, const struct experiment *e, struct plan_estimate *out);
 
-/* The estimate's constants, read off H100 runs of the paper matrix and the
- * shape suite (each row's start_s and warmup_ms, each sample's end): the
- * bookkeeping of a GPU point (verification, timing set-up, the record) and of a
- * sample (the wait for its events, its telemetry) and of a round trip; the
- * warm-up's settling, in
- * windows past its minimum; a shape's inputs, per shape and per element of A
- * and B; host-device copies through pinned and pageable memory, and the
- * making of a transfer point's host buffers (allocated and filled); a kernel's
- * compilation from PTX (a run of experiments/portability.ini); and the shapes
- * from which a share of the points is sampled under the power cap. */
+/* The estimate's constants, read off H100 runs of the paper matrix, the shape
+ * suite and the estimates (each row's start_s and warmup_ms, each sample's
+ * end): the bookkeeping of a GPU point (verification, timing set-up, the
+ * record) and of a sample (the wait for its events, its telemetry) and of a
+ * round trip; the warm-up's settling, in windows past its minimum, and its
+ * length as it grows with a sample's (PLAN_WARM_MS * sample_ms^PLAN_WARM_POWER:
+ * about 30 ms at 2 ms samples, 0.7 s at 200 ms launches), under the power cap
+ * (TF32 at the cap's shapes) and, for a row sampled alone, until the power
+ * reading is fresh; a shape's inputs, per shape and per element of A and B;
+ * host-device copies through pinned and pageable memory, and the making of a
+ * transfer point's host buffers (allocated and filled); a kernel's compilation
+ * from PTX (a run of experiments/portability.ini); and the shapes from which a
+ * share of the points is sampled under the power cap. */
 #define PLAN_POINT_MS 10.0
 #define PLAN_SAMPLE_MS 1.0
 #define PLAN_TRIP_MS 0.05
@@ -84,6 +87,10 @@ void plan_estimate(const struct plan *p, const struct experiment *e, struct plan
 #define PLAN_JIT_MS 350.0
 #define PLAN_CAP_FLOPS 1e10
 #define PLAN_CAPPED_SHARE 0.4
+#define PLAN_WARM_MS 20.0
+#define PLAN_WARM_POWER 0.66
+#define PLAN_CAPPED_WARM_MS 350.0
+#define PLAN_FRESH_MS 15.0
 
 size_t plan_count_runnable(const struct plan *p);
 size_t plan_count_skipped_env(const struct plan *p);   /* points with skip_env */

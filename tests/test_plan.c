@@ -404,6 +404,39 @@ static void estimate_runs_host_points_beside_gpu_points(void **state)
     done(e);
 }
 
+/* What the run's own rows showed the estimate lacked: a TF32 pair expected
+ * near parity under the power cap samples until the parity timeout; longer
+ * launches warm up longer. */
+static void estimate_counts_parity_and_warmups(void **state)
+{
+    (void)state;
+    if (!MM_HAVE_CUDA) skip();   /* without CUDA every GPU point is skipped already */
+    struct experiment *e = parse("[experiment]\nname = t\nseed = 1\n"
+                                 "[sampling]\ngpu_parity_timeout_ms = 4000\n"
+                                 "[w]\nvariants = tf32_wgmma_tma\nsizes = 4096\ntiles = 128\n"
+                                 "[a]\nvariants = tf32_wgmma_tma\nsizes = 4096\ntiles = 128\n"
+                                 "pairing = none\n"
+                                 "[f]\nvariants = gpu_async_copy\nsizes = 4096\ntiles = 128\n"
+                                 "wpts = 64\n"
+                                 "[s]\nvariants = gpu_naive_global\nsizes = 512 4096\n");
+    struct plan p;
+    char err[512];
+    assert_int_equal(plan_from_experiment(e, 1, "", &p, err, sizeof err), 0);
+    assert_int_equal(p.n, 5);
+    const double paired = point_estimate_s(&p.points[0], e), alone = point_estimate_s(&p.points[1], e);
+    const double fp32 = point_estimate_s(&p.points[2], e);
+    assert_true(paired >= 4.0);                  /* the parity timeout */
+    assert_true(alone < 1.0 && fp32 < 1.0);      /* no pair, or FP32: no parity wait */
+    /* gpu_naive_global: about 0.09 ms a launch at 512, 90 ms at 4096 */
+    const double w512 = PLAN_WARM_MS * pow(e->gpu_rule.min_sample_ms, PLAN_WARM_POWER);
+    const double w4096 = PLAN_WARM_MS * pow(point_flops(&p.points[4]) /
+                                            (p.points[4].v->nominal_gflops * 1e6), PLAN_WARM_POWER);
+    assert_true(w4096 > 5 * w512);
+    assert_true(point_estimate_s(&p.points[4], e) > e->gpu_rule.min_samples * 0.09 + w4096 / 1e3);
+    plan_free(&p);
+    done(e);
+}
+
 /* A binary with no machine code for the GPU runs our kernels from PTX, which
  * the driver compiles at each kernel's first launch: the plan marks those
  * first points (not cuBLAS's, not the sm_90a rung's, which has its own image,
@@ -482,6 +515,7 @@ const struct CMUnitTest plan_tests[] = {
     cmocka_unit_test(unknown_variant_names_file_and_line),
     cmocka_unit_test(variant_missing_its_axis_is_an_error),
     cmocka_unit_test(estimate_runs_host_points_beside_gpu_points),
+    cmocka_unit_test(estimate_counts_parity_and_warmups),
     cmocka_unit_test(points_compiled_from_ptx_are_marked_once),
     cmocka_unit_test(shipped_experiments_plan_cleanly),
 };
