@@ -27,7 +27,7 @@ static const struct {
     {"agreement_share", CV_AGREEMENT_SHARE, 0},
     {"pct_ref_kernel", CV_PCT_REF_KERNEL, 1}, {"pct_ref_alone", CV_PCT_REF_ALONE, 1},
     {"pct_ref_lowest", CV_PCT_REF_LOWEST, 1}, {"estimates_spread", CV_ESTIMATES_SPREAD, 1},
-    {"ref_in_pairs", CV_REF_IN_PAIRS, 1},
+    {"ref_in_pairs", CV_REF_IN_PAIRS, 1}, {"clock_in_pairs", CV_CLOCK_IN_PAIRS, 1},
 };
 #define N_VALUES (sizeof VALUES / sizeof VALUES[0])
 
@@ -416,6 +416,7 @@ static double value_at(const struct claim *c, const struct run *r, int i, struct
     case CV_PCT_REF_LOWEST: return estimates_at(r, v, s, EST_LOWEST);
     case CV_ESTIMATES_SPREAD: return estimates_at(r, v, s, EST_SPREAD);
     case CV_REF_IN_PAIRS: return estimates_at(r, v, s, EST_REF_IN_PAIRS);
+    case CV_CLOCK_IN_PAIRS: return estimates_at(r, v, s, EST_CLOCK_IN_PAIRS);
     case CV_AGREEMENT: case CV_UNVERIFIED: case CV_STABLE_SHARE: case CV_STABLE_UNCAPPED:
     case CV_UNSTABLE_UNCAPPED: case CV_SUITE_PCT_REF: case CV_SUITE_GEOMEAN:
     case CV_DISPATCH_SHARE: case CV_ESTIMATE: case CV_WALL_S: case CV_AGREEMENT_SHARE: break;
@@ -458,7 +459,7 @@ static const char *fmt_of(enum claim_value v)
 {
     switch (v) {
     case CV_RATIO: case CV_STEP: case CV_AGREEMENT: case CV_ESTIMATE: return "%.2f";
-    case CV_REF_IN_PAIRS: return "%.3f";
+    case CV_REF_IN_PAIRS: case CV_CLOCK_IN_PAIRS: return "%.3f";
     case CV_UNVERIFIED: case CV_UNSTABLE_UNCAPPED: case CV_WALL_S: return "%.0f";
     case CV_PCT_REF_CI: case CV_ESTIMATES_SPREAD: return "%.2f";
     case CV_REL_STDDEV: return "%.2f";

@@ -28,6 +28,8 @@
  *   ref_in_pairs R  of R's fastest paired row: the reference's median time in
  *                   the pairs over the reference's own row (1: pairing left
  *                   the reference as it runs alone)
+ *   clock_in_pairs R  of the same row: the SM clock its pairs ran at over the
+ *                   reference's own row's (probe_mhz_mean)
  *   pct_peak R      R's best as % of the run's FP32 peak
  *   tflops R        R's best, TFLOP/s
  *   ratio R S       R's best over S's best
@@ -89,7 +91,7 @@ enum claim_value { CV_PCT_REF, CV_PCT_PEAK, CV_TFLOPS, CV_RATIO, CV_STEP, CV_REL
                    CV_STABLE_UNCAPPED, CV_UNSTABLE_UNCAPPED, CV_SUITE_PCT_REF, CV_SUITE_GEOMEAN,
                    CV_DISPATCH_SHARE, CV_ESTIMATE, CV_WALL_S, CV_AGREEMENT_SHARE,
                    CV_PCT_REF_KERNEL, CV_PCT_REF_ALONE, CV_PCT_REF_LOWEST, CV_ESTIMATES_SPREAD,
-                   CV_REF_IN_PAIRS };
+                   CV_REF_IN_PAIRS, CV_CLOCK_IN_PAIRS };
 
 /* agreement_share counts the pairs within this of 1 */
 #define AGREEMENT_CLOSE 0.02

@@ -39,7 +39,7 @@ static const struct result_row *alone_row(const struct run *r, const struct resu
 
 void estimates_of(const struct run *r, const struct result_row *row, struct estimates *e)
 {
-    *e = (struct estimates){NAN, NAN, NAN, NAN, 0, NAN, NAN, NAN, NULL, NULL};
+    *e = (struct estimates){NAN, NAN, NAN, NAN, 0, NAN, NAN, NAN, NAN, NULL, NULL};
     if (row->pairs < 2 || !passed_row(row)) return;
     e->paired = 100.0 * row->ref_ratio;
     e->paired_ci95 = 100.0 * row->ref_ratio_ci95;
@@ -51,6 +51,7 @@ void estimates_of(const struct run *r, const struct result_row *row, struct esti
     if (e->ref_row) {
         e->alone = 100.0 * e->ref_row->time_ms_median / rung_ms;
         e->ref_in_pairs = row->ref_ms_median / e->ref_row->time_ms_median;
+        e->clock_in_pairs = row->probe_mhz_mean / e->ref_row->probe_mhz_mean;
     }
     double lo = INFINITY, hi = -INFINITY;
     const double v[3] = {e->paired, e->kernel, e->alone};
@@ -86,6 +87,7 @@ double estimates_at(const struct run *r, const struct variant *v, struct shape s
     case EST_ALONE: return e.alone;
     case EST_SPREAD: return e.spread;
     case EST_REF_IN_PAIRS: return e.ref_in_pairs;
+    case EST_CLOCK_IN_PAIRS: return e.clock_in_pairs;
     case EST_LOWEST: return e.lowest;
     }
     return NAN;

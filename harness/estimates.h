@@ -33,6 +33,9 @@ struct estimates {
     double lowest;                 /* the lowest: the one that flatters the rung least */
     double ref_in_pairs;           /* the reference's median in the pairs over its own
                                       row's (1: pairing did not change it; NaN: no row) */
+    double clock_in_pairs;         /* the SM clock the pairs ran at (probe_mhz_mean) over
+                                      the reference's own row's: under the power cap a pair
+                                      shares one clock where alone each finds its own */
     const struct result_row *ref_row, *alone_row;   /* NULL where the run has none */
 };
 
@@ -46,8 +49,11 @@ const struct result_row *estimates_best_paired(const struct run *r, const struct
 
 /* One estimate of the fastest paired row of v at s (estimates_best_paired),
  * or the lowest of the three that the run has (the one that flatters the rung
- * least), their spread, or its ref_in_pairs; NaN where the run has none. */
-enum estimate_kind { EST_PAIRED, EST_KERNEL, EST_ALONE, EST_LOWEST, EST_SPREAD, EST_REF_IN_PAIRS };
+ * least), their spread, its ref_in_pairs or clock_in_pairs; NaN where the run
+ * has none. */
+enum estimate_kind {
+    EST_PAIRED, EST_KERNEL, EST_ALONE, EST_LOWEST, EST_SPREAD, EST_REF_IN_PAIRS, EST_CLOCK_IN_PAIRS
+};
 double estimates_at(const struct run *r, const struct variant *v, struct shape s,
                     enum estimate_kind kind);
 

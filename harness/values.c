@@ -441,12 +441,12 @@ static int run_key(const struct run *r, char **p, int n, char *out, size_t len, 
         enum estimate_kind kind;
     } est[] = {{"pct_ref_kernel", EST_KERNEL}, {"pct_ref_alone", EST_ALONE},
                {"pct_ref_lowest", EST_LOWEST}, {"estimates_spread", EST_SPREAD},
-               {"ref_in_pairs", EST_REF_IN_PAIRS}};
+               {"ref_in_pairs", EST_REF_IN_PAIRS}, {"clock_in_pairs", EST_CLOCK_IN_PAIRS}};
     for (size_t i = 0; i < sizeof est / sizeof est[0]; i++)
         if (!strcmp(what, est[i].key))
             return number(out, len,
                           est[i].kind == EST_SPREAD ? "%.2f"
-                          : est[i].kind == EST_REF_IN_PAIRS ? "%.3f" : "%.1f",
+                          : est[i].kind >= EST_REF_IN_PAIRS ? "%.3f" : "%.1f",
                           estimates_at(r, v, s, est[i].kind), why, whylen,
                           "estimate of that kind there");
     if (!strcmp(what, "throttled")) {

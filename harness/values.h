@@ -42,6 +42,8 @@
  *                            (estimates.h)
  *   ROLE.ref_in_pairs.RUNG.SHAPE  the reference's median in those pairs over
  *                            its own row's (3 decimals)
+ *   ROLE.clock_in_pairs.RUNG.SHAPE  the SM clock of those pairs over the
+ *                            reference's own row's (3 decimals)
  *   ROLE.pct_peak.RUNG.SHAPE  ROLE.step.RUNG.SHAPE     ROLE.config.RUNG.SHAPE
  *   ROLE.rel_stddev.RUNG.SHAPE (%)   ROLE.rel_err.RUNG.SHAPE
  *   ROLE.samples.RUNG.SHAPE  the best row's samples; ROLE.stop.RUNG.SHAPE: its

@@ -422,6 +422,7 @@ static void three_estimates_of_a_paired_row(void **state)
     snprintf(rows[3].paired_with, sizeof rows[3].paired_with, "cublas_fp32");
     for (size_t i = 0; i < 4; i++) rows[i].ref_ms_median = rows[i].kernel_ratio_ci95 = NAN;
     pr->ref_ms_median = 1.02 * rows[0].time_ms_median;   /* cuBLAS 2% slower in the pairs */
+    rows[0].probe_mhz_mean = 1980, pr->probe_mhz_mean = 1782;   /* the pairs at 0.9 of its clock */
     write_rows(path, rows, 4, 0, 0);
     struct run run;
     if (derive_open(&run, "e", path, err, sizeof err) != 0) fail_msg("%s", err);
@@ -450,7 +451,9 @@ static void three_estimates_of_a_paired_row(void **state)
                   "[alone]\ntext = {range}%\nvalue = pct_ref_alone gpu_async_copy\nruns = e\n"
                   "shapes = 4096\nexpect = at_least 90\n"
                   "[ref]\ntext = {range}\nvalue = ref_in_pairs gpu_async_copy\nruns = e\n"
-                  "shapes = 4096\nexpect = between 0.99 1.01\n");
+                  "shapes = 4096\nexpect = between 0.99 1.01\n"
+                  "[clock]\ntext = {range}\nvalue = clock_in_pairs gpu_async_copy\nruns = e\n"
+                  "shapes = 4096\nexpect = at_most 0.95\n");
     struct claims *cs = calloc(1, sizeof *cs);
     assert_int_equal(claims_load(p, cs, err, sizeof err), 0);
     char want[64];
@@ -459,6 +462,7 @@ static void three_estimates_of_a_paired_row(void **state)
     snprintf(want, sizeof want, "%.1f%%", alone);
     expect_claim(&cs->c[1], &run, 1, CLAIM_PASSED, want);
     expect_claim(&cs->c[2], &run, 1, CLAIM_FAILED, "1.020");
+    expect_claim(&cs->c[3], &run, 1, CLAIM_PASSED, "0.900");
     free(cs);
 
     char v[64], why[256];
@@ -469,6 +473,9 @@ static void three_estimates_of_a_paired_row(void **state)
     assert_int_equal(values_key("e.ref_in_pairs.gpu_async_copy.4096", &run, 1, NULL, NULL, v,
                                 sizeof v, why, sizeof why), 0);
     assert_string_equal(v, "1.020");
+    assert_int_equal(values_key("e.clock_in_pairs.gpu_async_copy.4096", &run, 1, NULL, NULL, v,
+                                sizeof v, why, sizeof why), 0);
+    assert_string_equal(v, "0.900");
     /* the lowest of the three: the standalone rows' (93.1) */
     assert_int_equal(values_key("e.pct_ref_lowest.gpu_async_copy.4096", &run, 1, NULL, NULL, v,
                                 sizeof v, why, sizeof why), 0);
