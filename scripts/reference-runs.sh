@@ -7,7 +7,9 @@
 #       and the transfers (scripts/gpu-session.sh)
 #   scripts/reference-runs.sh OUTDIR check
 #       every rung in a build for compute capability 8.0 alone (make ARCH=80
-#       PTX=80; experiments/portability.ini), then make sanitize
+#       PTX=80; experiments/portability.ini), then, in the native build, the
+#       three estimates of each ratio near cuBLAS (experiments/estimates.ini)
+#       and make sanitize
 # The results files and the sanitizer table go to OUTDIR, with the logs; the
 # checkout is left as it was found.  The set's reproduction is `make reproduce`
 # on another, freshly started machine of the same kind.
@@ -39,6 +41,10 @@ check)
     echo "portability: exit ${rc}"; tail -1 "$out/portability.log"
     make clean > /dev/null
     make -j"$(nproc)" bin/mmladder build/tests/sanitize-one > "$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
+    e_rc=0
+    bin/mmladder run experiments/estimates.ini -d "$out" > "$out/estimates.log" 2>&1 || e_rc=$?
+    echo "estimates: exit ${e_rc}"; tail -1 "$out/estimates.log"
+    [ "$e_rc" -eq 0 ] || rc=$e_rc
     start=$(date +%s)
     s_rc=0
     JOBS=$(nproc) make sanitize > "$out/sanitize.log" 2>&1 || s_rc=$?
