@@ -88,11 +88,14 @@ static const char *const sampling_keys[N_SAMPLING_KEYS] = {
     "gpu_shape_warmup_ms", "gpu_parity_timeout_ms", "kernel_timer"};
 
 enum { W_VARIANTS, W_SIZES, W_SHAPES, W_TILES, W_WPTS, W_OPT_LEVELS, W_HOST_MEMORY, W_SPLITS,
-       W_CONFIGS, W_PAIRING, N_SWEEP_KEYS };
-static const char *const sweep_keys[N_SWEEP_KEYS] = {"variants", "sizes",      "shapes",
-                                                      "tiles",    "wpts",       "opt_levels",
-                                                      "host_memory", "splits", "configs",
-                                                      "pairing"};
+       W_CONFIGS, W_PAIRING, W_CORPUS, W_CORPUS_SEED, W_CORPUS_RANGE, W_CORPUS_FLOPS,
+       N_SWEEP_KEYS };
+static const char *const sweep_keys[N_SWEEP_KEYS] = {
+    "variants", "sizes",   "shapes",  "tiles",       "wpts",         "opt_levels",   "host_memory",
+    "splits",   "configs", "pairing", "corpus",      "corpus_seed",  "corpus_range", "corpus_flops"};
+/* How many values each corpus key takes (0: a list of any length). */
+static const int sweep_key_values[N_SWEEP_KEYS] = {[W_CORPUS] = 2, [W_CORPUS_SEED] = 1,
+                                                   [W_CORPUS_RANGE] = 2, [W_CORPUS_FLOPS] = 2};
 
 struct parse_ctx {
     struct experiment *e;
@@ -246,10 +249,19 @@ static const char *section_label(const struct parse_ctx *c, char *buf, size_t le
 
 /* ---- the end of a key: lists may not stay empty ------------------------ */
 
+static const char *const corpus_examples[N_SWEEP_KEYS] = {
+    [W_CORPUS] = "loguniform 200", [W_CORPUS_SEED] = "7", [W_CORPUS_RANGE] = "1 16384",
+    [W_CORPUS_FLOPS] = "1e6 1e12"};
+
 static void finish_key(struct parse_ctx *c)
 {
     if (c->key >= 0 && c->sec == SEC_SWEEP && c->key_values == 0)
         fail(c, c->key_line, "%s: empty list", sweep_keys[c->key]);
+    else if (c->key >= 0 && c->sec == SEC_SWEEP && sweep_key_values[c->key] &&
+             c->key_values < sweep_key_values[c->key])
+        fail(c, c->key_line, "%s: %d value%s where it takes %d (expected e.g. '%s = %s')",
+             sweep_keys[c->key], c->key_values, c->key_values == 1 ? "" : "s",
+             sweep_key_values[c->key], sweep_keys[c->key], corpus_examples[c->key]);
     c->key = -1;
 }
 
@@ -316,6 +328,7 @@ static void begin_section(struct parse_ctx *c, const char *name, size_t n, const
     struct sweep *s = &e->sweeps[e->n_sweeps];
     memcpy(s->name, sname, n + 1);
     s->line = line;
+    corpus_defaults(&s->corpus);
     c->sweep = e->n_sweeps++;
     c->sec = SEC_SWEEP;
 }
@@ -679,6 +692,59 @@ const char *host_memory_name(int kind)
     return kind == HOST_MEMORY_PINNED ? "pinned" : kind == HOST_MEMORY_PAGEABLE ? "pageable" : "";
 }
 
+/* The i-th value of a corpus key (corpus.h). */
+static void corpus_value(struct parse_ctx *c, struct sweep *s, int key, int i, const char *tok,
+                         size_t n)
+{
+    struct corpus_spec *k = &s->corpus;
+    unsigned long long x;
+    if (key == W_CORPUS && i == 0) {
+        if (n != 10 || memcmp(tok, "loguniform", 10) != 0) {
+            fail(c, c->line, "corpus: '%.*s' is not a distribution (expected loguniform, then "
+                             "how many shapes, e.g. 'corpus = loguniform 200')", (int)n, tok);
+            return;
+        }
+        k->kind = CORPUS_LOGUNIFORM;
+        k->line = c->line;
+    } else if (key == W_CORPUS) {
+        if (!parse_uint(tok, n, CORPUS_MAX_COUNT, &x) || x < 1) {
+            fail(c, c->line, "corpus: '%.*s' is not a number of shapes (expected 1 to %d)",
+                 (int)n, tok, CORPUS_MAX_COUNT);
+            return;
+        }
+        k->count = (int)x;
+    } else if (key == W_CORPUS_SEED) {
+        if (!parse_uint(tok, n, UINT64_MAX, &x)) {
+            fail(c, c->line, "corpus_seed: '%.*s' (expected an unsigned 64-bit integer)", (int)n,
+                 tok);
+            return;
+        }
+        k->seed = x;
+    } else if (key == W_CORPUS_RANGE) {
+        if (!parse_uint(tok, n, CORPUS_MAX_DIM, &x) || x < 1) {
+            fail(c, c->line, "corpus_range: '%.*s' (expected two dimensions from 1 to %d, the "
+                             "least and the largest, e.g. 1 16384)", (int)n, tok, CORPUS_MAX_DIM);
+            return;
+        }
+        *(i ? &k->hi : &k->lo) = (int)x;
+    } else {
+        char buf[64], *end;
+        double f = NAN;
+        if (n < sizeof buf) {
+            memcpy(buf, tok, n), buf[n] = '\0';
+            errno = 0;
+            f = strtod(buf, &end);
+            if (end == buf || *end || errno == ERANGE) f = NAN;
+        }
+        if (!isfinite(f) || !(f > 0.0)) {
+            fail(c, c->line, "corpus_flops: '%.*s' (expected two positive numbers, the least "
+                             "and the most 2MNK, e.g. 1e6 1e12)", (int)n, tok);
+            return;
+        }
+        *(i ? &k->flops_hi : &k->flops_lo) = f;
+    }
+}
+
 static void sweep_value(struct parse_ctx *c, int key, const char *v)
 {
     struct sweep *s = &c->e->sweeps[c->sweep];
@@ -687,7 +753,16 @@ static void sweep_value(struct parse_ctx *c, int key, const char *v)
     size_t n;
     while (!c->have_err && (tok = next_token(&p, &n)) != NULL) {
         c->key_values++;
+        if (sweep_key_values[key] && c->key_values > sweep_key_values[key]) {
+            fail(c, c->line, "%s: '%.*s' is one value too many (expected e.g. '%s = %s')", kname,
+                 (int)n, tok, kname, corpus_examples[key]);
+            return;
+        }
         switch (key) {
+        case W_CORPUS:
+        case W_CORPUS_SEED:
+        case W_CORPUS_RANGE:
+        case W_CORPUS_FLOPS: corpus_value(c, s, key, c->key_values - 1, tok, n); break;
         case W_VARIANTS: add_variant(c, s, tok, n); break;
         case W_SIZES: {
             unsigned long long x;
@@ -921,8 +996,32 @@ static void check_complete(struct parse_ctx *c)
             fail(c, s->line, "sweep [%s] has no 'variants'", s->name);
             return;
         }
-        if (!c->sweep_lines[i][W_SIZES] && !c->sweep_lines[i][W_SHAPES]) {
-            fail(c, s->line, "sweep [%s] has no 'sizes' or 'shapes'", s->name);
+        const int *kl = c->sweep_lines[i];
+        if (!kl[W_SIZES] && !kl[W_SHAPES] && !kl[W_CORPUS]) {
+            fail(c, s->line, "sweep [%s] has no 'sizes', 'shapes' or 'corpus'", s->name);
+            return;
+        }
+        if (!kl[W_CORPUS] && (kl[W_CORPUS_SEED] || kl[W_CORPUS_RANGE] || kl[W_CORPUS_FLOPS])) {
+            const int w = kl[W_CORPUS_SEED] ? W_CORPUS_SEED : kl[W_CORPUS_RANGE] ? W_CORPUS_RANGE
+                                                                                 : W_CORPUS_FLOPS;
+            fail(c, kl[w], "sweep [%s]: '%s' without 'corpus' (expected e.g. 'corpus = "
+                           "loguniform 200' beside it)", s->name, sweep_keys[w]);
+            return;
+        }
+        if (kl[W_CORPUS] && !kl[W_CORPUS_SEED]) {
+            fail(c, kl[W_CORPUS], "sweep [%s]: 'corpus' without 'corpus_seed' (expected the "
+                                  "seed its shapes are drawn from: a tuning set and a held-out "
+                                  "set differ by it)", s->name);
+            return;
+        }
+        if (s->corpus.lo > s->corpus.hi) {
+            fail(c, kl[W_CORPUS_RANGE], "corpus_range: %d is more than %d (expected the least "
+                                        "dimension first)", s->corpus.lo, s->corpus.hi);
+            return;
+        }
+        if (s->corpus.flops_lo > s->corpus.flops_hi) {
+            fail(c, kl[W_CORPUS_FLOPS], "corpus_flops: %g is more than %g (expected the least "
+                                        "first)", s->corpus.flops_lo, s->corpus.flops_hi);
             return;
         }
         const int axis = c->sweep_lines[i][W_TILES] ? c->sweep_lines[i][W_TILES]

@@ -35,6 +35,11 @@
  *   pairing    = abba                      GPU rungs with a reference (cuBLAS): sampled
  *                                          alternately with it, A B B A (the default),
  *                                          or `none`: alone, as a standalone row
+ *   corpus     = loguniform 200            shapes drawn by the plan (corpus.h), beside
+ *   corpus_seed = 7                        any sizes and shapes: how many, the seed
+ *   corpus_range = 1 16384                 (required), each of M, N, K in this range
+ *   corpus_flops = 1e6 1e12                (the default 1 16384), 2MNK in this window
+ *                                          (default: any)
  *
  * The file is UTF-8 text: no NUL, no control characters but tab (and CR before
  * the newline: CRLF line ends are fine).
@@ -48,6 +53,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "corpus.h"
 #include "measure.h"
 
 #define EXP_MAX_SAMPLES 1000000   /* *_min_samples, *_max_samples: samples of one point */
@@ -80,6 +86,7 @@ struct sweep {
     struct int_axis host_memory;            /* HOST_MEMORY_* values */
     int unpaired;                           /* pairing = none: rungs sampled alone */
     int pairing_line;                       /* where `pairing` was given; 0 if absent */
+    struct corpus_spec corpus;              /* shapes drawn by the plan (kind 0: none) */
 };
 
 /* Where a transfer point's host buffers live (0: no transfers, inputs resident). */

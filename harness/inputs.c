@@ -3,9 +3,7 @@
 
 #include <stddef.h>
 
-/* splitmix64 (Steele, Lea, Flood 2014): a full-period 64-bit generator whose
- * outputs pass BigCrush; plenty for operands. */
-static uint64_t splitmix64(uint64_t *s)
+uint64_t splitmix64(uint64_t *s)
 {
     uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;

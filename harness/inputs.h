@@ -8,4 +8,9 @@
 
 void inputs_fill(float *A, float *B, int M, int N, int K, uint64_t seed);
 
+/* splitmix64 (Steele, Lea, Flood 2014): a full-period 64-bit generator whose
+ * outputs pass BigCrush; plenty for operands and for drawing shapes.  Advances
+ * *state and returns the next output. */
+uint64_t splitmix64(uint64_t *state);
+
 #endif

@@ -85,7 +85,7 @@ static size_t sweep_points(const struct sweep *s)
     size_t n = 0;
     for (int vi = 0; vi < s->n_variants; vi++) {
         const struct variant *v = registry_find(s->variants[vi]);
-        size_t k = (size_t)s->n_shapes;
+        size_t k = (size_t)s->n_shapes + (s->corpus.kind ? (size_t)s->corpus.count : 0);
         const unsigned axes = registry_axes(v);
         if (s->all_configs && (axes & (AXIS_TILE | AXIS_WPT))) k *= own_configs(v, NULL, NULL, 0);
         if (!s->all_configs && (axes & AXIS_TILE)) k *= (size_t)s->tiles.n;
@@ -117,7 +117,27 @@ int plan_from_experiment(const struct experiment *e, int gpu_ok, const char *gpu
                      e->path, s->line, s->name, n, with, PLAN_MAX_POINTS);
             goto fail;
         }
-        for (int hi = 0; hi < s->n_shapes; hi++) {
+        /* the sweep's shapes: those it lists, then those its corpus draws */
+        const size_t nh = (size_t)s->n_shapes + (s->corpus.kind ? (size_t)s->corpus.count : 0);
+        struct corpus_shape *shapes = malloc((nh ? nh : 1) * sizeof *shapes);
+        if (!shapes) {
+            snprintf(err, errlen, "out of memory expanding the plan");
+            goto fail;
+        }
+        for (int hi = 0; hi < s->n_shapes; hi++)
+            shapes[hi] = (struct corpus_shape){s->shapes[hi].M, s->shapes[hi].N, s->shapes[hi].K};
+        if (s->corpus.kind) {
+            char why[400];
+            if (corpus_draw(&s->corpus, shapes, (size_t)s->n_shapes, shapes + s->n_shapes, why,
+                            sizeof why) != 0) {
+                snprintf(err, errlen, "%s:%d: sweep [%s]: %s", e->path, s->corpus.line, s->name,
+                         why);
+                free(shapes);
+                goto fail;
+            }
+        }
+        for (size_t hi = 0; hi < nh; hi++) {
+            const int line = hi < (size_t)s->n_shapes ? s->shapes[hi].line : s->corpus.line;
             for (int vi = 0; vi < s->n_variants; vi++) {
                 const struct variant *v = registry_find(s->variants[vi]);
                 const int *tiles, *wpts, *splits, *opts, *mems;
@@ -142,13 +162,13 @@ int plan_from_experiment(const struct experiment *e, int gpu_ok, const char *gpu
                         for (int oi = 0; oi < no; oi++)
                         for (int mi = 0; mi < nm; mi++) {
                             struct point pt = {
-                                .v = v, .M = s->shapes[hi].M, .N = s->shapes[hi].N,
-                                .K = s->shapes[hi].K, .tile = tiles[ti],
+                                .v = v, .M = shapes[hi].M, .N = shapes[hi].N,
+                                .K = shapes[hi].K, .tile = tiles[ti],
                                 .wpt = pairs ? wpts[ti] : wpts[wi],
                                 .split = splits[xi], .opt_level = opts[oi],
                                 .host_memory = mems[mi], .unpaired = s->unpaired,
                                 .sweep = s->name,
-                                .line = s->shapes[hi].line};
+                                .line = line};
                             if (!registry_supports(v, pt.tile, pt.wpt, pt.split, pt.opt_level,
                                                    &pt.cfg, pt.skip_reason,
                                                    sizeof pt.skip_reason))
@@ -164,11 +184,13 @@ int plan_from_experiment(const struct experiment *e, int gpu_ok, const char *gpu
                             }
                             if (push(p, &pt) != 0) {
                                 snprintf(err, errlen, "out of memory expanding the plan");
+                                free(shapes);
                                 goto fail;
                             }
                         }
             }
         }
+        free(shapes);
     }
     return 0;
 fail:

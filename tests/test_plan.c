@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -437,6 +438,60 @@ static void estimate_counts_parity_and_warmups(void **state)
     done(e);
 }
 
+/* A corpus: the same shapes from the same seed, others from another, each in
+ * its range and FLOP window, none repeating a listed shape; log-uniform, so
+ * the dimensions' logarithms spread evenly; a window no draw reaches is an
+ * error at the corpus line. */
+static void corpus_draws_the_same_shapes_from_a_seed(void **state)
+{
+    (void)state;
+    char text[512];
+    struct plan p[3];
+    char err[512];
+    for (int k = 0; k < 3; k++) {
+        snprintf(text, sizeof text,
+                 "[experiment]\nname = t\nseed = 1\n[c]\nvariants = host_naive\n"
+                 "opt_levels = 1\nsizes = 64\ncorpus = loguniform 400\ncorpus_seed = %d\n"
+                 "corpus_range = 1 4096\ncorpus_flops = 1e5 1e10\n", k == 2 ? 8 : 7);
+        struct experiment *e = parse(text);
+        assert_int_equal(plan_from_experiment(e, 1, "", &p[k], err, sizeof err), 0);
+        done(e);
+        assert_int_equal(p[k].n, 401);
+    }
+    int same = 1, differ = 0, low = 0;
+    for (size_t i = 0; i < 401; i++) {
+        const struct point *a = &p[0].points[i], *b = &p[1].points[i], *c = &p[2].points[i];
+        same &= a->M == b->M && a->N == b->N && a->K == b->K;
+        differ += a->M != c->M || a->N != c->N || a->K != c->K;
+        const double flops = point_flops(a);
+        if (i == 0) {
+            assert_true(a->M == 64 && a->N == 64 && a->K == 64 && a->line == 7);
+            continue;
+        }
+        assert_int_equal(a->line, 8);
+        assert_true(a->M >= 1 && a->M <= 4096 && a->N >= 1 && a->N <= 4096 && a->K <= 4096);
+        assert_true(flops >= 1e5 && flops <= 1e10);
+        assert_false(a->M == 64 && a->N == 64 && a->K == 64);
+        for (size_t j = 1; j < i; j++) {
+            const struct point *o = &p[0].points[j];
+            assert_false(o->M == a->M && o->N == a->N && o->K == a->K);
+        }
+        low += a->K <= 64;   /* log-uniform over 1..4096: K <= 64 about half the time */
+    }
+    assert_true(same);
+    assert_true(differ > 390);
+    assert_true(low > 120 && low < 280);
+    for (int k = 0; k < 3; k++) plan_free(&p[k]);
+
+    struct experiment *e = parse("[experiment]\nname = t\nseed = 1\n[c]\nvariants = host_naive\n"
+                                 "opt_levels = 1\ncorpus = loguniform 5\ncorpus_seed = 1\n"
+                                 "corpus_range = 1 2\ncorpus_flops = 100 200\n");
+    struct plan q;
+    assert_int_equal(plan_from_experiment(e, 1, "", &q, err, sizeof err), -1);
+    assert_non_null(strstr(err, "t.ini:7: sweep [c]: corpus: no new shape of 1..2"));
+    done(e);
+}
+
 /* A binary with no machine code for the GPU runs our kernels from PTX, which
  * the driver compiles at each kernel's first launch: the plan marks those
  * first points (not cuBLAS's, not the sm_90a rung's, which has its own image,
@@ -516,6 +571,7 @@ const struct CMUnitTest plan_tests[] = {
     cmocka_unit_test(variant_missing_its_axis_is_an_error),
     cmocka_unit_test(estimate_runs_host_points_beside_gpu_points),
     cmocka_unit_test(estimate_counts_parity_and_warmups),
+    cmocka_unit_test(corpus_draws_the_same_shapes_from_a_seed),
     cmocka_unit_test(points_compiled_from_ptx_are_marked_once),
     cmocka_unit_test(shipped_experiments_plan_cleanly),
 };
