@@ -36,6 +36,7 @@ static void take_attr(const char *name, const char *value, void *ctx)
                 {"gpu_copy_bandwidth_gbs", offsetof(struct run, copy_gbs)},
                 {"wall_time_s", offsetof(struct run, wall_s)},
                 {"estimated_s", offsetof(struct run, estimated_s)},
+                {"telemetry_refresh_ms", offsetof(struct run, telemetry_refresh_ms)},
                 {"gpu_sm_count", offsetof(struct run, sms)},
                 {"gpu_max_clock_mhz", offsetof(struct run, clock_mhz)},
                 {"gpu_l2_bytes", offsetof(struct run, l2_bytes)},
@@ -51,7 +52,7 @@ int derive_open(struct run *r, const char *role, const char *path, char *err, si
 {
     memset(r, 0, sizeof *r);
     r->peak_gflops = r->copy_gbs = r->wall_s = r->sms = r->clock_mhz = r->l2_bytes = r->driver = NAN;
-    r->estimated_s = NAN;
+    r->estimated_s = r->telemetry_refresh_ms = NAN;
     size_t n = strlen(role);
     if (n == 0 || n >= sizeof r->role) {
         snprintf(err, errlen, "run role '%s' (expected 1 to %zu letters, digits, '_' or '-')",

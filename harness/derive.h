@@ -38,6 +38,8 @@ struct run {
     char gpu_rule[320], host_rule[320];   /* the sampling rules, "name=value ..." */
     double peak_gflops, copy_gbs, wall_s, sms, clock_mhz, l2_bytes, driver;
     double estimated_s;                   /* the plan's estimate of wall_s */
+    double telemetry_refresh_ms;          /* how often NVML's power reading changed, as
+                                             measured at the run's start */
 };
 
 /* Load `path` under `role` (letters, digits, '_' and '-').  0, or -1 with err.

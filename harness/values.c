@@ -298,6 +298,8 @@ static int run_key(const struct run *r, char **p, int n, char *out, size_t len, 
         else if (!strcmp(what, "wall_min")) return number(out, len, "%.1f", r->wall_s / 60.0, why, whylen, "wall time");
         else if (!strcmp(what, "wall_s")) return number(out, len, "%.0f", r->wall_s, why, whylen, "wall time");
         else if (!strcmp(what, "estimated_s")) return number(out, len, "%.0f", r->estimated_s, why, whylen, "plan estimate");
+        else if (!strcmp(what, "telemetry_refresh_ms"))
+            return number(out, len, "%.0f", r->telemetry_refresh_ms, why, whylen, "telemetry refresh period");
         else if (!strcmp(what, "points")) snprintf(out, len, "%zu", r->f.n_rows);
         else if (!strcmp(what, "passed")) snprintf(out, len, "%zu", count_disposition(r, "passed"));
         else if (!strcmp(what, "skipped")) snprintf(out, len, "%zu", count_disposition(r, "skipped"));

@@ -13,6 +13,8 @@
  *   ROLE.peak_tflops  ROLE.copy_tbs  ROLE.sms  ROLE.clock_mhz  ROLE.l2_mib
  *   ROLE.points  ROLE.passed  ROLE.skipped  ROLE.wall_min  ROLE.wall_s
  *   ROLE.estimated_s         the plan's estimate of its wall time (plan.h)
+ *   ROLE.telemetry_refresh_ms  how often NVML's power reading changed, measured
+ *                            at the run's start (telemetry.h)
  *   ROLE.file                the results file's name (without its folder)
  *   ROLE.seed                the inputs' seed; ROLE.cc_version: the host
  *                            compiler's version (last word of cc_version)

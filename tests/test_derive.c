@@ -49,6 +49,7 @@ static void write_rows(const char *path, const struct result_row *rows, size_t n
     assert_int_equal(results_attr_str(r, "gpu_name", "NVIDIA Test GPU"), 0);
     if (peak > 0) assert_int_equal(results_attr_double(r, "gpu_fp32_peak_gflops", peak), 0);
     if (sms > 0) assert_int_equal(results_attr_double(r, "gpu_sm_count", sms), 0);
+    assert_int_equal(results_attr_double(r, "telemetry_refresh_ms", 100.02), 0);
     const double s[2] = {1, 1};
     for (size_t i = 0; i < n; i++) assert_int_equal(results_append(r, &rows[i], s, NULL, NULL, 2), 0);
     assert_int_equal(results_finish(r, 1, "2026-11-24T00:00:00Z", 1.0), 0);
@@ -653,7 +654,8 @@ static void values_answer_keys_and_name_unknown_ones(void **state)
     } ok[] = {{"x.gflops.gpu_tiled.256", "400"}, {"x.pct_ref.gpu_tiled.256", "40.0"},
               {"x.step.gpu_tiled.256", "4.00"},   {"x.ratio.gpu_tiled.gpu_naive.256", "4.00"},
               {"x.gpu_model", "Test GPU"},        {"x.config.gpu_tiled.256", "16\\(\\times\\)16 block, 1\\(\\times\\)1 per thread"},
-              {"x.largest_step_rung.256", "\\rung{gpu\\_tiled}"}};
+              {"x.largest_step_rung.256", "\\rung{gpu\\_tiled}"},
+              {"x.telemetry_refresh_ms", "100"}};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         if (values_key(ok[i].key, &k->run, 1, NULL, NULL, out, sizeof out, why, sizeof why) != 0)
             fail_msg("%s: %s", ok[i].key, why);
