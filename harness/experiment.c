@@ -250,7 +250,8 @@ static const char *section_label(const struct parse_ctx *c, char *buf, size_t le
 /* ---- the end of a key: lists may not stay empty ------------------------ */
 
 static const char *const corpus_examples[N_SWEEP_KEYS] = {
-    [W_CORPUS] = "loguniform 200", [W_CORPUS_SEED] = "7", [W_CORPUS_RANGE] = "1 16384",
+    [W_CORPUS] = "loguniform 200' or 'corpus = llama3 tuning", [W_CORPUS_SEED] = "7",
+    [W_CORPUS_RANGE] = "1 16384",
     [W_CORPUS_FLOPS] = "1e6 1e12"};
 
 static void finish_key(struct parse_ctx *c)
@@ -699,13 +700,24 @@ static void corpus_value(struct parse_ctx *c, struct sweep *s, int key, int i, c
     struct corpus_spec *k = &s->corpus;
     unsigned long long x;
     if (key == W_CORPUS && i == 0) {
-        if (n != 10 || memcmp(tok, "loguniform", 10) != 0) {
-            fail(c, c->line, "corpus: '%.*s' is not a distribution (expected loguniform, then "
-                             "how many shapes, e.g. 'corpus = loguniform 200')", (int)n, tok);
+        if (n == 10 && !memcmp(tok, "loguniform", 10)) k->kind = CORPUS_LOGUNIFORM;
+        else if (n == 6 && !memcmp(tok, "llama3", 6)) k->kind = CORPUS_LLAMA3;
+        else {
+            fail(c, c->line, "corpus: '%.*s' is not a corpus (expected loguniform and how many "
+                             "shapes, e.g. 'corpus = loguniform 200', or llama3 and which half, "
+                             "e.g. 'corpus = llama3 tuning')", (int)n, tok);
             return;
         }
-        k->kind = CORPUS_LOGUNIFORM;
         k->line = c->line;
+    } else if (key == W_CORPUS && k->kind == CORPUS_LLAMA3) {
+        static const char *const parts[] = {"all", "tuning", "heldout"};
+        for (int p = 0; p < 3; p++)
+            if (strlen(parts[p]) == n && !memcmp(tok, parts[p], n)) {
+                k->part = (enum corpus_part)p;
+                return;
+            }
+        fail(c, c->line, "corpus: '%.*s' is not a part of llama3 (expected all, tuning or "
+                         "heldout)", (int)n, tok);
     } else if (key == W_CORPUS) {
         if (!parse_uint(tok, n, CORPUS_MAX_COUNT, &x) || x < 1) {
             fail(c, c->line, "corpus: '%.*s' is not a number of shapes (expected 1 to %d)",
@@ -727,6 +739,7 @@ static void corpus_value(struct parse_ctx *c, struct sweep *s, int key, int i, c
             return;
         }
         *(i ? &k->hi : &k->lo) = (int)x;
+        k->range_given = 1;
     } else {
         char buf[64], *end;
         double f = NAN;

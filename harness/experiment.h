@@ -35,11 +35,13 @@
  *   pairing    = abba                      GPU rungs with a reference (cuBLAS): sampled
  *                                          alternately with it, A B B A (the default),
  *                                          or `none`: alone, as a standalone row
- *   corpus     = loguniform 200            shapes drawn by the plan (corpus.h), beside
- *   corpus_seed = 7                        any sizes and shapes: how many, the seed
- *   corpus_range = 1 16384                 (required), each of M, N, K in this range
- *   corpus_flops = 1e6 1e12                (the default 1 16384), 2MNK in this window
- *                                          (default: any)
+ *   corpus     = loguniform 200            shapes the plan adds (corpus.h) to any sizes
+ *                                          and shapes: how many drawn, or
+ *                llama3 tuning             Llama 3 layers' shapes, all or one half
+ *   corpus_seed = 7                        the seed (required): draws, or the halves
+ *   corpus_range = 1 16384                 each of M, N, K in this range (default
+ *                                          1 16384; llama3: every size)
+ *   corpus_flops = 1e6 1e12                2MNK in this window (default: any)
  *
  * The file is UTF-8 text: no NUL, no control characters but tab (and CR before
  * the newline: CRLF line ends are fine).

@@ -79,13 +79,14 @@ static size_t own_configs(const struct variant *v, int *tiles, int *wpts, size_t
     return n;
 }
 
-/* How many points a checked sweep expands to (lists of 64 multiply up fast). */
-static size_t sweep_points(const struct sweep *s)
+/* How many points a checked sweep of nh shapes expands to (lists of 64
+ * multiply up fast). */
+static size_t sweep_points(const struct sweep *s, size_t nh)
 {
     size_t n = 0;
     for (int vi = 0; vi < s->n_variants; vi++) {
         const struct variant *v = registry_find(s->variants[vi]);
-        size_t k = (size_t)s->n_shapes + (s->corpus.kind ? (size_t)s->corpus.count : 0);
+        size_t k = nh;
         const unsigned axes = registry_axes(v);
         if (s->all_configs && (axes & (AXIS_TILE | AXIS_WPT))) k *= own_configs(v, NULL, NULL, 0);
         if (!s->all_configs && (axes & AXIS_TILE)) k *= (size_t)s->tiles.n;
@@ -106,7 +107,33 @@ int plan_from_experiment(const struct experiment *e, int gpu_ok, const char *gpu
     for (int si = 0; si < e->n_sweeps; si++) {
         const struct sweep *s = &e->sweeps[si];
         if (check_sweep(e, s, err, errlen) != 0) goto fail;
-        size_t n = sweep_points(s);
+        /* the sweep's shapes: those it lists, then its corpus's */
+        struct corpus_shape listed[EXP_MAX_LIST], *drawn = NULL, *shapes = listed;
+        size_t nd = 0;
+        for (int hi = 0; hi < s->n_shapes; hi++)
+            listed[hi] = (struct corpus_shape){s->shapes[hi].M, s->shapes[hi].N, s->shapes[hi].K};
+        if (s->corpus.kind) {
+            char why[400];
+            if (corpus_shapes(&s->corpus, listed, (size_t)s->n_shapes, &drawn, &nd, why,
+                              sizeof why) != 0) {
+                snprintf(err, errlen, "%s:%d: sweep [%s]: %s", e->path, s->corpus.line, s->name,
+                         why);
+                goto fail;
+            }
+        }
+        const size_t nh = (size_t)s->n_shapes + nd;
+        if (nd) {
+            shapes = malloc(nh * sizeof *shapes);
+            if (!shapes) {
+                free(drawn);
+                snprintf(err, errlen, "out of memory expanding the plan");
+                goto fail;
+            }
+            memcpy(shapes, listed, (size_t)s->n_shapes * sizeof *shapes);
+            memcpy(shapes + s->n_shapes, drawn, nd * sizeof *shapes);
+        }
+        free(drawn);
+        size_t n = sweep_points(s, nh);
         total += n;
         if (total > PLAN_MAX_POINTS) {
             char with[64] = "";
@@ -115,26 +142,8 @@ int plan_from_experiment(const struct experiment *e, int gpu_ok, const char *gpu
                      "%s:%d: sweep [%s] expands to %zu points%s: more than %d in one plan "
                      "(expected shorter lists, or the sweep split over files)",
                      e->path, s->line, s->name, n, with, PLAN_MAX_POINTS);
+            if (shapes != listed) free(shapes);
             goto fail;
-        }
-        /* the sweep's shapes: those it lists, then those its corpus draws */
-        const size_t nh = (size_t)s->n_shapes + (s->corpus.kind ? (size_t)s->corpus.count : 0);
-        struct corpus_shape *shapes = malloc((nh ? nh : 1) * sizeof *shapes);
-        if (!shapes) {
-            snprintf(err, errlen, "out of memory expanding the plan");
-            goto fail;
-        }
-        for (int hi = 0; hi < s->n_shapes; hi++)
-            shapes[hi] = (struct corpus_shape){s->shapes[hi].M, s->shapes[hi].N, s->shapes[hi].K};
-        if (s->corpus.kind) {
-            char why[400];
-            if (corpus_draw(&s->corpus, shapes, (size_t)s->n_shapes, shapes + s->n_shapes, why,
-                            sizeof why) != 0) {
-                snprintf(err, errlen, "%s:%d: sweep [%s]: %s", e->path, s->corpus.line, s->name,
-                         why);
-                free(shapes);
-                goto fail;
-            }
         }
         for (size_t hi = 0; hi < nh; hi++) {
             const int line = hi < (size_t)s->n_shapes ? s->shapes[hi].line : s->corpus.line;
@@ -184,13 +193,13 @@ int plan_from_experiment(const struct experiment *e, int gpu_ok, const char *gpu
                             }
                             if (push(p, &pt) != 0) {
                                 snprintf(err, errlen, "out of memory expanding the plan");
-                                free(shapes);
+                                if (shapes != listed) free(shapes);
                                 goto fail;
                             }
                         }
             }
         }
-        free(shapes);
+        if (shapes != listed) free(shapes);
     }
     return 0;
 fail:

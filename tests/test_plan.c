@@ -492,6 +492,54 @@ static void corpus_draws_the_same_shapes_from_a_seed(void **state)
     done(e);
 }
 
+/* The Llama 3 corpus: 480 layer shapes (2 models x 4 projections x 4 tensor-
+ * parallel splits x 15 token counts), its tuning and held-out halves disjoint
+ * and together the whole, a range keeping only the shapes within it. */
+static void llama3_corpus_halves_cover_it(void **state)
+{
+    (void)state;
+    static const char *const parts[3] = {"all", "tuning", "heldout"};
+    struct plan p[3];
+    char text[512], err[512];
+    for (int k = 0; k < 3; k++) {
+        snprintf(text, sizeof text,
+                 "[experiment]\nname = t\nseed = 1\n[c]\nvariants = host_naive\n"
+                 "opt_levels = 1\ncorpus = llama3 %s\ncorpus_seed = 9\n", parts[k]);
+        struct experiment *e = parse(text);
+        assert_int_equal(plan_from_experiment(e, 1, "", &p[k], err, sizeof err), 0);
+        done(e);
+    }
+    assert_int_equal(p[0].n, 480);
+    assert_int_equal(p[1].n + p[2].n, 480);
+    assert_true(p[1].n > 180 && p[2].n > 180);
+    int qkv_8b = 0, down_70b_tp8 = 0;
+    for (size_t i = 0; i < p[0].n; i++) {
+        const struct point *a = &p[0].points[i];
+        qkv_8b += a->M == 1 && a->N == 6144 && a->K == 4096;
+        down_70b_tp8 += a->M == 16384 && a->N == 8192 && a->K == 28672 / 8;
+        int in = 0;
+        for (int k = 1; k < 3; k++)
+            for (size_t j = 0; j < p[k].n; j++)
+                in += p[k].points[j].M == a->M && p[k].points[j].N == a->N &&
+                      p[k].points[j].K == a->K;
+        assert_int_equal(in, 1);   /* in exactly one half */
+    }
+    assert_int_equal(qkv_8b, 1);
+    assert_int_equal(down_70b_tp8, 1);
+    for (int k = 0; k < 3; k++) plan_free(&p[k]);
+
+    struct experiment *e = parse("[experiment]\nname = t\nseed = 1\n[c]\nvariants = host_naive\n"
+                                 "opt_levels = 1\ncorpus = llama3 all\ncorpus_seed = 9\n"
+                                 "corpus_range = 1 8192\n");
+    struct plan q;
+    assert_int_equal(plan_from_experiment(e, 1, "", &q, err, sizeof err), 0);
+    assert_true(q.n > 0 && q.n < 480);
+    for (size_t i = 0; i < q.n; i++)
+        assert_true(q.points[i].M <= 8192 && q.points[i].N <= 8192 && q.points[i].K <= 8192);
+    plan_free(&q);
+    done(e);
+}
+
 /* A binary with no machine code for the GPU runs our kernels from PTX, which
  * the driver compiles at each kernel's first launch: the plan marks those
  * first points (not cuBLAS's, not the sm_90a rung's, which has its own image,
@@ -572,6 +620,7 @@ const struct CMUnitTest plan_tests[] = {
     cmocka_unit_test(estimate_runs_host_points_beside_gpu_points),
     cmocka_unit_test(estimate_counts_parity_and_warmups),
     cmocka_unit_test(corpus_draws_the_same_shapes_from_a_seed),
+    cmocka_unit_test(llama3_corpus_halves_cover_it),
     cmocka_unit_test(points_compiled_from_ptx_are_marked_once),
     cmocka_unit_test(shipped_experiments_plan_cleanly),
 };
