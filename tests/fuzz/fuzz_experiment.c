@@ -65,7 +65,13 @@ static void check_sweep(const struct sweep *s)
     for (int i = 0; i < s->n_variants; i++)
         if (!s->variants[i][0] || strlen(s->variants[i]) >= EXP_NAME_LEN)
             broken("bad variant name", "");
-    if (s->n_shapes < 1 || s->n_shapes > EXP_MAX_LIST) broken("shape count out of range", "");
+    if (s->n_shapes < (s->corpus.kind ? 0 : 1) || s->n_shapes > EXP_MAX_LIST)
+        broken("shape count out of range", "");
+    const struct corpus_spec *c = &s->corpus;
+    if (c->kind && (c->line < 1 || c->lo < 1 || c->hi > CORPUS_MAX_DIM || c->lo > c->hi ||
+                    !(c->flops_lo >= 0) || !(c->flops_lo <= c->flops_hi) ||
+                    (c->kind == CORPUS_LOGUNIFORM && (c->count < 1 || c->count > CORPUS_MAX_COUNT))))
+        broken("a corpus out of its limits", "");
     for (int i = 0; i < s->n_shapes; i++) {
         const struct shape_entry *h = &s->shapes[i];
         if (h->M < 1 || h->N < 1 || h->K < 1 || h->line < 1) broken("bad shape", "");
