@@ -20,6 +20,10 @@
  *                      corpus_range (if given) and the FLOP window.  PART: all, or tuning or
  *                      heldout, the two halves a hash of (seed, M, N, K) puts
  *                      each shape in.
+ *   deepbench PART     the 166 GEMM sizes of Baidu's DeepBench (training,
+ *                      inference server and device), M x N x K, transposes
+ *                      dropped; in corpus_range (if given) and the window; its
+ *                      halves as llama3's.
  */
 #ifndef HARNESS_CORPUS_H
 #define HARNESS_CORPUS_H
@@ -31,16 +35,17 @@
 #define CORPUS_MAX_DIM 65536        /* corpus_range's largest; each matrix within INT_MAX elements */
 #define CORPUS_DRAWS_PER_SHAPE 1000 /* give up (an error) after this many draws a shape */
 
-enum corpus_kind { CORPUS_NONE = 0, CORPUS_LOGUNIFORM, CORPUS_LLAMA3 };
+enum corpus_kind { CORPUS_NONE = 0, CORPUS_LOGUNIFORM, CORPUS_LLAMA3, CORPUS_DEEPBENCH };
 enum corpus_part { CORPUS_ALL = 0, CORPUS_TUNING, CORPUS_HELDOUT };
 
 struct corpus_spec {
     enum corpus_kind kind;
     int count;                    /* loguniform: how many */
-    enum corpus_part part;        /* llama3: which half */
+    enum corpus_part part;        /* llama3, deepbench: which half */
     uint64_t seed;
     int lo, hi;                   /* each of M, N, K in [lo, hi] */
-    int range_given;              /* corpus_range given: else llama3 takes every size */
+    int range_given;              /* corpus_range given: else a listed corpus (llama3,
+                                     deepbench) takes every size */
     double flops_lo, flops_hi;    /* 2MNK in [flops_lo, flops_hi] */
     int line;                     /* where `corpus` was given */
 };

@@ -702,22 +702,23 @@ static void corpus_value(struct parse_ctx *c, struct sweep *s, int key, int i, c
     if (key == W_CORPUS && i == 0) {
         if (n == 10 && !memcmp(tok, "loguniform", 10)) k->kind = CORPUS_LOGUNIFORM;
         else if (n == 6 && !memcmp(tok, "llama3", 6)) k->kind = CORPUS_LLAMA3;
+        else if (n == 9 && !memcmp(tok, "deepbench", 9)) k->kind = CORPUS_DEEPBENCH;
         else {
             fail(c, c->line, "corpus: '%.*s' is not a corpus (expected loguniform and how many "
-                             "shapes, e.g. 'corpus = loguniform 200', or llama3 and which half, "
-                             "e.g. 'corpus = llama3 tuning')", (int)n, tok);
+                             "shapes, e.g. 'corpus = loguniform 200', or llama3 or deepbench and "
+                             "which half, e.g. 'corpus = llama3 tuning')", (int)n, tok);
             return;
         }
         k->line = c->line;
-    } else if (key == W_CORPUS && k->kind == CORPUS_LLAMA3) {
+    } else if (key == W_CORPUS && k->kind != CORPUS_LOGUNIFORM) {
         static const char *const parts[] = {"all", "tuning", "heldout"};
         for (int p = 0; p < 3; p++)
             if (strlen(parts[p]) == n && !memcmp(tok, parts[p], n)) {
                 k->part = (enum corpus_part)p;
                 return;
             }
-        fail(c, c->line, "corpus: '%.*s' is not a part of llama3 (expected all, tuning or "
-                         "heldout)", (int)n, tok);
+        fail(c, c->line, "corpus: '%.*s' is not a part of a listed corpus (expected all, "
+                         "tuning or heldout)", (int)n, tok);
     } else if (key == W_CORPUS) {
         if (!parse_uint(tok, n, CORPUS_MAX_COUNT, &x) || x < 1) {
             fail(c, c->line, "corpus: '%.*s' is not a number of shapes (expected 1 to %d)",

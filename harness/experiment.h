@@ -37,10 +37,11 @@
  *                                          or `none`: alone, as a standalone row
  *   corpus     = loguniform 200            shapes the plan adds (corpus.h) to any sizes
  *                                          and shapes: how many drawn, or
- *                llama3 tuning             Llama 3 layers' shapes, all or one half
+ *                llama3 tuning             Llama 3 layers' shapes, or DeepBench's
+ *                                          GEMM sizes (deepbench), all or one half
  *   corpus_seed = 7                        the seed (required): draws, or the halves
  *   corpus_range = 1 16384                 each of M, N, K in this range (default
- *                                          1 16384; llama3: every size)
+ *                                          1 16384; llama3, deepbench: every size)
  *   corpus_flops = 1e6 1e12                2MNK in this window (default: any)
  *
  * The file is UTF-8 text: no NUL, no control characters but tab (and CR before

@@ -492,41 +492,51 @@ static void corpus_draws_the_same_shapes_from_a_seed(void **state)
     done(e);
 }
 
-/* The Llama 3 corpus: 480 layer shapes (2 models x 4 projections x 4 tensor-
- * parallel splits x 15 token counts), its tuning and held-out halves disjoint
- * and together the whole, a range keeping only the shapes within it. */
-static void llama3_corpus_halves_cover_it(void **state)
+/* The listed corpora: Llama 3's 480 layer shapes (2 models x 4 projections x
+ * 4 tensor-parallel splits x 15 token counts) and DeepBench's 166 GEMM sizes,
+ * each with two shapes it must hold; the tuning and held-out halves disjoint
+ * and together the whole; a range keeping only the shapes within it. */
+static void listed_corpora_halves_cover_them(void **state)
 {
     (void)state;
     static const char *const parts[3] = {"all", "tuning", "heldout"};
-    struct plan p[3];
+    static const struct {
+        const char *name;
+        size_t n;
+        int must[2][3];
+    } corpora[] = {{"llama3", 480, {{1, 6144, 4096}, {16384, 8192, 28672 / 8}}},
+                   {"deepbench", 166, {{35, 8457, 1760}, {512, 8, 500000}}}};
     char text[512], err[512];
-    for (int k = 0; k < 3; k++) {
-        snprintf(text, sizeof text,
-                 "[experiment]\nname = t\nseed = 1\n[c]\nvariants = host_naive\n"
-                 "opt_levels = 1\ncorpus = llama3 %s\ncorpus_seed = 9\n", parts[k]);
-        struct experiment *e = parse(text);
-        assert_int_equal(plan_from_experiment(e, 1, "", &p[k], err, sizeof err), 0);
-        done(e);
+    for (size_t c = 0; c < 2; c++) {
+        struct plan p[3];
+        for (int k = 0; k < 3; k++) {
+            snprintf(text, sizeof text,
+                     "[experiment]\nname = t\nseed = 1\n[c]\nvariants = host_naive\n"
+                     "opt_levels = 1\ncorpus = %s %s\ncorpus_seed = 9\n", corpora[c].name,
+                     parts[k]);
+            struct experiment *e = parse(text);
+            assert_int_equal(plan_from_experiment(e, 1, "", &p[k], err, sizeof err), 0);
+            done(e);
+        }
+        assert_int_equal(p[0].n, corpora[c].n);
+        assert_int_equal(p[1].n + p[2].n, corpora[c].n);
+        assert_true(p[1].n > corpora[c].n / 3 && p[2].n > corpora[c].n / 3);
+        int must[2] = {0, 0};
+        for (size_t i = 0; i < p[0].n; i++) {
+            const struct point *a = &p[0].points[i];
+            for (int m = 0; m < 2; m++)
+                must[m] += a->M == corpora[c].must[m][0] && a->N == corpora[c].must[m][1] &&
+                           a->K == corpora[c].must[m][2];
+            int in = 0;
+            for (int k = 1; k < 3; k++)
+                for (size_t j = 0; j < p[k].n; j++)
+                    in += p[k].points[j].M == a->M && p[k].points[j].N == a->N &&
+                          p[k].points[j].K == a->K;
+            assert_int_equal(in, 1);   /* in exactly one half */
+        }
+        assert_true(must[0] == 1 && must[1] == 1);
+        for (int k = 0; k < 3; k++) plan_free(&p[k]);
     }
-    assert_int_equal(p[0].n, 480);
-    assert_int_equal(p[1].n + p[2].n, 480);
-    assert_true(p[1].n > 180 && p[2].n > 180);
-    int qkv_8b = 0, down_70b_tp8 = 0;
-    for (size_t i = 0; i < p[0].n; i++) {
-        const struct point *a = &p[0].points[i];
-        qkv_8b += a->M == 1 && a->N == 6144 && a->K == 4096;
-        down_70b_tp8 += a->M == 16384 && a->N == 8192 && a->K == 28672 / 8;
-        int in = 0;
-        for (int k = 1; k < 3; k++)
-            for (size_t j = 0; j < p[k].n; j++)
-                in += p[k].points[j].M == a->M && p[k].points[j].N == a->N &&
-                      p[k].points[j].K == a->K;
-        assert_int_equal(in, 1);   /* in exactly one half */
-    }
-    assert_int_equal(qkv_8b, 1);
-    assert_int_equal(down_70b_tp8, 1);
-    for (int k = 0; k < 3; k++) plan_free(&p[k]);
 
     struct experiment *e = parse("[experiment]\nname = t\nseed = 1\n[c]\nvariants = host_naive\n"
                                  "opt_levels = 1\ncorpus = llama3 all\ncorpus_seed = 9\n"
@@ -620,7 +630,7 @@ const struct CMUnitTest plan_tests[] = {
     cmocka_unit_test(estimate_runs_host_points_beside_gpu_points),
     cmocka_unit_test(estimate_counts_parity_and_warmups),
     cmocka_unit_test(corpus_draws_the_same_shapes_from_a_seed),
-    cmocka_unit_test(llama3_corpus_halves_cover_it),
+    cmocka_unit_test(listed_corpora_halves_cover_them),
     cmocka_unit_test(points_compiled_from_ptx_are_marked_once),
     cmocka_unit_test(shipped_experiments_plan_cleanly),
 };
