@@ -69,10 +69,10 @@ static const char USAGE[] =
     "        suite (per shape and precision: the fastest hand-written rung, the\n"
     "        dispatch row, cuBLAS), estimates (each paired row's paired, kernel-timer and\n"
     "        standalone % of cuBLAS) (one file each), compare (two)\n"
-    "  claims CLAIMS.ini [--markdown] [--mine FILE.h5] ROLE=FILE.h5 ...\n"
+    "  claims CLAIMS.ini [--markdown] [--partial] [--mine FILE.h5] ROLE=FILE.h5 ...\n"
     "        every claim of the file checked against the runs: measured, expected,\n"
-    "        verdict (exit 1 if one fails); --mine: the claims a reviewer's own run\n"
-    "        can check, on that run\n"
+    "        verdict (exit 1 if one fails, or if one names a run not given, unless\n"
+    "        --partial); --mine: the claims a reviewer's own run can check, on that run\n"
     "  values --claims CLAIMS.ini --out VALUES.tex --tables DIR ROLE=FILE.h5 ... --\n"
     "         PAPER.tex ...\n"
     "        every \\val{KEY} and \\valtable{NAME} of the paper answered from the runs\n"
@@ -763,6 +763,12 @@ static int open_runs(int argc, char **argv, int first, struct run *runs, size_t 
         } else {
             snprintf(role, sizeof role, "run%zu", n + 1);
         }
+        for (size_t j = 0; j < n; j++)
+            if (!strcmp(runs[j].role, role)) {
+                fprintf(stderr, "mmladder: role '%s' given twice (%s and %s; expected one file "
+                                "a role)\n", role, runs[j].path, path);
+                goto fail;
+            }
         if (derive_open(&runs[n], role, path, err, sizeof err) != 0) {
             fprintf(stderr, "mmladder: %s\n", err);
             goto fail;
@@ -818,9 +824,11 @@ static int cmd_table(int argc, char **argv)
     return rc ? EXIT_INPUT : EXIT_OK;
 }
 
-/* claims CLAIMS.ini [--markdown] [--mine FILE] [ROLE=]FILE...: each claim's
- * measured value and verdict; exit 1 when a claim the data were given for
- * fails. */
+/* claims CLAIMS.ini [--markdown] [--mine FILE] [--partial] [ROLE=]FILE...:
+ * each claim's measured value and verdict; exit 1 when a claim fails, or when
+ * one could not be evaluated for want of a run it names (not evaluated is not
+ * passed), unless --partial (or --mine) asks for the claims the runs given
+ * allow. */
 static int cmd_claims(int argc, char **argv)
 {
     if (argc < 3) {
@@ -828,15 +836,17 @@ static int cmd_claims(int argc, char **argv)
         return EXIT_INPUT;
     }
     const char *mine_path = NULL;
-    int markdown = 0, first = 3;
+    int markdown = 0, partial = 0, first = 3;
     for (; first < argc && argv[first][0] == '-'; first++) {
         if (!strcmp(argv[first], "--markdown")) {
             markdown = 1;
+        } else if (!strcmp(argv[first], "--partial")) {
+            partial = 1;
         } else if (!strcmp(argv[first], "--mine") && first + 1 < argc) {
             mine_path = argv[++first];
         } else {
-            fprintf(stderr, "mmladder claims: unknown option '%s' (expected --markdown or "
-                            "--mine FILE)\n", argv[first]);
+            fprintf(stderr, "mmladder claims: unknown option '%s' (expected --markdown, "
+                            "--partial or --mine FILE)\n", argv[first]);
             return EXIT_INPUT;
         }
     }
@@ -872,6 +882,15 @@ static int cmd_claims(int argc, char **argv)
         printf("\n%zu claims: %zu evaluated, %zu failed, %zu not evaluated\n", cs->n, evaluated,
                failed, cs->n - evaluated);
     rc = failed ? EXIT_INPUT : EXIT_OK;
+    if (evaluated < cs->n && !partial && !mine_path) {
+        size_t first_missing = 0;
+        while (rs[first_missing].verdict != CLAIM_NOT_EVALUATED) first_missing++;
+        fprintf(stderr, "mmladder claims: %zu of %zu claims not evaluated (the first, [%s]: %s); "
+                        "a claim not evaluated is not passed (expected every run the claims "
+                        "name, or --partial for those the runs given allow)\n",
+                cs->n - evaluated, cs->n, cs->c[first_missing].id, rs[first_missing].why);
+        rc = EXIT_INPUT;
+    }
     if (mine_path) derive_close(&runs[MAX_RUNS]);
 out:
     for (int i = 0; i < n; i++) derive_close(&runs[i]);

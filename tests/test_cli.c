@@ -283,6 +283,34 @@ static void transfer_points_time_the_copies(void **state)
     unlink(h5); unlink(exp); rmdir(dir);
 }
 
+/* A claim not evaluated is not passed: claims with none of their runs exits 1
+ * and says why, unless --partial asks for those the runs allow; a role given
+ * twice is refused by every derived command. */
+static void claims_need_their_runs_and_roles_are_one_file_each(void **state)
+{
+    (void)state;
+    char ref[256], role[300], twice[300];
+    test_reference("REF_H100", ref, sizeof ref);
+    char *out, *er;
+    int rc = run(&out, &er, "claims", "paper/claims.ini", NULL, NULL, NULL);
+    if (rc != 1 || !strstr(er, "not evaluated (the first, [verified]: needs the run 'h100')") ||
+        !strstr(er, "a claim not evaluated is not passed"))
+        fail_msg("claims without runs: exit %d, stderr: %s", rc, er);
+    free(out), free(er);
+    assert_int_equal(run(&out, &er, "claims", "paper/claims.ini", "--partial", NULL, NULL), 0);
+    assert_non_null(strstr(out, "0 evaluated, 0 failed"));
+    free(out), free(er);
+    snprintf(role, sizeof role, "h100=%s", ref);
+    snprintf(twice, sizeof twice, "h100=%s", ref);
+    const char *views[][3] = {{"claims", "paper/claims.ini", role}, {"table", "ladder", role}};
+    for (size_t i = 0; i < 2; i++) {
+        rc = run(&out, &er, views[i][0], views[i][1], views[i][2], twice, NULL);
+        if (rc != 1 || !strstr(er, "role 'h100' given twice"))
+            fail_msg("%s with a role twice: exit %d, stderr: %s", views[i][0], rc, er);
+        free(out), free(er);
+    }
+}
+
 static void help_and_list(void **state)
 {
     (void)state;
@@ -352,6 +380,7 @@ const struct CMUnitTest cli_tests[] = {
     cmocka_unit_test(gpu_points_without_gpu_are_skipped_with_reason),
     cmocka_unit_test(nothing_runnable_writes_no_file),
     cmocka_unit_test(transfer_points_time_the_copies),
+    cmocka_unit_test(claims_need_their_runs_and_roles_are_one_file_each),
     cmocka_unit_test(help_and_list),
     cmocka_unit_test(archive_records_the_commit_it_was_cut_from),
 };
