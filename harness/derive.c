@@ -414,8 +414,8 @@ double derive_suite_geomean(const struct suite_point *pt, size_t n, int dispatch
 double derive_tiles(const struct result_row *row)
 {
     if (row->block_rows <= 0 || row->block_cols <= 0) return NAN;
-    return (double)((row->M + row->block_rows - 1) / row->block_rows) *
-           (double)((row->N + row->block_cols - 1) / row->block_cols);
+    return (double)(((long long)row->M + row->block_rows - 1) / row->block_rows) *
+           (double)(((long long)row->N + row->block_cols - 1) / row->block_cols);
 }
 
 double derive_waves(const struct run *r, const struct result_row *row)

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ---- formatting ------------------------------------------------------------------ */
 
@@ -851,16 +852,48 @@ static int write_table(const char *name, const char *dir, const struct run *runs
 
 /* ---- scanning the paper ------------------------------------------------------------ */
 
+#define VALUES_HEADER "% written by mmladder values: every value the paper uses, by key\n"
+
+/* out may be written: it does not exist, or it is an earlier output of
+ * values_write (its first line), and it is none of the sources. */
+static int may_write(const char *out, const char *const *tex, size_t ntex, char *err,
+                     size_t errlen)
+{
+    struct stat so, st;
+    if (stat(out, &so) != 0) {
+        if (errno == ENOENT) return 0;
+        snprintf(err, errlen, "%s: cannot read: %s", out, strerror(errno));
+        return -1;
+    }
+    for (size_t t = 0; t < ntex; t++)
+        if (stat(tex[t], &st) == 0 && st.st_dev == so.st_dev && st.st_ino == so.st_ino) {
+            snprintf(err, errlen, "%s: is one of the paper's sources (expected another path "
+                                  "for --out)", out);
+            return -1;
+        }
+    char first[sizeof VALUES_HEADER] = "";
+    FILE *f = fopen(out, "r");
+    const int ours = f && fgets(first, sizeof first, f) && !strcmp(first, VALUES_HEADER);
+    if (f) fclose(f);
+    if (!ours) {
+        snprintf(err, errlen, "%s: exists and was not written by mmladder values (expected a "
+                              "new path for --out, or that file removed first)", out);
+        return -1;
+    }
+    return 0;
+}
+
 int values_write(const char *const *tex, size_t ntex, const char *out, const char *tabledir,
                  const struct run *runs, size_t nruns, const struct claims *cs,
                  const struct claim_result *rs, char *err, size_t errlen)
 {
+    if (may_write(out, tex, ntex, err, errlen) != 0) return -1;
     FILE *o = fopen(out, "w");
     if (!o) {
         snprintf(err, errlen, "%s: cannot write: %s", out, strerror(errno));
         return -1;
     }
-    fprintf(o, "%% written by mmladder values: every value the paper uses, by key\n");
+    fputs(VALUES_HEADER, o);
     int rc = 0;
     char done[512][128];
     size_t ndone = 0;

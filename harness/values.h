@@ -111,7 +111,9 @@ int values_key(const char *key, const struct run *runs, size_t nruns, const stru
 /* Scan `tex` files for \val{...} and \valtable{...} (outside comments, and not
  * a macro's own \val{#1}); write every value to
  * OUT (\valdef{KEY}{TEXT} lines) and every table to TABLEDIR/table-NAME.tex.
- * 0, or -1 with err naming the first key it could not answer (file:line). */
+ * 0, or -1 with err naming the first key it could not answer (file:line).  OUT
+ * is never a file values_write did not write (its first line): an existing
+ * other file, or one of the sources, is refused and left as it was. */
 int values_write(const char *const *tex, size_t ntex, const char *out, const char *tabledir,
                  const struct run *runs, size_t nruns, const struct claims *cs,
                  const struct claim_result *rs, char *err, size_t errlen);

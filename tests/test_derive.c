@@ -508,6 +508,25 @@ static void three_estimates_of_a_paired_row(void **state)
     write_text(tex, "\\valtable{estimates.e.gpu_async_copy.2048}\n");
     assert_int_equal(values_write(texs, 1, vals, k->dir, &run, 1, NULL, NULL, err, sizeof err), -1);
     assert_non_null(strstr(err, "no paired row of gpu_async_copy at 2048"));
+
+    /* --out never replaces a file values did not write: not a source, not
+     * another file; an earlier output it does replace */
+    write_text(tex, "\\val{e.pct_ref_kernel.gpu_async_copy.4096}\n");
+    assert_int_equal(values_write(texs, 1, tex, k->dir, &run, 1, NULL, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, "is one of the paper's sources"));
+    char other[400], *kept = NULL;
+    snprintf(other, sizeof other, "%s/notes.tex", k->dir);
+    write_text(other, "my notes\n");
+    assert_int_equal(values_write(texs, 1, other, k->dir, &run, 1, NULL, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, "exists and was not written by mmladder values"));
+    kept = test_read_file(other, NULL);
+    assert_string_equal(kept, "my notes\n");
+    free(kept);
+    kept = test_read_file(tex, NULL);
+    assert_string_equal(kept, "\\val{e.pct_ref_kernel.gpu_async_copy.4096}\n");
+    free(kept);
+    assert_int_equal(values_write(texs, 1, vals, k->dir, &run, 1, NULL, NULL, err, sizeof err), 0);
+    assert_int_equal(values_write(texs, 1, vals, k->dir, &run, 1, NULL, NULL, err, sizeof err), 0);
     derive_close(&run);
 }
 
@@ -849,6 +868,10 @@ static void shape_suite_best_dispatch_and_claims(void **state)
     assert_true(fabs(derive_waves(&r, pt[0].best_row) - 384.0 / (3 * 132)) < 1e-9);
     assert_true(fabs(derive_k_per_block(pt[0].best_row) - 4096.0 / 12) < 1e-9);
     assert_true(isnan(derive_tiles(pt[0].ref_row)));
+    /* a dimension near INT_MAX: its tiles counted without overflow */
+    struct result_row wide = *pt[0].best_row;
+    wide.M = wide.N = 2147483647, wide.block_rows = wide.block_cols = 128;
+    assert_true(fabs(derive_tiles(&wide) - 16777216.0 * 16777216.0) < 1.0);
     assert_true(fabs(derive_suite_geomean(pt, 3, 0) - cbrt(150.0 * 90 * 50)) < 1e-9);
     assert_true(fabs(derive_suite_geomean(pt, 3, 1) - cbrt(140.0 * 80 * 50)) < 1e-9);
     assert_int_equal(derive_suite(&r, PREC_TF32, pt, 8), 1);
