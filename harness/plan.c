@@ -99,6 +99,36 @@ static size_t sweep_points(const struct sweep *s, size_t nh)
     return n;
 }
 
+/* A sweep's shapes, malloc'd into *out: those it lists, then its corpus's
+ * (corpus.h), none repeated.  0, or -1 with err (file:line). */
+static int sweep_shapes(const struct experiment *e, const struct sweep *s,
+                        struct corpus_shape **out, size_t *n, char *err, size_t errlen)
+{
+    struct corpus_shape listed[EXP_MAX_LIST], *drawn = NULL;
+    size_t nd = 0;
+    for (int i = 0; i < s->n_shapes; i++)
+        listed[i] = (struct corpus_shape){s->shapes[i].M, s->shapes[i].N, s->shapes[i].K};
+    if (s->corpus.kind) {
+        char why[400];
+        if (corpus_shapes(&s->corpus, listed, (size_t)s->n_shapes, &drawn, &nd, why,
+                          sizeof why) != 0) {
+            snprintf(err, errlen, "%s:%d: sweep [%s]: %s", e->path, s->corpus.line, s->name, why);
+            return -1;
+        }
+    }
+    *n = (size_t)s->n_shapes + nd;
+    *out = malloc((*n ? *n : 1) * sizeof **out);
+    if (!*out) {
+        free(drawn);
+        snprintf(err, errlen, "out of memory expanding the plan");
+        return -1;
+    }
+    memcpy(*out, listed, (size_t)s->n_shapes * sizeof **out);
+    if (nd) memcpy(*out + s->n_shapes, drawn, nd * sizeof **out);
+    free(drawn);
+    return 0;
+}
+
 int plan_from_experiment(const struct experiment *e, int gpu_ok, const char *gpu_why,
                          struct plan *p, char *err, size_t errlen)
 {
@@ -107,32 +137,9 @@ int plan_from_experiment(const struct experiment *e, int gpu_ok, const char *gpu
     for (int si = 0; si < e->n_sweeps; si++) {
         const struct sweep *s = &e->sweeps[si];
         if (check_sweep(e, s, err, errlen) != 0) goto fail;
-        /* the sweep's shapes: those it lists, then its corpus's */
-        struct corpus_shape listed[EXP_MAX_LIST], *drawn = NULL, *shapes = listed;
-        size_t nd = 0;
-        for (int hi = 0; hi < s->n_shapes; hi++)
-            listed[hi] = (struct corpus_shape){s->shapes[hi].M, s->shapes[hi].N, s->shapes[hi].K};
-        if (s->corpus.kind) {
-            char why[400];
-            if (corpus_shapes(&s->corpus, listed, (size_t)s->n_shapes, &drawn, &nd, why,
-                              sizeof why) != 0) {
-                snprintf(err, errlen, "%s:%d: sweep [%s]: %s", e->path, s->corpus.line, s->name,
-                         why);
-                goto fail;
-            }
-        }
-        const size_t nh = (size_t)s->n_shapes + nd;
-        if (nd) {
-            shapes = malloc(nh * sizeof *shapes);
-            if (!shapes) {
-                free(drawn);
-                snprintf(err, errlen, "out of memory expanding the plan");
-                goto fail;
-            }
-            memcpy(shapes, listed, (size_t)s->n_shapes * sizeof *shapes);
-            memcpy(shapes + s->n_shapes, drawn, nd * sizeof *shapes);
-        }
-        free(drawn);
+        struct corpus_shape *shapes;
+        size_t nh;
+        if (sweep_shapes(e, s, &shapes, &nh, err, errlen) != 0) goto fail;
         size_t n = sweep_points(s, nh);
         total += n;
         if (total > PLAN_MAX_POINTS) {
@@ -142,7 +149,7 @@ int plan_from_experiment(const struct experiment *e, int gpu_ok, const char *gpu
                      "%s:%d: sweep [%s] expands to %zu points%s: more than %d in one plan "
                      "(expected shorter lists, or the sweep split over files)",
                      e->path, s->line, s->name, n, with, PLAN_MAX_POINTS);
-            if (shapes != listed) free(shapes);
+            free(shapes);
             goto fail;
         }
         for (size_t hi = 0; hi < nh; hi++) {
@@ -193,13 +200,13 @@ int plan_from_experiment(const struct experiment *e, int gpu_ok, const char *gpu
                             }
                             if (push(p, &pt) != 0) {
                                 snprintf(err, errlen, "out of memory expanding the plan");
-                                if (shapes != listed) free(shapes);
+                                free(shapes);
                                 goto fail;
                             }
                         }
             }
         }
-        if (shapes != listed) free(shapes);
+        free(shapes);
     }
     return 0;
 fail:
@@ -270,8 +277,9 @@ double point_estimate_s(const struct point *pt, const struct experiment *e)
     /* A pair expected near parity under the power cap (nominal rates within
      * PARITY_BAND, TF32 at the cap's shapes) rarely narrows its interval: it
      * samples until the parity timeout. */
-    const int near = ref && fabs(pt->v->nominal_gflops / ref->nominal_gflops - 1.0) <= PARITY_BAND &&
-                     pt->v->precision == PREC_TF32 && flops >= PLAN_CAP_FLOPS;
+    const int capped_tf32 = pt->v->precision == PREC_TF32 && flops >= PLAN_CAP_FLOPS;
+    const int near =
+        ref && capped_tf32 && fabs(pt->v->nominal_gflops / ref->nominal_gflops - 1.0) <= PARITY_BAND;
     const double timeout = near ? fmax(r->parity_timeout_ms, r->timeout_ms) : r->timeout_ms;
     double ms = fmin(near ? fmax(n * pair, timeout) : n * pair, fmax(timeout, r->min_samples * pair));
     /* the warm-up: its minimum and the clock's settling, which takes longer
@@ -280,7 +288,7 @@ double point_estimate_s(const struct point *pt, const struct experiment *e)
      * reading is fresh */
     double warm = fmax(r->warmup_min_ms + PLAN_SETTLE_WINDOWS * r->warmup_window_ms,
                        PLAN_WARM_MS * pow(sample_ms(one, 0, r), PLAN_WARM_POWER));
-    if (pt->v->precision == PREC_TF32 && flops >= PLAN_CAP_FLOPS) warm += PLAN_CAPPED_WARM_MS;
+    if (capped_tf32) warm += PLAN_CAPPED_WARM_MS;
     if (!ref) warm += PLAN_FRESH_MS;
     ms += fmin(warm, r->warmup_max_ms);
     ms += 2 * one + ref_one + PLAN_POINT_MS;

@@ -449,7 +449,9 @@ static int run_key(const struct run *r, char **p, int n, char *out, size_t len, 
         if (!strcmp(what, est[i].key))
             return number(out, len,
                           est[i].kind == EST_SPREAD ? "%.2f"
-                          : est[i].kind >= EST_REF_IN_PAIRS ? "%.3f" : "%.1f",
+                          : est[i].kind == EST_REF_IN_PAIRS || est[i].kind == EST_CLOCK_IN_PAIRS
+                              ? "%.3f"
+                              : "%.1f",
                           estimates_at(r, v, s, est[i].kind), why, whylen,
                           "estimate of that kind there");
     if (!strcmp(what, "throttled")) {
