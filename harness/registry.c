@@ -65,6 +65,9 @@
     GPU("tf32_splitk_tma", "(past the seeds)", TF32, "#31A354", 13,                          \
         "split-K over rung 14, and tiles of 16 to 64 rows for outputs of a few rows",       \
         tf32_splitk_tma, 1, ONLY(90), 250000)                                                         \
+    GPU("gpu_gemv", "(past the seeds)", FP32, "#AD494A", 6,                                  \
+        "outputs of a few rows or columns: one pass over the large operand, K split",       \
+        gpu_gemv, 0, ANY_GPU, 2000)                                                                  \
     PICK("dispatch_fp32", "(one entry point)", FP32, "#636363", 4,                           \
          "one call, FP32: rung 15's tile and split picked from the shape by a stated rule", \
          dispatch_fp32, CC(80), 40000)                                                               \
@@ -170,6 +173,21 @@ int registry_is_reference(const struct variant *v)
     for (size_t i = 0; i < registry_count(); i++)
         if (RUNGS[i].reference && strcmp(RUNGS[i].reference, v->name) == 0) return 1;
     return 0;
+}
+
+int registry_config_fits(const struct rung_config *c, int M, int N, char *why, size_t whylen)
+{
+    if (c && c->for_rows && M > c->for_rows) {
+        snprintf(why, whylen, "%d/%d is for outputs of at most %d rows (M = %d)", c->tile, c->wpt,
+                 c->for_rows, M);
+        return 0;
+    }
+    if (c && c->for_cols && N > c->for_cols) {
+        snprintf(why, whylen, "%d/%d is for outputs of at most %d columns (N = %d)", c->tile,
+                 c->wpt, c->for_cols, N);
+        return 0;
+    }
+    return 1;
 }
 
 int registry_supports(const struct variant *v, int tile, int wpt, int split, int opt_level,

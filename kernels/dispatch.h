@@ -1,4 +1,4 @@
-/* The dispatch rule (kernels/gpu/18_dispatch.cu): which rung and configuration
+/* The dispatch rule (kernels/gpu/19_dispatch.cu): which rung and configuration
  * one call gets, from the shape and the GPU's SM count alone, as a library's
  * heuristics would choose.  Plain C, so that it is the same in builds without
  * CUDA and can be tested there. */

@@ -22,7 +22,11 @@
  * A rung that divides K among blocks declares its list with
  * RUNG_CONFIGS_SPLIT(name, LIST) instead: each entry then also takes the
  * `splits` axis, the parts of K per tile of C: 0 (the rung's own rule) or 1 to
- * RUNG_MAX_SPLIT, which the launcher finds in L->split. */
+ * RUNG_MAX_SPLIT, which the launcher finds in L->split.  A configuration
+ * made for outputs of a few rows or a few columns (a GEMV-like kernel, right
+ * but slow elsewhere) says so with RUNG_CONFIGS_SPLIT_FOR(name, LIST), whose
+ * entries take two numbers more before the function: the most rows and the
+ * most columns of C it is for (0: any); the plan skips the shapes outside. */
 #ifndef KERNELS_RUNG_CONFIG_H
 #define KERNELS_RUNG_CONFIG_H
 
@@ -38,6 +42,8 @@ struct rung_config {
     int thread_rows, thread_cols;   /* the outputs of one thread */
     long smem_bytes;                /* dynamic shared memory per block; 0: static only */
     int max_split;                  /* 0: no `splits` axis; else its largest value */
+    int for_rows, for_cols;         /* the shapes it is for: C of at most this many
+                                       rows, columns (0: any) */
 };
 
 #define RUNG_MAX_SPLIT 256
@@ -53,26 +59,33 @@ const struct rung_config *rung_config_find(const struct rung_config *c, int tile
 }
 #endif
 
-#define RUNG_CONFIG_ENTRY(t, w, br, bc, tr, tc, sm, fn) {t, w, br, bc, tr, tc, sm, 0},
+#define RUNG_CONFIG_ENTRY(t, w, br, bc, tr, tc, sm, fn) {t, w, br, bc, tr, tc, sm, 0, 0, 0},
 #define RUNG_SPLIT_CONFIG_ENTRY(t, w, br, bc, tr, tc, sm, fn) \
-    {t, w, br, bc, tr, tc, sm, RUNG_MAX_SPLIT},
-#define RUNG_CONFIG_END {-1, -1, 0, 0, 0, 0, 0, 0}
+    {t, w, br, bc, tr, tc, sm, RUNG_MAX_SPLIT, 0, 0},
+#define RUNG_SPLIT_FOR_ENTRY(t, w, br, bc, tr, tc, sm, rows, cols, fn) \
+    {t, w, br, bc, tr, tc, sm, RUNG_MAX_SPLIT, rows, cols},
+#define RUNG_CONFIG_END {-1, -1, 0, 0, 0, 0, 0, 0, 0, 0}
 
 #ifdef __CUDACC__
 #define RUNG_CONFIG_CASE(t, w, br, bc, tr, tc, sm, fn) \
     if (L->tile == (t) && L->wpt == (w)) return fn(L);
-#define RUNG_CONFIGS_AS(name, LIST, ENTRY)                                                 \
+#define RUNG_FOR_CASE(t, w, br, bc, tr, tc, sm, rows, cols, fn) \
+    if (L->tile == (t) && L->wpt == (w)) return fn(L);
+#define RUNG_CONFIGS_AS(name, LIST, ENTRY, CASE)                                           \
     extern "C" const struct rung_config name##_configs[] = {LIST(ENTRY) RUNG_CONFIG_END};  \
     extern "C" const char *name##_launch(const struct gpu_launch *L)                       \
     {                                                                                      \
-        LIST(RUNG_CONFIG_CASE)                                                             \
+        LIST(CASE)                                                                         \
         return rung_config_error(name##_configs, #name, L->tile, L->wpt);                 \
     }
 #else
-#define RUNG_CONFIGS_AS(name, LIST, ENTRY) \
+#define RUNG_CONFIGS_AS(name, LIST, ENTRY, CASE) \
     const struct rung_config name##_configs[] = {LIST(ENTRY) RUNG_CONFIG_END};
 #endif
-#define RUNG_CONFIGS(name, LIST) RUNG_CONFIGS_AS(name, LIST, RUNG_CONFIG_ENTRY)
-#define RUNG_CONFIGS_SPLIT(name, LIST) RUNG_CONFIGS_AS(name, LIST, RUNG_SPLIT_CONFIG_ENTRY)
+#define RUNG_CONFIGS(name, LIST) RUNG_CONFIGS_AS(name, LIST, RUNG_CONFIG_ENTRY, RUNG_CONFIG_CASE)
+#define RUNG_CONFIGS_SPLIT(name, LIST) \
+    RUNG_CONFIGS_AS(name, LIST, RUNG_SPLIT_CONFIG_ENTRY, RUNG_CONFIG_CASE)
+#define RUNG_CONFIGS_SPLIT_FOR(name, LIST) \
+    RUNG_CONFIGS_AS(name, LIST, RUNG_SPLIT_FOR_ENTRY, RUNG_FOR_CASE)
 
 #endif

@@ -29,21 +29,31 @@ static void done(struct experiment *e)
     free(e);
 }
 
+/* The ladder's order: the seeds' rungs first, as the seeds number them, then the
+ * rungs past them, then the dispatch rows (which call those), then the cuBLAS
+ * reference lines; every entry named once, saying what it adds.  (A new rung is
+ * its file and its registry line: this test names only the seeds'.) */
 static void registry_is_the_ladder_in_order(void **state)
 {
     (void)state;
-    const char *order[] = {"host_naive", "host_restrict", "gpu_naive_global", "gpu_naive",
-                           "gpu_tiled", "gpu_tiled_unrolled", "gpu_tiled_wpt", "gpu_regblock",
-                           "gpu_vectorized", "gpu_double_buffered", "gpu_warptiled",
-                           "gpu_async_copy", "tf32_mma_sync", "tf32_wgmma_tma", "gpu_splitk",
-                           "gpu_streamk", "tf32_splitk_tma", "dispatch_fp32", "dispatch_tf32",
-                           "cublas_fp32", "cublas_tf32"};
-    assert_int_equal(registry_count(), sizeof order / sizeof order[0]);
+    const char *seeds[] = {"host_naive", "host_restrict", "gpu_naive_global", "gpu_naive",
+                           "gpu_tiled", "gpu_tiled_unrolled", "gpu_tiled_wpt"};
+    const size_t n_seeds = sizeof seeds / sizeof seeds[0];
+    assert_true(registry_count() > n_seeds + 2);
+    int stage = 0;   /* 0 seeds, 1 past them, 2 dispatch rows, 3 references */
     for (size_t i = 0; i < registry_count(); i++) {
-        assert_string_equal(registry_at(i)->name, order[i]);
-        assert_non_null(registry_at(i)->adds);
-        assert_ptr_equal(registry_find(order[i]), registry_at(i));
+        const struct variant *v = registry_at(i);
+        if (i < n_seeds) assert_string_equal(v->name, seeds[i]);
+        const int s = i < n_seeds ? 0 : registry_is_reference(v) ? 3 : v->dispatch ? 2 : 1;
+        assert_true(s >= stage);
+        stage = s;
+        assert_non_null(v->adds);
+        assert_ptr_equal(registry_find(v->name), v);
+        assert_int_equal(registry_number(v), (int)i + 1);
     }
+    assert_int_equal(stage, 3);
+    assert_string_equal(registry_at(registry_count() - 2)->name, "cublas_fp32");
+    assert_string_equal(registry_at(registry_count() - 1)->name, "cublas_tf32");
     assert_null(registry_find("gpu_magic"));
 }
 
@@ -271,6 +281,38 @@ static void dispatch_rule_picks_what_exists(void **state)
     p = dispatch_rule(1, 1024, 1024, 1024, 132, H100_OPTIN);   /* 256 and 128 rows: under 66 blocks */
     assert_int_equal(p.tile, 64);
     assert_true(registry_find("dispatch_fp32")->dispatch && !registry_find("gpu_splitk")->dispatch);
+}
+
+/* A configuration made for outputs of a few rows or columns (gpu_gemv's) is
+ * planned only at the shapes it is for; elsewhere its points are skipped, by
+ * design, saying why. */
+static void configs_for_few_rows_skip_other_shapes(void **state)
+{
+    (void)state;
+    struct experiment *e = parse("[experiment]\nname = t\nseed = 1\n"
+                                 "[g]\nvariants = gpu_gemv\n"
+                                 "shapes = 4x1000x100 1000x8x100 100x100x100\nconfigs = all\n"
+                                 "splits = 0\n");
+    struct plan p;
+    char err[512];
+    assert_int_equal(plan_from_experiment(e, 1, "", &p, err, sizeof err), 0);
+    assert_int_equal(p.n, 6);
+    int planned = 0;
+    for (size_t i = 0; i < p.n; i++) {
+        const struct point *pt = &p.points[i];
+        const int rows = pt->tile == 512, fits = rows ? pt->M <= 8 : pt->N <= 8;
+        if (fits) {
+            assert_false(pt->skip && !pt->skip_env);
+            planned++;
+            continue;
+        }
+        assert_true(pt->skip && !pt->skip_env);
+        assert_non_null(strstr(pt->skip_reason, rows ? "is for outputs of at most 8 rows (M = "
+                                                     : "is for outputs of at most 8 columns (N = "));
+    }
+    assert_int_equal(planned, 2);
+    plan_free(&p);
+    done(e);
 }
 
 /* configs = all: each rung at exactly the configurations it declares, nothing
@@ -623,6 +665,7 @@ const struct CMUnitTest plan_tests[] = {
     cmocka_unit_test(split_axis_applies_to_decomposition_rungs),
     cmocka_unit_test(all_configs_takes_each_rungs_own),
     cmocka_unit_test(dispatch_rule_picks_what_exists),
+    cmocka_unit_test(configs_for_few_rows_skip_other_shapes),
     cmocka_unit_test(no_gpu_skips_gpu_points_with_reason),
     cmocka_unit_test(host_memory_axis_applies_to_gpu_rungs_only),
     cmocka_unit_test(unknown_variant_names_file_and_line),

@@ -78,20 +78,7 @@ static const char *launch(const struct gpu_launch *L)
     const int S = split_parts(L->split, (long long)tx * ty, a.resident, (L->K + SLICE - 1) / SLICE,
                               SPLITK_FLOOR, L->M, L->N, &why);
     if (!S) return why;
-    const dim3 grid(tx, ty, S);
-    if (L->describe) {
-        why = describe_kernel(L->describe, kernel, a.threads, a.smem, grid);
-        L->describe->k_splits = S;
-        L->describe->workspace_bytes = S > 1 ? (size_t)S * L->M * L->N * sizeof(float) : 0;
-        return why;
-    }
-    if (S > 1 && (!L->workspace || L->workspace_bytes < (size_t)S * L->M * L->N * sizeof(float)))
-        return "split: the workspace given is smaller than the partial products";
-    float *P = S > 1 ? (float *)L->workspace : L->C;
-    kernel<<<grid, a.threads, a.smem, (cudaStream_t)L->stream>>>(P, L->A, L->B, L->M, L->N, L->K, S);
-    const cudaError_t e = cudaGetLastError();
-    if (e != cudaSuccess) return cudaGetErrorString(e);
-    return S > 1 ? split_k_finish(L, S, a.sms) : NULL;
+    return split_k_launch(L, kernel, dim3(tx, ty, S), a.threads, a.smem, S, a.sms);
 }
 
 #endif

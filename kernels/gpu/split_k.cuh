@@ -13,6 +13,7 @@
 #ifdef __CUDACC__
 #include <cuda_runtime.h>
 
+#include "launch.cuh"
 #include "matmul.h"
 #include "rung_config.h"
 
@@ -93,6 +94,29 @@ static inline const char *split_k_finish(const struct gpu_launch *L, int S, int 
     else split_k_reduce<false><<<grid, 256, 0, st>>>(L->C, (const float *)L->workspace, n, S);
     const cudaError_t e = cudaGetLastError();
     return e == cudaSuccess ? NULL : cudaGetErrorString(e);
+}
+
+/* Launch (or describe) `kernel`, whose blocks (grid.x, .y, .z) compute S parts
+ * of K as kernel(P, A, B, M, N, K, S) into P (C itself when S = 1, else the
+ * workspace's partials), then the second pass: what rungs 15 and 18 share. */
+template <typename... Params>
+static const char *split_k_launch(const struct gpu_launch *L, void (*kernel)(Params...), dim3 grid,
+                                  int threads, size_t smem, int S, int sms)
+{
+    const size_t partials = S > 1 ? (size_t)S * L->M * L->N * sizeof(float) : 0;
+    if (L->describe) {
+        const char *why = describe_kernel(L->describe, kernel, threads, smem, grid);
+        L->describe->k_splits = S;
+        L->describe->workspace_bytes = partials;
+        return why;
+    }
+    if (S > 1 && (!L->workspace || L->workspace_bytes < partials))
+        return "split: the workspace given is smaller than the partial products";
+    float *P = S > 1 ? (float *)L->workspace : L->C;
+    kernel<<<grid, threads, smem, (cudaStream_t)L->stream>>>(P, L->A, L->B, L->M, L->N, L->K, S);
+    const cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess) return cudaGetErrorString(e);
+    return S > 1 ? split_k_finish(L, S, sms) : NULL;
 }
 
 #endif /* __CUDACC__ */

@@ -1,4 +1,4 @@
-/* Rung 18, past the seeds: one entry point per precision that picks the rung
+/* Rung 19 (and 20), past the seeds: one entry point per precision that picks the rung
  * and configuration from the shape alone, by the rule below, as a library's
  * heuristics do: what one call gets, where the suite's best-of-all is what the
  * ladder can reach when every configuration is tried.  It launches nothing of
