@@ -74,8 +74,10 @@ __device__ __forceinline__ void async_mainloop(float (&acc)[TM][TN], const float
     const int ak = tid % 8, ar = tid / 8;
     constexpr int BW = VEC ? 4 : 1, BPR = BN / BW, BRS = NT >= BPR ? NT / BPR : 1;
     const int bc = (tid % BPR) * BW, bk = tid / BPR;
-    /* Away from the edges every copy is in range: no per-element tests there. */
-    const bool inner = VEC && row0 + BM <= M && col0 + BN <= N;
+    /* Away from the edges every copy is in range: no per-element tests there
+     * (without VEC too: then B's copies are 4 bytes, BW = 1, where each thread's
+     * columns are one per row of the slice, NT >= BPR). */
+    const bool inner = (VEC || NT >= BPR) && row0 + BM <= M && col0 + BN <= N;
 
     auto fetch = [&](int k0, int s) {   /* slice k0.. into stage s */
         if (inner && k0 + BK <= K) {
@@ -87,7 +89,7 @@ __device__ __forceinline__ void async_mainloop(float (&acc)[TM][TN], const float
                 for (int h = 0; h < BK / 8; h++) copy_async<4>(&As[s][ak + 8 * h][ar + j * (NT / 8)], pa + 8 * h, true);
 #pragma unroll
             for (int j = 0; j < BK / BRS; j++, pb += (size_t)BRS * N)
-                copy_async<16>(&Bs[s][bk + j * BRS][bc], pb, true);
+                copy_async<4 * BW>(&Bs[s][bk + j * BRS][bc], pb, true);
             return;
         }
 #pragma unroll
