@@ -10,7 +10,7 @@ extern "C" {
 #endif
 
 struct dispatch_pick {
-    const char *rung;   /* a registry name: gpu_splitk or tf32_splitk_tma */
+    const char *rung;   /* a registry name: one of the rungs 19_dispatch.cu launches */
     int tile, wpt;      /* its configuration; K is split by the rung's own rule */
 };
 

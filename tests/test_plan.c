@@ -244,8 +244,11 @@ static void split_axis_applies_to_decomposition_rungs(void **state)
     done(e);
 }
 
-/* The dispatch rule picks configurations its rungs have, for any shape, and the
- * ones it states: a decode shape gets small tiles, a large one the large tile. */
+/* The dispatch rule picks configurations its rungs have, made for the shape
+ * (a GEMV-like configuration only where C is as narrow as it is for), for any
+ * shape, FP32 rungs for the FP32 row, and the ones it states (19_dispatch.cu):
+ * a decode shape gets small tiles, a large one the large tile, a small
+ * unaligned TF32 problem an FP32 rung. */
 static void dispatch_rule_picks_what_exists(void **state)
 {
     enum { H100_OPTIN = 227 * 1024 };   /* bytes of shared memory a block may have */
@@ -253,16 +256,20 @@ static void dispatch_rule_picks_what_exists(void **state)
     static const int shapes[][3] = {{1, 1, 1},        {16, 4096, 4096},  {4096, 16, 4096},
                                     {96, 96, 96},     {128, 128, 65536}, {1024, 1024, 1024},
                                     {1023, 1025, 1027}, {8192, 8192, 8192}, {512, 768, 3072},
-                                    {1000000, 3, 5}};
+                                    {1000000, 3, 5},  {4096, 3, 4096},   {2000, 900, 3000},
+                                    {100, 101, 103},  {9, 7, 100000}};
     char why[256];
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
         for (int tf32 = 0; tf32 < 2; tf32++) {
-            const struct dispatch_pick p = dispatch_rule(tf32, shapes[i][0], shapes[i][1], shapes[i][2], 132, H100_OPTIN);
+            const int M = shapes[i][0], N = shapes[i][1], K = shapes[i][2];
+            const struct dispatch_pick p = dispatch_rule(tf32, M, N, K, 132, H100_OPTIN);
             const struct variant *v = registry_find(p.rung);
+            const struct rung_config *cfg = NULL;
             assert_non_null(v);
-            assert_int_equal(v->precision, tf32 ? PREC_TF32 : PREC_FP32);
-            if (!registry_supports(v, p.tile, p.wpt, 0, 0, NULL, why, sizeof why))
-                fail_msg("%dx%dx%d: %s", shapes[i][0], shapes[i][1], shapes[i][2], why);
+            if (!tf32) assert_int_equal(v->precision, PREC_FP32);
+            if (!registry_supports(v, p.tile, p.wpt, 0, 0, &cfg, why, sizeof why) ||
+                !registry_config_fits(cfg, M, N, why, sizeof why))
+                fail_msg("%dx%dx%d: %s", M, N, K, why);
         }
     struct dispatch_pick p = dispatch_rule(0, 16, 4096, 4096, 132, H100_OPTIN);
     assert_true(!strcmp(p.rung, "gpu_splitk") && p.tile == 32);
@@ -270,16 +277,20 @@ static void dispatch_rule_picks_what_exists(void **state)
     assert_int_equal(p.tile, 16);
     p = dispatch_rule(0, 4096, 16, 4096, 128, 99 * 1024);   /* its shared memory is too much */
     assert_int_equal(p.tile, 64);
-    p = dispatch_rule(0, 4096, 32, 4096, 132, H100_OPTIN);
-    assert_int_equal(p.tile, 64);
+    p = dispatch_rule(0, 4096, 3, 4096, 132, H100_OPTIN);
+    assert_true(!strcmp(p.rung, "gpu_gemv") && p.tile == 32);
     p = dispatch_rule(0, 8192, 8192, 8192, 132, H100_OPTIN);
-    assert_int_equal(p.tile, 128);
+    assert_true(!strcmp(p.rung, "gpu_async_copy") && p.tile == 128);
+    p = dispatch_rule(0, 2000, 900, 3000, 132, H100_OPTIN);   /* 16 x 8 tiles: under a wave */
+    assert_true(!strcmp(p.rung, "gpu_splitk") && p.tile == 128);
     p = dispatch_rule(1, 16, 4096, 4096, 132, H100_OPTIN);
     assert_true(!strcmp(p.rung, "tf32_splitk_tma") && p.tile == 16);
     p = dispatch_rule(1, 8192, 8192, 8192, 132, H100_OPTIN);
-    assert_int_equal(p.tile, 256);
-    p = dispatch_rule(1, 1024, 1024, 1024, 132, H100_OPTIN);   /* 256 and 128 rows: under 66 blocks */
-    assert_int_equal(p.tile, 64);
+    assert_true(!strcmp(p.rung, "tf32_splitk_tma") && p.tile == 256);
+    p = dispatch_rule(1, 1024, 1024, 1024, 132, H100_OPTIN);
+    assert_int_equal(p.tile, 128);
+    p = dispatch_rule(1, 100, 101, 103, 132, H100_OPTIN);   /* small, rows not 16-byte aligned */
+    assert_true(!strcmp(p.rung, "gpu_splitk") && p.tile == 32);
     assert_true(registry_find("dispatch_fp32")->dispatch && !registry_find("gpu_splitk")->dispatch);
 }
 
