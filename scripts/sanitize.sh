@@ -59,7 +59,7 @@ gpu_streamk 64 64
 gpu_streamk 128 64
 tf32_splitk_tma 16 0 3
 tf32_splitk_tma 128 0 0
-gpu_gemv 512 8 0
+gpu_gemv 256 8 0
 gpu_gemv 32 8 3
 dispatch_fp32 0 0
 dispatch_tf32 0 0

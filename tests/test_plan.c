@@ -311,7 +311,7 @@ static void configs_for_few_rows_skip_other_shapes(void **state)
     int planned = 0;
     for (size_t i = 0; i < p.n; i++) {
         const struct point *pt = &p.points[i];
-        const int rows = pt->tile == 512, fits = rows ? pt->M <= 8 : pt->N <= 8;
+        const int rows = pt->tile == 256, fits = rows ? pt->M <= 8 : pt->N <= 8;
         if (fits) {
             assert_false(pt->skip && !pt->skip_env);
             planned++;

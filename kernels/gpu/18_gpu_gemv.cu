@@ -17,7 +17,7 @@
  * the same bits on every run) until the GPU's resident blocks are filled.
  *
  * Configurations (tile / wpt name the block tile's long and short side):
- *   512/8  "few rows": 8 rows x 512 columns a block (128 threads x 4 columns);
+ *   256/8  "few rows": 8 rows x 256 columns a block (64 threads x 4 columns);
  *          M <= 8 takes the fewest rows of 1, 2, 4, 8 that hold it; more rows
  *          are groups of 8 (gridDim.z), correct but not what it is for.
  *   32/8   "few columns": 32 rows x 8 columns a block (8 warps x 4 rows);
@@ -36,7 +36,7 @@
 #include "matmul.h"
 #include "split_k.cuh"
 
-constexpr int ROWS_KC = 256, ROWS_THREADS = 128;     /* few rows: K chunk, threads */
+constexpr int ROWS_KC = 256, ROWS_THREADS = 64;      /* few rows: K chunk, threads */
 constexpr int COLS_KC = 512, COLS_WARPS = 8, COLS_WR = 4;   /* few columns */
 constexpr int PART = 32;   /* K is split at multiples of 32 (split_k.cuh's slices) */
 
@@ -57,9 +57,9 @@ gemv_rows(float *__restrict__ P, const float *__restrict__ A, const float *__res
     for (int kc = k0; kc < k1; kc += ROWS_KC) {
         const int kn = min(ROWS_KC, k1 - kc);
         __syncthreads();
-        for (int i = threadIdx.x; i < R * ROWS_KC; i += ROWS_THREADS) {
-            const int r = i / ROWS_KC, k = i % ROWS_KC;
-            As[r][k] = (m0 + r < M && k < kn) ? A[(size_t)(m0 + r) * K + kc + k] : 0.0f;
+        for (int i = threadIdx.x; i < R * kn; i += ROWS_THREADS) {   /* the chunk's columns only */
+            const int r = i / kn, k = i % kn;
+            As[r][k] = m0 + r < M ? A[(size_t)(m0 + r) * K + kc + k] : 0.0f;
         }
         __syncthreads();
         if (n0 >= N) continue;
@@ -163,9 +163,12 @@ static const char *rows_at(const struct gpu_launch *L)
     const bool vec = L->N % 4 == 0 && (size_t)L->B % 16 == 0;
     const unsigned gx = (unsigned)((L->N + 4 * ROWS_THREADS - 1) / (4 * ROWS_THREADS));
     const unsigned gz = (unsigned)((L->M + R - 1) / R);
-    /* parts of at least 4 slices (128 rows of B): each thread then has 128 loads */
-    return vec ? run(L, gemv_rows<R, true>, ROWS_THREADS, gx, gz, 4)
-               : run(L, gemv_rows<R, false>, ROWS_THREADS, gx, gz, 4);
+    /* parts of one slice (32 rows of B) or more: a short B needs its K split
+     * finely to put enough loads in flight (with parts of at least 4 slices
+     * and 512 columns a block, 1 x 4096 x 512 ran as 32 blocks, at 9% of
+     * cuBLAS FP32) */
+    return vec ? run(L, gemv_rows<R, true>, ROWS_THREADS, gx, gz, 1)
+               : run(L, gemv_rows<R, false>, ROWS_THREADS, gx, gz, 1);
 }
 
 template <int R>
@@ -200,11 +203,11 @@ static const char *few_cols(const struct gpu_launch *L)
 }
 #endif
 
-/* 512/8: 8 x 512 block tile, 8 x 4 outputs a thread (at most; fewer rows when M
+/* 256/8: 8 x 256 block tile, 8 x 4 outputs a thread (at most; fewer rows when M
  * is smaller), A's rows in shared memory; for C of at most 8 rows.  32/8: 32 x
  * 8, B's columns there; for C of at most 8 columns.  (Static shared memory: 8
  * and 16 KiB.) */
 #define CONFIGS(X)                                   \
-    X(512, 8, 8, 512, 8, 4, 0, 8, 0, few_rows)       \
+    X(256, 8, 8, 256, 8, 4, 0, 8, 0, few_rows)       \
     X(32, 8, 32, 8, 4, 8, 0, 0, 8, few_cols)
 RUNG_CONFIGS_SPLIT_FOR(gpu_gemv, CONFIGS)
