@@ -1,4 +1,5 @@
 /* The registry and the plan: expansion, skip reasons, errors with file:line. */
+#define _POSIX_C_SOURCE 200809L   /* opendir */
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+
+#include <dirent.h>
 
 #include "experiment.h"
 #include "dispatch.h"
@@ -292,6 +295,33 @@ static void dispatch_rule_picks_what_exists(void **state)
     p = dispatch_rule(1, 100, 101, 103, 132, H100_OPTIN);   /* small, rows not 16-byte aligned */
     assert_true(!strcmp(p.rung, "gpu_splitk") && p.tile == 32);
     assert_true(registry_find("dispatch_fp32")->dispatch && !registry_find("gpu_splitk")->dispatch);
+}
+
+/* Every experiment file the repository ships (each .ini in experiments/) loads
+ * and expands to a plan: a broken one fails here, not on a GPU host. */
+static void every_shipped_experiment_plans(void **state)
+{
+    (void)state;
+    DIR *d = opendir("experiments");
+    assert_non_null(d);
+    int files = 0;
+    for (struct dirent *de; (de = readdir(d)) != NULL;) {
+        const size_t n = strlen(de->d_name);
+        if (n < 5 || strcmp(de->d_name + n - 4, ".ini") != 0) continue;
+        char path[512], err[1024] = "";
+        snprintf(path, sizeof path, "experiments/%s", de->d_name);
+        struct experiment *e = calloc(1, sizeof *e);
+        assert_non_null(e);
+        if (experiment_load(path, e, err, sizeof err) != 0) fail_msg("%s: %s", path, err);
+        struct plan p;
+        if (plan_from_experiment(e, 1, "", &p, err, sizeof err) != 0) fail_msg("%s: %s", path, err);
+        assert_true(p.n > 0);
+        plan_free(&p);
+        done(e);
+        files++;
+    }
+    closedir(d);
+    assert_true(files >= 10);
 }
 
 /* A configuration made for outputs of a few rows or columns (gpu_gemv's) is
@@ -676,6 +706,7 @@ const struct CMUnitTest plan_tests[] = {
     cmocka_unit_test(split_axis_applies_to_decomposition_rungs),
     cmocka_unit_test(all_configs_takes_each_rungs_own),
     cmocka_unit_test(dispatch_rule_picks_what_exists),
+    cmocka_unit_test(every_shipped_experiment_plans),
     cmocka_unit_test(configs_for_few_rows_skip_other_shapes),
     cmocka_unit_test(no_gpu_skips_gpu_points_with_reason),
     cmocka_unit_test(host_memory_axis_applies_to_gpu_rungs_only),
