@@ -188,7 +188,7 @@ int plan_from_experiment(const struct experiment *e, int gpu_ok, const char *gpu
                             if (!registry_supports(v, pt.tile, pt.wpt, pt.split, pt.opt_level,
                                                    &pt.cfg, pt.skip_reason,
                                                    sizeof pt.skip_reason) ||
-                                !registry_config_fits(pt.cfg, pt.M, pt.N, pt.skip_reason,
+                                !registry_config_fits(pt.cfg, pt.M, pt.N, pt.K, pt.skip_reason,
                                                       sizeof pt.skip_reason))
                                 pt.skip = 1;
                             else if (v->device == DEV_GPU && (!v->gpu || !gpu_ok)) {

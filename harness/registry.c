@@ -68,6 +68,9 @@
     GPU("gpu_gemv", "(past the seeds)", FP32, "#AD494A", 6,                                  \
         "outputs of a few rows or columns: one pass over the large operand, K split",       \
         gpu_gemv, 0, ANY_GPU, 2000)                                                                  \
+    GPU("gpu_short_k", "(past the seeds)", FP32, "#5254A3", 8,                               \
+        "a short K: all of it staged once, C stored a whole line per warp", gpu_short_k, 1, \
+        ANY_GPU, 20000)                                                                              \
     PICK("dispatch_fp32", "(one entry point)", FP32, "#636363", 4,                           \
          "one call, FP32: rung 15's tile and split picked from the shape by a stated rule", \
          dispatch_fp32, CC(80), 40000)                                                               \
@@ -175,7 +178,8 @@ int registry_is_reference(const struct variant *v)
     return 0;
 }
 
-int registry_config_fits(const struct rung_config *c, int M, int N, char *why, size_t whylen)
+int registry_config_fits(const struct rung_config *c, int M, int N, int K, char *why,
+                         size_t whylen)
 {
     if (c && c->for_rows && M > c->for_rows) {
         snprintf(why, whylen, "%d/%d is for outputs of at most %d rows (M = %d)", c->tile, c->wpt,
@@ -185,6 +189,11 @@ int registry_config_fits(const struct rung_config *c, int M, int N, char *why, s
     if (c && c->for_cols && N > c->for_cols) {
         snprintf(why, whylen, "%d/%d is for outputs of at most %d columns (N = %d)", c->tile,
                  c->wpt, c->for_cols, N);
+        return 0;
+    }
+    if (c && c->for_depth && K > c->for_depth) {
+        snprintf(why, whylen, "%d/%d is for K of at most %d (K = %d)", c->tile, c->wpt,
+                 c->for_depth, K);
         return 0;
     }
     return 1;

@@ -55,9 +55,10 @@ unsigned registry_axes(const struct variant *v);
 /* Is a rung a reference line (another rung's `reference`)? */
 int registry_is_reference(const struct variant *v);
 
-/* Is an M x N output one that configuration c is for (rung_config.h's for_rows,
- * for_cols)?  Returns 1, or 0 with the reason in `why`. */
-int registry_config_fits(const struct rung_config *c, int M, int N, char *why, size_t whylen);
+/* Is M x N x K a shape that configuration c is for (rung_config.h's for_rows,
+ * for_cols, for_depth)?  Returns 1, or 0 with the reason in `why`. */
+int registry_config_fits(const struct rung_config *c, int M, int N, int K, char *why,
+                         size_t whylen);
 
 /* Is (tile, wpt, split, opt_level) a combination this variant has code for?
  * Returns 1 (and *cfg, for GPU rungs, when cfg is not NULL), or 0 with the

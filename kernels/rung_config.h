@@ -24,9 +24,10 @@
  * `splits` axis, the parts of K per tile of C: 0 (the rung's own rule) or 1 to
  * RUNG_MAX_SPLIT, which the launcher finds in L->split.  A configuration
  * made for outputs of a few rows or a few columns (a GEMV-like kernel, right
- * but slow elsewhere) says so with RUNG_CONFIGS_SPLIT_FOR(name, LIST), whose
- * entries take two numbers more before the function: the most rows and the
- * most columns of C it is for (0: any); the plan skips the shapes outside. */
+ * but slow elsewhere), or for a short K, says so with RUNG_CONFIGS_FOR(name,
+ * LIST) or RUNG_CONFIGS_SPLIT_FOR, whose entries take three numbers more before
+ * the function: the most rows and the most columns of C, and the most K, it is
+ * for (0: any); the plan skips the shapes outside. */
 #ifndef KERNELS_RUNG_CONFIG_H
 #define KERNELS_RUNG_CONFIG_H
 
@@ -44,6 +45,7 @@ struct rung_config {
     int max_split;                  /* 0: no `splits` axis; else its largest value */
     int for_rows, for_cols;         /* the shapes it is for: C of at most this many
                                        rows, columns (0: any) */
+    int for_depth;                  /* and K of at most this (0: any) */
 };
 
 #define RUNG_MAX_SPLIT 256
@@ -59,17 +61,19 @@ const struct rung_config *rung_config_find(const struct rung_config *c, int tile
 }
 #endif
 
-#define RUNG_CONFIG_ENTRY(t, w, br, bc, tr, tc, sm, fn) {t, w, br, bc, tr, tc, sm, 0, 0, 0},
+#define RUNG_CONFIG_ENTRY(t, w, br, bc, tr, tc, sm, fn) {t, w, br, bc, tr, tc, sm, 0, 0, 0, 0},
 #define RUNG_SPLIT_CONFIG_ENTRY(t, w, br, bc, tr, tc, sm, fn) \
-    {t, w, br, bc, tr, tc, sm, RUNG_MAX_SPLIT, 0, 0},
-#define RUNG_SPLIT_FOR_ENTRY(t, w, br, bc, tr, tc, sm, rows, cols, fn) \
-    {t, w, br, bc, tr, tc, sm, RUNG_MAX_SPLIT, rows, cols},
-#define RUNG_CONFIG_END {-1, -1, 0, 0, 0, 0, 0, 0, 0, 0}
+    {t, w, br, bc, tr, tc, sm, RUNG_MAX_SPLIT, 0, 0, 0},
+#define RUNG_FOR_ENTRY(t, w, br, bc, tr, tc, sm, rows, cols, depth, fn) \
+    {t, w, br, bc, tr, tc, sm, 0, rows, cols, depth},
+#define RUNG_SPLIT_FOR_ENTRY(t, w, br, bc, tr, tc, sm, rows, cols, depth, fn) \
+    {t, w, br, bc, tr, tc, sm, RUNG_MAX_SPLIT, rows, cols, depth},
+#define RUNG_CONFIG_END {-1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0}
 
 #ifdef __CUDACC__
 #define RUNG_CONFIG_CASE(t, w, br, bc, tr, tc, sm, fn) \
     if (L->tile == (t) && L->wpt == (w)) return fn(L);
-#define RUNG_FOR_CASE(t, w, br, bc, tr, tc, sm, rows, cols, fn) \
+#define RUNG_FOR_CASE(t, w, br, bc, tr, tc, sm, rows, cols, depth, fn) \
     if (L->tile == (t) && L->wpt == (w)) return fn(L);
 #define RUNG_CONFIGS_AS(name, LIST, ENTRY, CASE)                                           \
     extern "C" const struct rung_config name##_configs[] = {LIST(ENTRY) RUNG_CONFIG_END};  \
@@ -85,6 +89,7 @@ const struct rung_config *rung_config_find(const struct rung_config *c, int tile
 #define RUNG_CONFIGS(name, LIST) RUNG_CONFIGS_AS(name, LIST, RUNG_CONFIG_ENTRY, RUNG_CONFIG_CASE)
 #define RUNG_CONFIGS_SPLIT(name, LIST) \
     RUNG_CONFIGS_AS(name, LIST, RUNG_SPLIT_CONFIG_ENTRY, RUNG_CONFIG_CASE)
+#define RUNG_CONFIGS_FOR(name, LIST) RUNG_CONFIGS_AS(name, LIST, RUNG_FOR_ENTRY, RUNG_FOR_CASE)
 #define RUNG_CONFIGS_SPLIT_FOR(name, LIST) \
     RUNG_CONFIGS_AS(name, LIST, RUNG_SPLIT_FOR_ENTRY, RUNG_FOR_CASE)
 

@@ -249,7 +249,7 @@ static void split_axis_applies_to_decomposition_rungs(void **state)
 
 /* The dispatch rule picks configurations its rungs have, made for the shape
  * (a GEMV-like configuration only where C is as narrow as it is for), for any
- * shape, FP32 rungs for the FP32 row, and the ones it states (19_dispatch.cu):
+ * shape, FP32 rungs for the FP32 row, and the ones it states (20_dispatch.cu):
  * a decode shape gets small tiles, a large one the large tile, a small
  * unaligned TF32 problem an FP32 rung. */
 static void dispatch_rule_picks_what_exists(void **state)
@@ -271,7 +271,7 @@ static void dispatch_rule_picks_what_exists(void **state)
             assert_non_null(v);
             if (!tf32) assert_int_equal(v->precision, PREC_FP32);
             if (!registry_supports(v, p.tile, p.wpt, 0, 0, &cfg, why, sizeof why) ||
-                !registry_config_fits(cfg, M, N, why, sizeof why))
+                !registry_config_fits(cfg, M, N, K, why, sizeof why))
                 fail_msg("%dx%dx%d: %s", M, N, K, why);
         }
     struct dispatch_pick p = dispatch_rule(0, 16, 4096, 4096, 132, H100_OPTIN);

@@ -208,6 +208,6 @@ static const char *few_cols(const struct gpu_launch *L)
  * 8, B's columns there; for C of at most 8 columns.  (Static shared memory: 8
  * and 16 KiB.) */
 #define CONFIGS(X)                                   \
-    X(256, 8, 8, 256, 8, 4, 0, 8, 0, few_rows)       \
-    X(32, 8, 32, 8, 4, 8, 0, 0, 8, few_cols)
+    X(256, 8, 8, 256, 8, 4, 0, 8, 0, 0, few_rows)    \
+    X(32, 8, 32, 8, 4, 8, 0, 0, 8, 0, few_cols)
 RUNG_CONFIGS_SPLIT_FOR(gpu_gemv, CONFIGS)

@@ -1,4 +1,4 @@
-/* Rung 19 (and 20), past the seeds: one entry point per precision that picks
+/* Rungs 20 and 21, past the seeds: one entry point per precision that picks
  * the rung and configuration from the shape alone, by the rule below, as a
  * library's heuristics do: what one call gets, where the best-of-all is what
  * the ladder reaches when every configuration is tried.  It launches nothing of
@@ -89,6 +89,7 @@ extern "C" const char *gpu_splitk_launch(const struct gpu_launch *L);
 extern "C" const char *gpu_streamk_launch(const struct gpu_launch *L);
 extern "C" const char *tf32_splitk_tma_launch(const struct gpu_launch *L);
 extern "C" const char *gpu_gemv_launch(const struct gpu_launch *L);
+extern "C" const char *gpu_short_k_launch(const struct gpu_launch *L);
 
 /* The launchers the rule may pick, by registry name. */
 static gpu_launch_fn launcher(const char *rung)
@@ -98,7 +99,7 @@ static gpu_launch_fn launcher(const char *rung)
         gpu_launch_fn fn;
     } picks[] = {{"gpu_async_copy", gpu_async_copy_launch}, {"gpu_splitk", gpu_splitk_launch},
                  {"gpu_streamk", gpu_streamk_launch},       {"tf32_splitk_tma", tf32_splitk_tma_launch},
-                 {"gpu_gemv", gpu_gemv_launch}};
+                 {"gpu_gemv", gpu_gemv_launch},             {"gpu_short_k", gpu_short_k_launch}};
     for (size_t i = 0; i < sizeof picks / sizeof picks[0]; i++)
         if (!strcmp(picks[i].name, rung)) return picks[i].fn;
     return NULL;
