@@ -251,7 +251,7 @@ static void split_axis_applies_to_decomposition_rungs(void **state)
  * (a GEMV-like configuration only where C is as narrow as it is for), for any
  * shape, FP32 rungs for the FP32 row, and the ones it states (20_dispatch.cu):
  * a decode shape gets small tiles, a large one the large tile, a small
- * unaligned TF32 problem an FP32 rung. */
+ * unaligned TF32 problem an FP32 rung, a short K rung 19. */
 static void dispatch_rule_picks_what_exists(void **state)
 {
     enum { H100_OPTIN = 227 * 1024 };   /* bytes of shared memory a block may have */
@@ -294,6 +294,10 @@ static void dispatch_rule_picks_what_exists(void **state)
     assert_int_equal(p.tile, 128);
     p = dispatch_rule(1, 100, 101, 103, 132, H100_OPTIN);   /* small, rows not 16-byte aligned */
     assert_true(!strcmp(p.rung, "gpu_splitk") && p.tile == 32);
+    p = dispatch_rule(0, 14012, 15884, 2, 132, H100_OPTIN);   /* writing C is the work */
+    assert_true(!strcmp(p.rung, "gpu_short_k"));
+    p = dispatch_rule(1, 8192, 8192, 8, 132, H100_OPTIN);
+    assert_true(!strcmp(p.rung, "gpu_short_k"));
     assert_true(registry_find("dispatch_fp32")->dispatch && !registry_find("gpu_splitk")->dispatch);
 }
 

@@ -7,20 +7,20 @@
  *
  * The rule is a decision tree grown on the tuning corpus alone
  * (experiments/tuning-random.ini, tuning-llama3.ini, and the shape suite: 436
- * shapes on an H100, every configuration of rungs 12 and 15-18): at each node
+ * shapes on an H100, every configuration of rungs 12 and 15-19): at each node
  * the split of one feature that most lowers the summed log of (picked rung's
  * time / fastest rung's time), each leaf the one configuration best over its
  * shapes, four levels at most, a split kept only where it gains; each
  * threshold then rounded within the gap between the tuning shapes on either
- * side.  Features: 2MNK, M, N, M N, the 128 x 128 tiles against the SMs, and
- * whether N and K are multiples of 4 (`aligned`: 16-byte rows, which rungs 12
- * and 15 load 16 bytes at a time and TMA needs; else rung 17 copies A or B
- * into padded scratch first, a cost the small problems cannot carry).  TF32
- * may pick an FP32 rung: it computes with more precision, and where it is
- * faster a library that may use TF32 would use it too.
- * Prediction (five-fold cross-validation over the tuning shapes): 89% of
- * cuBLAS FP32 and 87% of cuBLAS TF32 in geometric mean, against the fastest
- * rung's 93% and 91%; the held-out corpus, shapes of the same distributions
+ * side.  Features: 2MNK, M, N, K, min(M, N), M N, the 128 x 128 tiles against
+ * the SMs, and whether N and K are multiples of 4 (`aligned`: 16-byte rows,
+ * which rungs 12 and 15 load 16 bytes at a time and TMA needs; else rung 17
+ * copies A or B into padded scratch first, a cost the small problems cannot
+ * carry).  TF32 may pick an FP32 rung: it computes with more precision, and
+ * where it is faster a library that may use TF32 would use it too.
+ * Prediction (five-fold cross-validation over the tuning shapes): 94% of
+ * cuBLAS FP32 and 90% of cuBLAS TF32 in geometric mean, against the fastest
+ * rung's 98% and 95%; the held-out corpus, shapes of the same distributions
  * that no rule was made from, is the test. */
 #include "async_pipeline.cuh"
 #include "dispatch.h"
@@ -42,25 +42,32 @@ struct dispatch_pick dispatch_rule(int tf32, int M, int N, int K, int sms, long 
     struct dispatch_pick p;
     const double flops = 2.0 * M * N * K, MN = (double)M * N;
     const int aligned = N % 4 == 0 && K % 4 == 0;
+    const double tiles = (double)((M + 127) / 128) * ((N + 127) / 128);   /* of 128 x 128 */
     /* the 256 x 16 tile, where the GPU gives a block its shared memory */
     const int narrow = smem_optin >= ASYNC_SMEM(256, 16) ? 16 : 64;
     if (!tf32) {
         if (flops < 8e9) {   /* below about 0.2 ms of cuBLAS */
-            if (N <= 5) PICK("gpu_gemv", 32, 8);
-            if (N <= 16) PICK("gpu_splitk", narrow, narrow == 16 ? 32 : 64);
-            PICK("gpu_splitk", 32, 32);
+            if (K < 45) {    /* writing C is most of the work */
+                if (MN < 9.8e4) PICK("gpu_splitk", 32, 32);
+                PICK("gpu_short_k", 64, 0);
+            }
+            if (N <= 20) {
+                if (N <= 5) PICK("gpu_gemv", 32, 8);
+                PICK("gpu_splitk", narrow, narrow == 16 ? 32 : 64);
+            }
+            if (M < 940 || N < 940) PICK("gpu_splitk", 32, 32);
+            PICK("gpu_splitk", 128, 64);
         }
         if (M < 128) PICK("gpu_splitk", 32, 32);
-        const double tiles = (double)((M + 127) / 128) * ((N + 127) / 128);
         if (tiles < sms) PICK("gpu_splitk", 128, 64);   /* under one wave: split K */
         if (MN < 3.6e6) PICK("gpu_streamk", 128, 64);    /* one to two waves */
         PICK("gpu_async_copy", 128, 64);
     }
     if (flops < 5.2e7) {   /* a few microseconds */
+        if (K <= 16) PICK("gpu_short_k", 64, 0);
         if (N <= 8) PICK("gpu_gemv", 32, 8);
         if (!aligned) PICK("gpu_splitk", 32, 32);
-        if (M <= 640) PICK("tf32_splitk_tma", 16, 0);
-        PICK("tf32_splitk_tma", 128, 0);
+        PICK("tf32_splitk_tma", 32, 0);
     }
     if (M < 240) {
         if (!aligned) {
@@ -70,10 +77,8 @@ struct dispatch_pick dispatch_rule(int tf32, int M, int N, int K, int sms, long 
         if (M <= 16) PICK("tf32_splitk_tma", 16, 0);
         PICK("tf32_splitk_tma", 64, 0);
     }
-    if (flops < 1.4e10) {
-        if (N < 48) PICK("gpu_splitk", narrow, narrow == 16 ? 32 : 64);
-        PICK("tf32_splitk_tma", 128, 0);
-    }
+    if (K <= 40) PICK("gpu_short_k", 64, 0);
+    if (tiles < sms) PICK("tf32_splitk_tma", 128, 0);
     PICK("tf32_splitk_tma", 256, 0);
 }
 
