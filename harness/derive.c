@@ -365,6 +365,23 @@ static int hand_written(const struct variant *v, enum precision p)
            !v->dispatch && v->reference;
 }
 
+/* At pt->s: the fastest rung that `takes` for precision p (its best row), and
+ * the dispatch row of p */
+static void best_and_dispatch(const struct run *r, enum precision p,
+                              int (*takes)(const struct variant *, enum precision),
+                              struct suite_point *pt)
+{
+    for (size_t k = 0; k < registry_count(); k++) {
+        const struct variant *u = registry_at(k);
+        const struct result_row *b = derive_best(r, u, pt->s);
+        if (!b) continue;
+        if (takes(u, p) && (!pt->best_row || b->gflops > pt->best_row->gflops))
+            pt->best = u, pt->best_row = b;
+        if (u->dispatch && u->precision == p && u->device == DEV_GPU && !pt->dispatch)
+            pt->dispatch = u, pt->dispatch_row = b;
+    }
+}
+
 size_t derive_suite(const struct run *r, enum precision p, struct suite_point *out, size_t max)
 {
     size_t n = 0;
@@ -377,15 +394,7 @@ size_t derive_suite(const struct run *r, enum precision p, struct suite_point *o
         while (j < n && !same_shape(out[j].s, s)) j++;
         if (j < n) continue;
         struct suite_point pt = {.s = s, .cls = shape_class_of(s), .dispatch_pct = NAN};
-        for (size_t k = 0; k < registry_count(); k++) {
-            const struct variant *u = registry_at(k);
-            const struct result_row *b = derive_best(r, u, s);
-            if (!b) continue;
-            if (hand_written(u, p) && (!pt.best_row || b->gflops > pt.best_row->gflops))
-                pt.best = u, pt.best_row = b;
-            if (u->dispatch && u->precision == p && u->device == DEV_GPU && !pt.dispatch)
-                pt.dispatch = u, pt.dispatch_row = b;
-        }
+        best_and_dispatch(r, p, hand_written, &pt);
         pt.ref = pt.best->reference ? registry_find(pt.best->reference) : NULL;
         pt.ref_row = pt.ref ? derive_best(r, pt.ref, s) : NULL;
         if (!pt.ref_row) continue;   /* nothing to measure it against */
@@ -394,6 +403,65 @@ size_t derive_suite(const struct run *r, enum precision p, struct suite_point *o
         if (pt.dispatch) pt.dispatch_pct = derive_pct_ref(r, pt.dispatch, s);
         j = n++;
         for (; j > 0 && suite_before(s, out[j - 1].s); j--) out[j] = out[j - 1];
+        out[j] = pt;
+    }
+    return n;
+}
+
+/* ---- the corpora ------------------------------------------------------------- */
+
+static const char *const CORPUS_CLASS_NAMES[CC_COUNT] = {"gemv", "short_k", "few", "rest"};
+
+enum corpus_class corpus_class_of(struct shape s)
+{
+    const int lo = s.M < s.N ? s.M : s.N;
+    if (lo <= 8) return CC_GEMV;
+    if (s.K <= 64) return CC_SHORT_K;
+    if (lo <= 32) return CC_FEW;
+    return CC_REST;
+}
+
+const char *corpus_class_name(enum corpus_class c)
+{
+    return c >= 0 && c < CC_COUNT ? CORPUS_CLASS_NAMES[c] : "?";
+}
+
+/* The corpus's order: class, then FLOP count */
+static int corpus_before(struct shape a, struct shape b)
+{
+    const enum corpus_class ca = corpus_class_of(a), cb = corpus_class_of(b);
+    if (ca != cb) return ca < cb;
+    return flops_before(a, b);
+}
+
+/* A hand-written rung at least as precise as p */
+static int as_precise(const struct variant *v, enum precision p)
+{
+    return hand_written(v, p) || (p == PREC_TF32 && hand_written(v, PREC_FP32));
+}
+
+size_t derive_corpus(const struct run *r, enum precision p, struct suite_point *out, size_t max)
+{
+    const char *ref_name = p == PREC_TF32 ? "cublas_tf32" : "cublas_fp32";
+    const struct variant *ref = registry_find(ref_name);
+    size_t n = 0;
+    for (size_t i = 0; i < r->f.n_rows && n < max; i++) {
+        const struct result_row *row = &r->f.rows[i];
+        const struct variant *v = registry_find(row->variant);
+        if (!ordinary(row) || !v || !as_precise(v, p)) continue;
+        const struct shape s = shape_of(row);
+        size_t j = 0;
+        while (j < n && !same_shape(out[j].s, s)) j++;
+        if (j < n) continue;
+        struct suite_point pt = {.s = s, .cls = shape_class_of(s), .corpus = corpus_class_of(s),
+                                 .dispatch_pct = NAN, .best_ci95 = NAN, .ref = ref};
+        pt.ref_row = ref ? derive_best(r, ref, s) : NULL;
+        if (!pt.ref_row || !(pt.ref_row->gflops > 0)) continue;   /* nothing to measure it against */
+        best_and_dispatch(r, p, as_precise, &pt);
+        pt.best_pct = 100.0 * pt.best_row->gflops / pt.ref_row->gflops;
+        if (pt.dispatch_row) pt.dispatch_pct = 100.0 * pt.dispatch_row->gflops / pt.ref_row->gflops;
+        j = n++;
+        for (; j > 0 && corpus_before(s, out[j - 1].s); j--) out[j] = out[j - 1];
         out[j] = pt;
     }
     return n;
@@ -432,7 +500,8 @@ double derive_k_per_block(const struct result_row *row)
 /* ---- tables ---------------------------------------------------------------------- */
 
 const char *const DERIVE_VIEWS =
-    "rungs runs ladder configs speedup samples telemetry transfers shapes suite estimates compare";
+    "rungs runs ladder configs speedup samples telemetry transfers shapes suite corpus "
+    "corpus-classes estimates compare";
 
 static void num(FILE *out, double x)
 {
@@ -941,6 +1010,81 @@ static void view_suite(FILE *out, const struct run *r)
     suite_close(&su);
 }
 
+/* corpus: one row per (precision, shape) of a corpus run (derive_corpus): its
+ * class, the fastest rung at least as precise and its % of cuBLAS at the
+ * precision, the dispatch row's, and the bytes the product must move (A and B
+ * read, C written once) over the best row's time against the run's measured
+ * copy bandwidth.  Then corpus-classes: per precision and class (and `all`),
+ * the shapes, the geometric mean and the lowest of both %s, and the share of
+ * shapes where the fastest rung reaches 90% of cuBLAS. */
+static void view_corpus(FILE *out, const struct run *r)
+{
+    struct suite_point *pt = malloc(SUITE_MAX * sizeof *pt);
+    fputs("precision\tM\tN\tK\tshape\tclass\tbest_number\tbest_rung\tbest_config\tbest_pct_ref"
+          "\tdispatch_config\tdispatch_pct_ref\tref_gflops\tbytes\tbest_tbs\tbest_copy_share\n", out);
+    for (int p = PREC_FP32; p <= PREC_TF32 && pt; p++) {
+        const size_t n = derive_corpus(r, (enum precision)p, pt, SUITE_MAX);
+        for (size_t i = 0; i < n; i++) {
+            const struct suite_point *q = &pt[i];
+            char label[48], cfg[96], dcfg[96] = "";
+            shape_label(q->s, label, sizeof label);
+            derive_config_label(q->best, q->best_row, cfg, sizeof cfg);
+            if (q->dispatch) derive_config_label(q->dispatch, q->dispatch_row, dcfg, sizeof dcfg);
+            const double bytes = 4.0 * ((double)q->s.M * q->s.K + (double)q->s.K * q->s.N +
+                                        (double)q->s.M * q->s.N);
+            const double tbs = bytes / (q->best_row->time_ms_median * 1e-3) / 1e12;
+            fputs(p == PREC_TF32 ? "tf32" : "fp32", out);
+            fprintf(out, "\t%d\t%d\t%d", q->s.M, q->s.N, q->s.K);
+            str(out, label);
+            str(out, corpus_class_name(q->corpus));
+            fprintf(out, "\t%d", registry_number(q->best));
+            str(out, q->best->name);
+            str(out, cfg);
+            num(out, q->best_pct);
+            str(out, dcfg);
+            num(out, q->dispatch_pct);
+            num(out, q->ref_row->gflops);
+            num(out, bytes);
+            num(out, tbs);
+            num(out, r->copy_gbs > 0 ? tbs * 1e3 / r->copy_gbs : NAN);
+            fputc('\n', out);
+        }
+    }
+    free(pt);
+}
+
+static void view_corpus_classes(FILE *out, const struct run *r)
+{
+    struct suite_point *pt = malloc(SUITE_MAX * sizeof *pt);
+    fputs("precision\tclass\tshapes\tbest_geomean\tbest_min\tdispatch_geomean\tdispatch_min"
+          "\tbest_share_90\n", out);
+    for (int p = PREC_FP32; p <= PREC_TF32 && pt; p++) {
+        const size_t n = derive_corpus(r, (enum precision)p, pt, SUITE_MAX);
+        for (int c = 0; c <= CC_COUNT; c++) {   /* CC_COUNT: all of them */
+            size_t m = 0, at90 = 0;
+            double lb = 0, ld = 0, minb = INFINITY, mind = INFINITY;
+            for (size_t i = 0; i < n; i++) {
+                if (c < CC_COUNT && pt[i].corpus != (enum corpus_class)c) continue;
+                m++;
+                lb += log(pt[i].best_pct), ld += log(pt[i].dispatch_pct);   /* NaN without one */
+                minb = fmin(minb, pt[i].best_pct), mind = fmin(mind, pt[i].dispatch_pct);
+                at90 += pt[i].best_pct >= 90.0;
+            }
+            if (!m) continue;
+            fputs(p == PREC_TF32 ? "tf32" : "fp32", out);
+            str(out, c < CC_COUNT ? corpus_class_name((enum corpus_class)c) : "all");
+            fprintf(out, "\t%zu", m);
+            num(out, exp(lb / (double)m));
+            num(out, minb);
+            num(out, exp(ld / (double)m));
+            num(out, mind);
+            num(out, 100.0 * (double)at90 / (double)m);
+            fputc('\n', out);
+        }
+    }
+    free(pt);
+}
+
 /* compare: each (rung, shape, host memory) of the first run that the second
  * has too: both bests and their ratio; in ladder order, then shape
  * (shape_before), then host memory */
@@ -988,7 +1132,8 @@ int derive_table(FILE *out, const char *view, const struct run *runs, size_t nru
 {
     static const char *const known[] = {"rungs",     "runs",      "ladder", "configs",
                                         "speedup",   "samples",   "telemetry", "transfers",
-                                        "shapes",    "suite",     "estimates", "compare"};
+                                        "shapes",    "suite",     "corpus", "corpus-classes",
+                                        "estimates", "compare"};
     size_t k = 0;
     while (k < sizeof known / sizeof known[0] && strcmp(known[k], view)) k++;
     if (k == sizeof known / sizeof known[0]) {
@@ -1013,6 +1158,8 @@ int derive_table(FILE *out, const char *view, const struct run *runs, size_t nru
     else if (!strcmp(view, "transfers")) view_transfers(out, &runs[0]);
     else if (!strcmp(view, "shapes")) view_shapes(out, &runs[0]);
     else if (!strcmp(view, "suite")) view_suite(out, &runs[0]);
+    else if (!strcmp(view, "corpus")) view_corpus(out, &runs[0]);
+    else if (!strcmp(view, "corpus-classes")) view_corpus_classes(out, &runs[0]);
     else if (!strcmp(view, "estimates")) estimates_view(out, &runs[0]);
     else view_compare(out, &runs[0], &runs[1]);
     return 0;

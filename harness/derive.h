@@ -116,6 +116,8 @@ enum shape_class shape_class_of(struct shape s);
 const char *shape_class_name(enum shape_class c);
 /* By name ("decode"): 0, or -1. */
 int shape_class_parse(const char *name, enum shape_class *out);
+/* The corpora's classes (derive_corpus, below). */
+enum corpus_class { CC_GEMV, CC_SHORT_K, CC_FEW, CC_REST, CC_COUNT };
 
 /* One shape of a run for one precision: the fastest hand-written GPU rung there
  * (its best row over all configurations; neither a reference nor a dispatch
@@ -127,6 +129,7 @@ struct suite_point {
     const struct result_row *best_row, *dispatch_row, *ref_row;   /* dispatch: NULL if none */
     double best_pct, best_ci95;   /* derive_pct_ref and its interval, of `best` */
     double dispatch_pct;          /* of the dispatch row; NaN without one */
+    enum corpus_class corpus;     /* derive_corpus's points: the corpus class */
 };
 /* The shapes at which run r has a hand-written GPU rung of precision p and its
  * reference, one point each, by class, then FLOP count, then M; returns the
@@ -137,6 +140,24 @@ size_t derive_suite(const struct run *r, enum precision p, struct suite_point *o
 /* The geometric mean of the points' best_pct (dispatch = 0) or dispatch_pct
  * (dispatch = 1); NaN when n is 0 or a value is missing. */
 double derive_suite_geomean(const struct suite_point *pt, size_t n, int dispatch);
+
+/* The corpora (experiments/tuning-*.ini, heldout.ini).  A shape's class, by the
+ * rule the held-out protocol reports, the first that holds:
+ *   gemv     min(M, N) <= 8     (GEMV-like: one pass over the large operand)
+ *   short_k  K <= 64            (writing C is most of the work)
+ *   few      min(M, N) <= 32
+ *   rest     the others         (mid-size and large) */
+enum corpus_class corpus_class_of(struct shape s);
+const char *corpus_class_name(enum corpus_class c);
+/* One point of a corpus run per shape for precision p: the fastest hand-written
+ * GPU rung at least as precise as p (for TF32, a TF32 or an FP32 rung: a call
+ * that allows TF32 may get FP32's result, as the dispatch row's may), the
+ * dispatch row of p, and the reference of p (cuBLAS at that precision).  The
+ * %s are standalone: the rows' best GFLOP/s over the reference row's (an FP32
+ * rung is paired with cuBLAS FP32, not TF32, so no paired estimate exists for
+ * every point); best_ci95 is NaN.  Ordered by corpus class, then FLOP count, M;
+ * `cls` is left as the suite's class. */
+size_t derive_corpus(const struct run *r, enum precision p, struct suite_point *out, size_t max);
 
 /* A row's decomposition, for the shape study: its tiles of C (ceil(M / BM)
  * ceil(N / BN); NaN without a block geometry: library and dispatch rows), the

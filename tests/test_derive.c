@@ -785,6 +785,70 @@ static struct result_row row_at(const char *rung, int M, int N, int K, double gf
     return r;
 }
 
+/* The corpora: classes by the held-out protocol's rule, in that order; the
+ * fastest rung of a precision may be a more precise one (FP32 under TF32), its
+ * % taken against cuBLAS at the precision; the class view sums them up. */
+static void corpus_points_classes_and_finer_rungs(void **state)
+{
+    struct known *k = *state;
+    char err[256];
+    assert_int_equal(corpus_class_of((struct shape){4, 4096, 4096}), CC_GEMV);
+    assert_int_equal(corpus_class_of((struct shape){4096, 8, 3}), CC_GEMV);
+    assert_int_equal(corpus_class_of((struct shape){5000, 5000, 64}), CC_SHORT_K);
+    assert_int_equal(corpus_class_of((struct shape){20, 3000, 3000}), CC_FEW);
+    assert_int_equal(corpus_class_of((struct shape){33, 33, 65}), CC_REST);
+    struct result_row rows[] = {
+        row_at("gpu_async_copy", 2000, 2000, 2000, 900, 128, 128, 128, 256, 2, 1),
+        row_at("cublas_fp32", 2000, 2000, 2000, 1000, 0, 0, 0, 0, 0, 0),
+        row_at("tf32_splitk_tma", 2000, 2000, 2000, 5000, 128, 128, 128, 256, 1, 1),
+        row_at("cublas_tf32", 2000, 2000, 2000, 4000, 0, 0, 0, 0, 0, 0),
+        row_at("gpu_gemv", 4, 4096, 4096, 900, 256, 8, 256, 512, 8, 4),
+        row_at("tf32_splitk_tma", 4, 4096, 4096, 600, 16, 16, 128, 32, 1, 4),
+        row_at("dispatch_tf32", 4, 4096, 4096, 800, 16, 0, 0, 32, 1, 4),
+        row_at("cublas_fp32", 4, 4096, 4096, 1000, 0, 0, 0, 0, 0, 0),
+        row_at("cublas_tf32", 4, 4096, 4096, 1200, 0, 0, 0, 0, 0, 0),
+        row_at("gpu_short_k", 5000, 5000, 16, 2000, 64, 64, 128, 3200, 3, 1),
+        row_at("cublas_fp32", 5000, 5000, 16, 1000, 0, 0, 0, 0, 0, 0),
+        row_at("cublas_tf32", 5000, 5000, 16, 1000, 0, 0, 0, 0, 0, 0),
+    };
+    char path[400];
+    snprintf(path, sizeof path, "%s/corpus.h5", k->dir);
+    write_rows(path, rows, sizeof rows / sizeof rows[0], 0, 132);
+    struct run r;
+    if (derive_open(&r, "corpus", path, err, sizeof err) != 0) fail_msg("%s", err);
+    struct suite_point pt[8];
+    assert_int_equal(derive_corpus(&r, PREC_FP32, pt, 8), 3);
+    assert_int_equal(pt[0].corpus, CC_GEMV);
+    assert_int_equal(pt[1].corpus, CC_SHORT_K);
+    assert_int_equal(pt[2].corpus, CC_REST);
+    assert_true(fabs(pt[0].best_pct - 90) < 1e-9 && fabs(pt[1].best_pct - 200) < 1e-9);
+    assert_true(isnan(pt[0].dispatch_pct));
+    assert_int_equal(derive_corpus(&r, PREC_TF32, pt, 8), 3);
+    assert_string_equal(pt[0].best->name, "gpu_gemv");   /* FP32, faster than the TF32 rung */
+    assert_true(fabs(pt[0].best_pct - 75) < 1e-9 && fabs(pt[0].dispatch_pct - 800.0 / 12) < 1e-9);
+    assert_string_equal(pt[1].best->name, "gpu_short_k");
+    assert_string_equal(pt[2].best->name, "tf32_splitk_tma");
+    assert_true(fabs(pt[2].best_pct - 125) < 1e-9);
+    /* the suite keeps to its precision: there the TF32 best at 4 x 4096 x 4096 is the TF32 rung */
+    const size_t ns = derive_suite(&r, PREC_TF32, pt, 8);
+    for (size_t i = 0; i < ns; i++) assert_int_equal(pt[i].best->precision, PREC_TF32);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    assert_int_equal(derive_table(out, "corpus-classes", &r, 1, NULL, err, sizeof err), 0);
+    fclose(out);
+    assert_non_null(strstr(buf, "tf32\tall\t3\t"));
+    assert_non_null(strstr(buf, "fp32\tshort_k\t1\t200\t200\t"));
+    free(buf);
+    buf = NULL;
+    out = open_memstream(&buf, &len);
+    assert_int_equal(derive_table(out, "corpus", &r, 1, NULL, err, sizeof err), 0);
+    fclose(out);
+    assert_non_null(strstr(buf, "tf32\t4\t4096\t4096\t4x4096x4096\tgemv\t18\tgpu_gemv\t"));
+    free(buf);
+    derive_close(&r);
+}
+
 /* The shape suite: classes by the rule, the fastest hand-written rung per shape
  * (not the dispatch row, not cuBLAS), its decomposition, and the suite's claims;
  * experiments/shapes.ini covers every class. */
@@ -943,6 +1007,8 @@ const struct CMUnitTest derive_tests[] = {
     cmocka_unit_test_setup_teardown(values_answer_keys_and_name_unknown_ones, known_setup,
                                     known_teardown),
     cmocka_unit_test_setup_teardown(shape_suite_best_dispatch_and_claims, known_setup,
+                                    known_teardown),
+    cmocka_unit_test_setup_teardown(corpus_points_classes_and_finer_rungs, known_setup,
                                     known_teardown),
     cmocka_unit_test(every_rung_has_a_style),
     cmocka_unit_test(claims_hold_on_shipped_data_and_fail_on_slower_rows),
