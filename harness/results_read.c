@@ -30,6 +30,11 @@
 #include "results_h5.h"
 
 #define MAX_COLUMNS 128
+/* The longest fixed-length string column a file may store (ours are 8 to 160
+ * bytes; an older or newer writer's may differ, within reason).  A column
+ * stored wider than this, or an integer or float wider than 16 bytes, is
+ * damage: HDF5 would allocate that width for every record to convert it. */
+#define MAX_STORED_STRING 4096
 #define MAX_ATTR_BYTES ((size_t)16 << 20)   /* longer attribute values are not shown */
 /* How much larger than its stored bytes a compressed table (schemas 1-3) may
  * claim to be; far above what deflate gives these tables (about 4). */
@@ -167,6 +172,10 @@ static hid_t matching_type(hid_t ft, const struct field_desc *fd, size_t nf, siz
             bad = "a column of the wrong type";
         else if (fd[k].kind == FIELD_STR && H5Tis_variable_str(member) != 0)
             bad = "a variable-length string column";
+        else if (H5Tget_size(member) == 0 ||
+                 H5Tget_size(member) > (fd[k].kind == FIELD_STR ? MAX_STORED_STRING : 16) ||
+                 H5Tget_member_offset(ft, (unsigned)i) + H5Tget_size(member) > H5Tget_size(ft))
+            bad = "a column whose stored size is impossible (damaged)";
         if (bad) {
             snprintf(why, whylen, "column %d%s%.64s%s: %s", i, name ? " '" : "", name ? name : "",
                      name ? "'" : "", bad);

@@ -272,6 +272,18 @@ static void crafted_files_are_refused_or_recovered(void **state)
     test_rmtree(dir);
 }
 
+/* A column whose stored integer is 4 GB wide (a file the fuzzer made): refused
+ * by name before HDF5 would allocate that much per record to convert it. */
+static void a_column_of_impossible_width_is_refused(void **state)
+{
+    (void)state;
+    struct results_file f;
+    char err[512];
+    assert_int_equal(results_read("tests/fuzz/results/corpus/found-member-size-4gb.h5", &f, err,
+                                  sizeof err), -1);
+    assert_non_null(strstr(err, "'blocks_per_sm': a column whose stored size is impossible"));
+}
+
 /* Every seed of the reader's fuzzer (sound and damaged files of schemas 3 and
  * 4): info, export and compare end with 0 or 1, never by a signal, and a
  * refusal names the file. */
@@ -308,6 +320,7 @@ static void damaged_files_never_crash_the_tools(void **state)
 }
 
 const struct CMUnitTest results_tests[] = {
+    cmocka_unit_test(a_column_of_impossible_width_is_refused),
     cmocka_unit_test(crafted_files_are_refused_or_recovered),
     cmocka_unit_test(damaged_files_never_crash_the_tools),
     cmocka_unit_test(round_trip),

@@ -2,7 +2,9 @@
 # make-corpus.sh NEW_MMLADDER OLD_MMLADDER -- the seed files of corpus/: results
 # files as the readers meet them, sound and damaged.  NEW_MMLADDER is a build of
 # this tree; OLD_MMLADDER a build from before schema 4 (H5TB tables, compressed),
-# e.g. of commit 7644cbf.  Run from the repository root; writes corpus/ anew.
+# e.g. of commit 7644cbf.  Run from the repository root; writes corpus/ anew,
+# keeping corpus/found-*.h5: inputs the fuzzer found that a reader once
+# mishandled, kept as seeds so that every run tries them again.
 set -euo pipefail
 new=${1:?usage: make-corpus.sh NEW_MMLADDER OLD_MMLADDER} old=${2:?OLD_MMLADDER}
 out=tests/fuzz/results/corpus
@@ -22,7 +24,7 @@ variants = host_naive host_restrict
 sizes = 4 5
 opt_levels = 2
 INI
-rm -rf "$out" && mkdir -p "$out"
+mkdir -p "$out" && find "$out" -maxdepth 1 -type f ! -name 'found-*' -delete
 "$new" run "$work/e.ini" -o "$out/schema4-complete.h5" > /dev/null
 "$old" run "$work/e.ini" -o "$out/schema3-complete.h5" > /dev/null
 # A run killed outright: the SWMR writer's mark stays set.
