@@ -9,7 +9,8 @@
 #   HDF5_CFLAGS, HDF5_LIBS     where HDF5 (with its high-level library) lives;
 #                              default from pkg-config hdf5
 #   INIH_LIBS, CMOCKA_CFLAGS, CMOCKA_LIBS   likewise for inih and cmocka
-#   FUZZ_SECONDS=60   how long `make fuzz` runs; FUZZ_CC=clang its compiler
+#   FUZZ_SECONDS=60   how long `make fuzz` runs; FUZZ_SEED=N its inputs' sequence
+#                     (none: a new one each run); FUZZ_CC=clang its compiler
 
 # ---- variables ---------------------------------------------------------------
 CC         ?= cc
@@ -120,8 +121,8 @@ sanitize: bin/mmladder build/tests/sanitize-one  ## compute-sanitizer over every
 
 fuzz: deps-fuzz                          ## fuzz the experiment parser and the results reader, FUZZ_SECONDS each
 	$(MAKE) build/fuzz/fuzz_experiment build/fuzz/fuzz_results
-	scripts/fuzz.sh build/fuzz/fuzz_experiment tests/fuzz/experiment build/fuzz/experiment $(FUZZ_SECONDS)
-	scripts/fuzz.sh build/fuzz/fuzz_results tests/fuzz/results build/fuzz/results $(FUZZ_SECONDS)
+	scripts/fuzz.sh build/fuzz/fuzz_experiment tests/fuzz/experiment build/fuzz/experiment $(FUZZ_SECONDS) $(FUZZ_SEED)
+	scripts/fuzz.sh build/fuzz/fuzz_results tests/fuzz/results build/fuzz/results $(FUZZ_SECONDS) $(FUZZ_SEED)
 
 deps-fuzz:                               ## install clang with libFuzzer (Debian's) when root, or say how
 	@FUZZ_CC="$(FUZZ_CC)" scripts/deps.sh --fuzz

@@ -319,7 +319,38 @@ static void damaged_files_never_crash_the_tools(void **state)
     assert_true(files >= 10);
 }
 
+/* scripts/fuzz-triage.sh, over real libFuzzer logs of a sanitizer report in a
+ * forked child (tests/fuzz/triage/reports.c, make-logs.sh): a report is the
+ * HDF5 library's only when every stack starts in the library; the library
+ * overflowing a buffer we allocated, an overflow in our code and a UBSan report
+ * are ours. */
+static void fuzz_triage_tells_the_library_from_ours(void **state)
+{
+    (void)state;
+    const struct {
+        const char *log, *verdict, *what;
+    } cases[] = {
+        {"L", "\tlibrary\t", "double-free (in H5MM_xfree"},
+        {"B", "\tours\t", "heap-buffer-overflow (in our_short_buffer"},
+        {"O", "\tours\t", "heap-buffer-overflow (in our_overflow"},
+        {"U", "\tours\t", "UBSan: signed integer overflow"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char log[128];
+        snprintf(log, sizeof log, "tests/fuzz/triage/log-%s", cases[i].log);
+        char *argv[] = {"scripts/fuzz-triage.sh", log, "fuzz_triage_reports", NULL}, *out, *err;
+        assert_int_equal(test_run(argv, &out, &err), 0);
+        if (!strstr(out, "crash-") || !strstr(out, cases[i].verdict) || !strstr(out, cases[i].what) ||
+            strchr(out, '\n') != out + strlen(out) - 1)
+            fail_msg("%s: expected one line with '%s' and '%s', got: %s", log, cases[i].verdict + 1,
+                     cases[i].what, out);
+        free(out);
+        free(err);
+    }
+}
+
 const struct CMUnitTest results_tests[] = {
+    cmocka_unit_test(fuzz_triage_tells_the_library_from_ours),
     cmocka_unit_test(a_column_of_impossible_width_is_refused),
     cmocka_unit_test(crafted_files_are_refused_or_recovered),
     cmocka_unit_test(damaged_files_never_crash_the_tools),

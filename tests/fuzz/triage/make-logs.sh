@@ -1,0 +1,22 @@
+#!/bin/sh
+# Writes the libFuzzer logs that tests/test_results.c gives scripts/fuzz-triage.sh:
+# one run of reports.c per kind of report, its paths made relative.
+#   tests/fuzz/triage/make-logs.sh      (from the repository's root; needs clang
+#                                        with libFuzzer and the HDF5 headers)
+set -eu
+dir=tests/fuzz/triage
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+bin=$work/fuzz_triage_reports
+${FUZZ_CC:-clang} -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+    $(pkg-config --cflags hdf5 2>/dev/null || echo -I/usr/include/hdf5/serial) \
+    "$dir/reports.c" -o "$bin" \
+    $(pkg-config --libs hdf5 2>/dev/null || echo -L/usr/lib/x86_64-linux-gnu/hdf5/serial -lhdf5)
+for kind in L B O U; do
+    mkdir -p "$work/seed-$kind" "$work/art-$kind"
+    printf 'X%szzzzzzzz' "$kind" > "$work/seed-$kind/input"
+    REPORTS_H5=$work/scratch.h5 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+        "$bin" -runs=0 -artifact_prefix="$work/art-$kind/" "$work/seed-$kind" > "$work/log" 2>&1 || true
+    sed -e "s|$work/|build/fuzz/|g" -e "s|$(pwd)/||g" "$work/log" > "$dir/log-$kind"
+done
+echo "make-logs: $dir/log-L log-B log-O log-U"
