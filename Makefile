@@ -217,7 +217,8 @@ build/fuzz/fuzz_experiment: tests/fuzz/fuzz_experiment.c harness/experiment.c ha
 # as their configuration tables alone, no CUDA); HDF5 is Debian's.
 FUZZ_CONF_OBJ := $(HOST_KERNEL_OBJ) $(patsubst kernels/gpu/%.cu,build/gpuconf/%.o,$(GPU_KERNELS)) \
                  build/kernels/rung_config.o
-build/fuzz/fuzz_results: tests/fuzz/fuzz_results.c harness/results.c harness/results_read.c harness/files.c \
+build/fuzz/fuzz_results: tests/fuzz/fuzz_results.c harness/results.c harness/results_read.c harness/trust.c \
+                         harness/files.c \
                          harness/report.c harness/measure.c harness/derive.c harness/estimates.c harness/registry.c \
                          $(FUZZ_CONF_OBJ) $(wildcard harness/*.h)
 	@mkdir -p $(@D)

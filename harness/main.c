@@ -23,6 +23,7 @@
 #include "report.h"
 #include "results.h"
 #include "runner.h"
+#include "trust.h"
 
 enum exit_code {
     EXIT_OK = 0,
@@ -593,9 +594,12 @@ static void print_attr(const char *name, const char *value, void *ctx)
 /* What a reader of a results file should know before trusting what it shows. */
 static void warn_about(const char *path, const struct results_file *f)
 {
+    if (f->damaged)
+        fprintf(stderr, "mmladder: warning: %s is DAMAGED: %zu rows or samples not believed "
+                        "or lost (see below)\n", path, f->damaged);
     if (!f->complete)
-        fprintf(stderr, "mmladder: warning: %s is incomplete (its run stopped before the end of "
-                        "its plan)\n", path);
+        fprintf(stderr, "mmladder: warning: %s is incomplete (it holds fewer rows than its "
+                        "plan)\n", path);
     if (f->notes[0]) fprintf(stderr, "mmladder: warning: %s: %s\n", path, f->notes);
 }
 
@@ -618,15 +622,18 @@ static int cmd_info(int argc, char **argv)
     derive_upgrade(&f);
     printf("%s\nattributes:\n", argv[2]);
     results_visit_attrs(argv[2], print_attr, NULL, err, sizeof err);
-    size_t counts[4] = {0};
+    static const char *const kinds[] = {"passed", "incorrect", "skipped", "failed", TRUST_DAMAGED};
+    size_t counts[5] = {0};
     for (size_t i = 0; i < f.n_rows; i++) {
-        const char *d = f.rows[i].disposition;
-        counts[!strcmp(d, "passed") ? 0 : !strcmp(d, "incorrect") ? 1 : !strcmp(d, "skipped") ? 2 : 3]++;
+        size_t k = 0;
+        while (k < 4 && strcmp(f.rows[i].disposition, kinds[k])) k++;
+        counts[k]++;
     }
-    printf("rows: %zu (%zu passed, %zu incorrect, %zu skipped, %zu failed), samples: %zu, %s\n",
-           f.n_rows, counts[0], counts[1], counts[2], counts[3], f.n_samples,
-           f.complete ? "complete" : "INCOMPLETE");
-    if (f.notes[0]) printf("recovered: %s\n", f.notes);
+    printf("rows: %zu (%zu passed, %zu incorrect, %zu skipped, %zu failed, %zu damaged), "
+           "samples: %zu, %s%s\n", f.n_rows, counts[0], counts[1], counts[2], counts[3], counts[4],
+           f.n_samples, f.complete ? "complete" : "INCOMPLETE", f.damaged ? ", DAMAGED" : "");
+    if (f.notes[0]) printf("%s: %s\n", f.damaged ? "damaged" : "recovered", f.notes);
+    warn_about(argv[2], &f);
     printf("\n");
     report_summary(stdout, f.rows, f.n_rows);
     results_file_free(&f);
@@ -748,9 +755,11 @@ static int cmd_compare(int argc, char **argv)
  * shape suite, transfers, portability run and reproductions of two GPUs. */
 #define MAX_RUNS 24
 
-/* "ROLE=PATH" or "PATH" (role "runK"): the runs a derived command is given.
- * Returns how many were opened, or -1 (after a message). */
-static int open_runs(int argc, char **argv, int first, struct run *runs, size_t max)
+/* "ROLE=PATH" or "PATH" (role "runK"): the runs a derived command is given,
+ * each incomplete or damaged one said on stderr; with strict 1 such a run is
+ * refused, with strict 2 (claims --partial) left out.  Returns how many were
+ * opened, or -1 (after a message). */
+static int open_runs(int argc, char **argv, int first, struct run *runs, size_t max, int strict)
 {
     size_t n = 0;
     for (int i = first; i < argc; i++) {
@@ -777,6 +786,15 @@ static int open_runs(int argc, char **argv, int first, struct run *runs, size_t 
             goto fail;
         }
         n++;
+        const struct results_file *f = &runs[n - 1].f;
+        warn_about(path, f);
+        if (strict && (f->damaged || !f->complete)) {
+            fprintf(stderr, "mmladder: %s=%s is %s: nothing is stated from it%s\n", role, path,
+                    f->damaged ? "damaged" : "incomplete",
+                    strict == 2 ? "; left out" : " (--partial: leave it out)");
+            if (strict != 2) goto fail;
+            derive_close(&runs[--n]);
+        }
     }
     return (int)n;
 fail:
@@ -814,7 +832,7 @@ static int cmd_table(int argc, char **argv)
         fprintf(stderr, "mmladder table: out of memory\n");
         return EXIT_INPUT;
     }
-    int n = open_runs(argc, argv, first, runs, MAX_RUNS);
+    int n = open_runs(argc, argv, first, runs, MAX_RUNS, 0);
     if (n < 0) {
         free(runs);
         return EXIT_INPUT;
@@ -867,7 +885,7 @@ static int cmd_claims(int argc, char **argv)
         fprintf(stderr, "mmladder: %s\n", err);
         goto out;
     }
-    if ((n = open_runs(argc, argv, first, runs, MAX_RUNS)) < 0) goto out;
+    if ((n = open_runs(argc, argv, first, runs, MAX_RUNS, partial ? 2 : 1)) < 0) goto out;
     if (mine_path && derive_open(&runs[MAX_RUNS], "mine", mine_path, err, sizeof err) != 0) {
         fprintf(stderr, "mmladder: %s\n", err);
         goto out;
@@ -932,7 +950,7 @@ static int cmd_values(int argc, char **argv)
     }
     char *saved = argv[dash];
     argv[dash] = NULL;   /* open_runs stops at argc: give it the runs only */
-    n = open_runs(dash, argv, i, runs, MAX_RUNS);
+    n = open_runs(dash, argv, i, runs, MAX_RUNS, 1);
     argv[dash] = saved;
     if (n < 0) goto out;
     for (size_t k = 0; k < cs->n; k++) claims_evaluate(&cs->c[k], runs, (size_t)n, &rs[k]);

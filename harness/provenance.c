@@ -45,7 +45,6 @@ int provenance_record(struct results *r, const struct experiment *e, const struc
 {
     char buf[1024], host[256] = "unknown";
     int rc = 0;
-    rc |= results_attr_int(r, "schema_version", RESULTS_SCHEMA_VERSION);
     utc_now_iso(buf, sizeof buf);
     rc |= results_attr_str(r, "created_utc", buf);
     rc |= results_attr_str(r, "git_commit", MM_GIT_COMMIT);

@@ -21,44 +21,49 @@
 #include "files.h"
 #include "results_h5.h"
 
-#define RF(name, kind) {#name, offsetof(struct result_row, name), sizeof(((struct result_row *)0)->name), kind}
+/* Each column: its name, where it is in the row, its kind, and the schema that
+ * added it (results.h; the reader refuses a file that lacks a column its schema
+ * has). */
+#define RF(name, kind, since) \
+    {#name, offsetof(struct result_row, name), sizeof(((struct result_row *)0)->name), kind, since}
 const struct field_desc RESULT_FIELDS[] = {
-    RF(variant, FIELD_STR),        RF(seed_name, FIELD_STR),      RF(device, FIELD_STR),
-    RF(precision, FIELD_STR),      RF(sweep, FIELD_STR),          RF(M, FIELD_INT),
-    RF(N, FIELD_INT),              RF(K, FIELD_INT),              RF(tile, FIELD_INT),
-    RF(wpt, FIELD_INT),            RF(opt_level, FIELD_INT),      RF(split, FIELD_INT),
-    RF(samples, FIELD_INT),
-    RF(flops, FIELD_DBL),          RF(time_ms_min, FIELD_DBL),    RF(time_ms_median, FIELD_DBL),
-    RF(time_ms_mean, FIELD_DBL),   RF(time_ms_max, FIELD_DBL),    RF(time_ms_stddev, FIELD_DBL),
-    RF(gflops, FIELD_DBL),         RF(rel_err, FIELD_DBL),        RF(max_rel_err, FIELD_DBL),
-    RF(tolerance, FIELD_DBL),      RF(disposition, FIELD_STR),
-    RF(stop_rule, FIELD_STR),      RF(reason, FIELD_STR),         RF(host_memory, FIELD_STR),
-    RF(h2d_ms_median, FIELD_DBL),  RF(d2h_ms_median, FIELD_DBL),  RF(registers, FIELD_INT),
-    RF(shared_bytes, FIELD_INT),   RF(local_bytes, FIELD_INT),    RF(threads, FIELD_INT),
-    RF(blocks_per_sm, FIELD_INT),  RF(block_rows, FIELD_INT),     RF(block_cols, FIELD_INT),
-    RF(thread_rows, FIELD_INT),    RF(thread_cols, FIELD_INT),    RF(grid_blocks, FIELD_INT),
-    RF(k_splits, FIELD_INT),       RF(workspace_bytes, FIELD_INT), RF(chosen, FIELD_STR),
-    RF(timing, FIELD_STR),
-    RF(launches, FIELD_INT),       RF(input_sets, FIELD_INT),     RF(warmup_ms, FIELD_DBL),
-    RF(telemetry, FIELD_STR),      RF(clock_mhz_min, FIELD_DBL),  RF(clock_mhz_mean, FIELD_DBL),
-    RF(clock_mhz_max, FIELD_DBL),  RF(power_w_mean, FIELD_DBL),   RF(power_w_max, FIELD_DBL),
-    RF(temp_c_max, FIELD_DBL),     RF(clock_reasons, FIELD_INT),  RF(throttled_samples, FIELD_INT),
-    RF(start_s, FIELD_DBL),        RF(paired_with, FIELD_STR),    RF(pairs, FIELD_INT),
-    RF(ref_ratio, FIELD_DBL),      RF(ref_ratio_ci95, FIELD_DBL),
-    RF(ref_ms_median, FIELD_DBL),  RF(kernel_ms_median, FIELD_DBL),
-    RF(ref_kernel_ms_median, FIELD_DBL), RF(kernel_ratio, FIELD_DBL),
-    RF(kernel_ratio_ci95, FIELD_DBL), RF(kernels_per_launch, FIELD_DBL),
-    RF(kernel_name, FIELD_STR),    RF(ref_kernel_name, FIELD_STR),
-    RF(probe_mhz_mean, FIELD_DBL), RF(warmup_settled, FIELD_INT),
+    RF(variant, FIELD_STR, 1), RF(seed_name, FIELD_STR, 1), RF(device, FIELD_STR, 1),
+    RF(precision, FIELD_STR, 1), RF(sweep, FIELD_STR, 1), RF(M, FIELD_INT, 1), RF(N, FIELD_INT, 1),
+    RF(K, FIELD_INT, 1), RF(tile, FIELD_INT, 1), RF(wpt, FIELD_INT, 1), RF(opt_level, FIELD_INT, 1),
+    RF(split, FIELD_INT, 7), RF(samples, FIELD_INT, 1), RF(flops, FIELD_DBL, 1),
+    RF(time_ms_min, FIELD_DBL, 1), RF(time_ms_median, FIELD_DBL, 1), RF(time_ms_mean, FIELD_DBL, 1),
+    RF(time_ms_max, FIELD_DBL, 1), RF(time_ms_stddev, FIELD_DBL, 1), RF(gflops, FIELD_DBL, 1),
+    RF(rel_err, FIELD_DBL, 1), RF(max_rel_err, FIELD_DBL, 1), RF(tolerance, FIELD_DBL, 1),
+    RF(disposition, FIELD_STR, 1), RF(stop_rule, FIELD_STR, 1), RF(reason, FIELD_STR, 1),
+    RF(host_memory, FIELD_STR, 2), RF(h2d_ms_median, FIELD_DBL, 2), RF(d2h_ms_median, FIELD_DBL, 2),
+    RF(registers, FIELD_INT, 3), RF(shared_bytes, FIELD_INT, 3), RF(local_bytes, FIELD_INT, 3),
+    RF(threads, FIELD_INT, 3), RF(blocks_per_sm, FIELD_INT, 3), RF(block_rows, FIELD_INT, 5),
+    RF(block_cols, FIELD_INT, 5), RF(thread_rows, FIELD_INT, 5), RF(thread_cols, FIELD_INT, 5),
+    RF(grid_blocks, FIELD_INT, 7), RF(k_splits, FIELD_INT, 7), RF(workspace_bytes, FIELD_INT, 7),
+    RF(chosen, FIELD_STR, 7), RF(timing, FIELD_STR, 6), RF(launches, FIELD_INT, 6),
+    RF(input_sets, FIELD_INT, 6), RF(warmup_ms, FIELD_DBL, 6), RF(telemetry, FIELD_STR, 6),
+    RF(clock_mhz_min, FIELD_DBL, 6), RF(clock_mhz_mean, FIELD_DBL, 6),
+    RF(clock_mhz_max, FIELD_DBL, 6), RF(power_w_mean, FIELD_DBL, 6), RF(power_w_max, FIELD_DBL, 6),
+    RF(temp_c_max, FIELD_DBL, 6), RF(clock_reasons, FIELD_INT, 6),
+    RF(throttled_samples, FIELD_INT, 6), RF(start_s, FIELD_DBL, 6), RF(paired_with, FIELD_STR, 6),
+    RF(pairs, FIELD_INT, 6), RF(ref_ratio, FIELD_DBL, 6), RF(ref_ratio_ci95, FIELD_DBL, 6),
+    RF(ref_ms_median, FIELD_DBL, 8), RF(kernel_ms_median, FIELD_DBL, 8),
+    RF(ref_kernel_ms_median, FIELD_DBL, 8), RF(kernel_ratio, FIELD_DBL, 8),
+    RF(kernel_ratio_ci95, FIELD_DBL, 8), RF(kernels_per_launch, FIELD_DBL, 8),
+    RF(kernel_name, FIELD_STR, 8), RF(ref_kernel_name, FIELD_STR, 8),
+    RF(probe_mhz_mean, FIELD_DBL, 8), RF(warmup_settled, FIELD_INT, 8),
 };
 const size_t RESULT_NFIELDS = sizeof RESULT_FIELDS / sizeof RESULT_FIELDS[0];
 
-#define SF(name, kind) {#name, offsetof(struct sample_row, name), sizeof(((struct sample_row *)0)->name), kind}
+#define SF(name, kind, since) \
+    {#name, offsetof(struct sample_row, name), sizeof(((struct sample_row *)0)->name), kind, since}
 const struct field_desc SAMPLE_FIELDS[] = {
-    SF(row, FIELD_INT), SF(sample, FIELD_INT), SF(time_ms, FIELD_DBL), SF(h2d_ms, FIELD_DBL),
-    SF(d2h_ms, FIELD_DBL), SF(t_s, FIELD_DBL), SF(clock_mhz, FIELD_DBL), SF(power_w, FIELD_DBL),
-    SF(reasons, FIELD_INT), SF(ref_ms, FIELD_DBL), SF(kernel_ms, FIELD_DBL),
-    SF(ref_kernel_ms, FIELD_DBL), SF(probe_mhz, FIELD_DBL)};
+    SF(row, FIELD_INT, 1), SF(sample, FIELD_INT, 1), SF(time_ms, FIELD_DBL, 1),
+    SF(h2d_ms, FIELD_DBL, 2), SF(d2h_ms, FIELD_DBL, 2), SF(t_s, FIELD_DBL, 6),
+    SF(clock_mhz, FIELD_DBL, 6), SF(power_w, FIELD_DBL, 6), SF(reasons, FIELD_INT, 6),
+    SF(ref_ms, FIELD_DBL, 6), SF(kernel_ms, FIELD_DBL, 8), SF(ref_kernel_ms, FIELD_DBL, 8),
+    SF(probe_mhz, FIELD_DBL, 8),
+};
 const size_t SAMPLE_NFIELDS = sizeof SAMPLE_FIELDS / sizeof SAMPLE_FIELDS[0];
 
 #define UTC_LEN 20                  /* "2026-11-24T10:00:00Z" */
@@ -327,9 +332,11 @@ int results_create(struct results **out, const char *path, int flags, char *err,
         ok = ok && r->rows_ds >= 0 && r->samples_ds >= 0;
         if (!ok) failf(r, "cannot create the tables /results and /samples");
     }
-    /* The attributes the end of the run sets, created now: in SWMR mode an
+    /* The schema these tables are (the reader holds a file to it), and the
+     * attributes the end of the run sets, created now: in SWMR mode an
      * attribute can be rewritten but not created. */
-    ok = ok && results_attr_int(r, "complete", 0) == 0 &&
+    ok = ok && results_attr_int(r, "schema_version", RESULTS_SCHEMA_VERSION) == 0 &&
+         results_attr_int(r, "complete", 0) == 0 &&
          results_attr_str(r, "finished_utc", "not finished") == 0 &&
          results_attr_double(r, "wall_time_s", NAN) == 0;
     if (!ok) {

@@ -156,6 +156,7 @@ struct field_desc {
     const char *name;
     size_t offset, size;
     enum field_kind kind;
+    int since;               /* the schema that added it */
 };
 extern const struct field_desc RESULT_FIELDS[];
 extern const size_t RESULT_NFIELDS;
@@ -206,7 +207,9 @@ struct results_file {
     size_t n_rows, n_samples;
     struct result_row *rows;
     struct sample_row *samples;
-    int complete;            /* the file says so, or holds every planned point */
+    int complete;            /* it holds every planned point (trust.h) */
+    size_t damaged;          /* rows not believed, marked "damaged" (trust.h), and rows
+                                missing from a file that says it is complete */
     int schema_version;
     int writer_open;         /* 1: its writer never closed it (the run was killed) */
     char notes[512];         /* what was recovered or dropped; "" for a sound file */

@@ -28,6 +28,7 @@
 
 #include "files.h"
 #include "results_h5.h"
+#include "trust.h"
 
 #define MAX_COLUMNS 128
 /* The longest fixed-length string column a file may store (ours are 8 to 160
@@ -142,8 +143,9 @@ static int retired(const char *column)
  * be one of ours with the right class; ours it lacks (older schemas) stay zero.
  * Returns the type, or -1 with why. */
 static hid_t matching_type(hid_t ft, const struct field_desc *fd, size_t nf, size_t rec_size,
-                           char *why, size_t whylen)
+                           unsigned char *present, char *why, size_t whylen)
 {
+    memset(present, 0, nf);
     if (H5Tget_class(ft) != H5T_COMPOUND) {
         snprintf(why, whylen, "not a table of records");
         return -1;
@@ -196,6 +198,7 @@ static hid_t matching_type(hid_t ft, const struct field_desc *fd, size_t nf, siz
                 mt = -1;
             }
             if (t >= 0) H5Tclose(t);
+            if (mt >= 0) present[k] = 1;
         }
         if (member >= 0) H5Tclose(member);
         if (name) H5free_memory(name);
@@ -219,6 +222,7 @@ struct table_read {
     void *buf;
     size_t n;              /* records read */
     size_t declared;       /* records the table declares */
+    unsigned char present[MAX_COLUMNS];   /* which of its fields the file has */
 };
 
 /* Read a whole table, validated before anything is allocated: one dimension,
@@ -254,7 +258,7 @@ static int read_table(hid_t f, const char *name, const struct field_desc *fd, si
                               "(damaged)", name, (unsigned long long)nrec, file_rec, file_bytes);
         goto done;
     }
-    if ((mt = matching_type(ft, fd, nf, rec_size, why, whylen)) < 0) {
+    if ((mt = matching_type(ft, fd, nf, rec_size, t->present, why, whylen)) < 0) {
         char col[160];
         snprintf(col, sizeof col, "%s", why);
         snprintf(why, whylen, "/%s: %s", name, col);
@@ -319,6 +323,23 @@ static int int_attr(hid_t f, const char *name, long long *v)
     return rc;
 }
 
+/* A floating-point root attribute, or NaN if there is no readable scalar one. */
+static double double_attr(hid_t f, const char *name)
+{
+    double v = NAN;
+    if (H5Aexists(f, name) <= 0) return v;
+    hid_t a = H5Aopen(f, name, H5P_DEFAULT);
+    hid_t t = a >= 0 ? H5Aget_type(a) : -1, sp = a >= 0 ? H5Aget_space(a) : -1;
+    if (!(t >= 0 && sp >= 0 && H5Tget_class(t) == H5T_FLOAT &&
+          H5Sget_simple_extent_npoints(sp) == 1 && H5Aread(a, H5T_NATIVE_DOUBLE, &v) >= 0))
+        v = NAN;
+    if (sp >= 0) H5Sclose(sp);
+    if (t >= 0) H5Tclose(t);
+    if (a >= 0) H5Aclose(a);
+    H5Eclear2(H5E_DEFAULT);
+    return v;
+}
+
 static void note(struct results_file *f, const char *fmt, ...)
 {
     size_t used = strlen(f->notes);
@@ -335,8 +356,9 @@ static void note(struct results_file *f, const char *fmt, ...)
 
 /* Make rows and samples agree: a row still "recording" (its run stopped while
  * committing it) is dropped, samples of no kept row are dropped, and a row
- * whose samples are not all there is said to be so. */
-static void reconcile(struct results_file *f, size_t samples_declared, size_t rows_declared)
+ * whose samples are not all there is said to be so.  Returns how many rows and
+ * samples were lost (dropped, or unreadable) and rows left short of samples. */
+static size_t reconcile(struct results_file *f, size_t samples_declared, size_t rows_declared)
 {
     if (f->n_rows < rows_declared)
         note(f, "rows %zu-%zu of /results unreadable (damaged): dropped", f->n_rows,
@@ -392,11 +414,14 @@ static void reconcile(struct results_file *f, size_t samples_declared, size_t ro
     if (short_rows)
         note(f, "%zu passed rows (the first: row %zu) lack some of their samples; their "
                 "statistics are kept", short_rows, first);
+    return (samples_declared - out) + (rows_declared - keep) + short_rows;
 }
 
 /* Read in the child (results_read has checked that path is a regular file). */
-static int read_file(const char *path, struct results_file *out, char *err, size_t errlen)
+static int read_file(const char *path, struct results_file *out, int *says_complete,
+                     long long *planned, double *fp32_peak, size_t *lost, char *err, size_t errlen)
 {
+    *lost = 0;
     h5_setup();
     memset(out, 0, sizeof *out);
     char why[512];
@@ -430,15 +455,19 @@ static int read_file(const char *path, struct results_file *out, char *err, size
     out->n_rows = rows.n;
     out->samples = samples.buf;
     out->n_samples = samples.n;
-    long long v = 0, planned = -1;
-    if (int_attr(f, "complete", &v) == 0) out->complete = v == 1;
-    int_attr(f, "planned_points", &planned);
-    if (int_attr(f, "schema_version", &v) == 0 && v > 0 && v < 1000) out->schema_version = (int)v;
+    long long v = 0;
+    *says_complete = int_attr(f, "complete", &v) == 0 && v == 1;
+    if (int_attr(f, "planned_points", planned) != 0 || *planned < 0) *planned = -1;
+    *fp32_peak = double_attr(f, "gpu_fp32_peak_gflops");
+    out->schema_version = int_attr(f, "schema_version", &v) == 0 && v > 0 && v < 1000 ? (int)v : 0;
     H5Fclose(f);
     H5Eclear2(H5E_DEFAULT);
-    reconcile(out, samples.declared, rows.declared);
-    /* killed between its last row and marking itself complete */
-    if (planned >= 0 && (size_t)planned == out->n_rows) out->complete = 1;
+    if (trust_schema(out->schema_version, rows.present, samples.present, why, sizeof why) != 0) {
+        snprintf(err, errlen, "%s: %s", path, why);
+        results_file_free(out);
+        return -1;
+    }
+    *lost = reconcile(out, samples.declared, rows.declared) + (padded > 0);
     if (padded)
         note(out, "the file ends %lld bytes before its own stated end (its disk filled while "
                   "it was written); read from a copy padded with zeros", padded);
@@ -569,7 +598,10 @@ static int visit_file(const char *path, attr_visit_fn fn, void *ctx, char *err, 
 struct wire_head {
     int32_t rc;
     uint64_t n_rows, n_samples;
-    int32_t complete, schema_version, writer_open;
+    int64_t planned;
+    uint64_t lost;         /* rows and samples the reader dropped, rows short of samples */
+    double fp32_peak;
+    int32_t says_complete, schema_version, writer_open;
     char notes[512];
     char err[1024];
 };
@@ -591,11 +623,18 @@ static void child_read(const char *path, int fd)
     struct results_file f;
     struct wire_head h;
     memset(&h, 0, sizeof h);
-    h.rc = read_file(path, &f, h.err, sizeof h.err);
+    int says_complete = 0;
+    long long planned = -1;
+    double peak = NAN;
+    size_t lost = 0;
+    h.rc = read_file(path, &f, &says_complete, &planned, &peak, &lost, h.err, sizeof h.err);
     if (h.rc == 0) {
         h.n_rows = f.n_rows;
         h.n_samples = f.n_samples;
-        h.complete = f.complete;
+        h.says_complete = says_complete;
+        h.planned = planned;
+        h.fp32_peak = peak;
+        h.lost = lost;
         h.schema_version = f.schema_version;
         h.writer_open = f.writer_open;
         memcpy(h.notes, f.notes, sizeof h.notes);
@@ -820,12 +859,12 @@ int results_read(const char *path, struct results_file *out, char *err, size_t e
     free(buf);
     out->n_rows = (size_t)h.n_rows;
     out->n_samples = (size_t)h.n_samples;
-    out->complete = h.complete;
     out->schema_version = h.schema_version;
     out->writer_open = h.writer_open;
     memcpy(out->notes, h.notes, sizeof out->notes);
     if (out->schema_version >= 1 && out->schema_version < 6) unknown_before_6(out);
     if (out->schema_version >= 1 && out->schema_version < 8) unknown_before_8(out);
+    trust_rows(out, h.says_complete, (long long)h.planned, h.fp32_peak, (size_t)h.lost);
     return 0;
 }
 

@@ -40,8 +40,10 @@ static void need_gnuplot(void)
 
 static void copy_attr(const char *name, const char *value, void *ctx)
 {
-    /* the end of the run is set by results_finish, as a run sets it */
-    if (strcmp(name, "complete") && strcmp(name, "finished_utc") && strcmp(name, "wall_time_s"))
+    /* the schema is written by results_create, the end of the run by
+     * results_finish, as a run sets them */
+    if (strcmp(name, "complete") && strcmp(name, "finished_utc") && strcmp(name, "wall_time_s") &&
+        strcmp(name, "schema_version"))
         results_attr_str(ctx, name, value);
 }
 

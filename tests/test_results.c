@@ -14,8 +14,11 @@
 #include <cmocka.h>
 #include <dirent.h>
 #include <hdf5.h>
+#include <math.h>
 
 #include "results.h"
+#include "results_h5.h"
+#include "trust.h"
 #include "util.h"
 
 static void round_trip(void **state)
@@ -29,11 +32,15 @@ static void round_trip(void **state)
     assert_int_equal(results_attr_str(r, "gpu_name", "NVIDIA Test"), 0);
     assert_int_equal(results_attr_u64(r, "seed", 18446744073709551615ull), 0);
     assert_int_equal(results_attr_double(r, "x", 0.25), 0);
-    struct result_row a = {.variant = "gpu_tiled", .device = "gpu", .M = 17, .N = 33, .K = 65,
-                           .tile = 16, .samples = 3, .gflops = 123.5, .disposition = "passed",
+    struct result_row a = {.variant = "gpu_tiled", .device = "gpu", .precision = "fp32",
+                           .M = 17, .N = 33, .K = 65, .tile = 16, .samples = 3,
+                           .flops = 2.0 * 17 * 33 * 65, .time_ms_min = 1.5, .time_ms_median = 2.5,
+                           .time_ms_mean = 2.5, .time_ms_max = 3.5, .disposition = "passed",
                            .stop_rule = "converged"};
+    a.gflops = a.flops / a.time_ms_median / 1e6;
     const double s[3] = {1.5, 2.5, 3.5};
-    struct result_row b = {.variant = "gpu_tiled_wpt", .tile = 8, .wpt = 16,
+    struct result_row b = {.variant = "gpu_tiled_wpt", .device = "gpu", .precision = "fp32",
+                           .M = 17, .N = 33, .K = 65, .flops = a.flops, .tile = 8, .wpt = 16,
                            .disposition = "skipped", .reason = "WPT 16 does not divide TS 8"};
     assert_int_equal(results_append(r, &a, s, NULL, NULL, 3), 0);
     assert_int_equal(results_append(r, &b, NULL, NULL, NULL, 0), 0);
@@ -319,6 +326,150 @@ static void damaged_files_never_crash_the_tools(void **state)
     assert_true(files >= 10);
 }
 
+/* A passed GPU row whose values agree with each other (trust.h). */
+static struct result_row sound_row(int n)
+{
+    struct result_row r = {.variant = "gpu_tiled", .device = "gpu", .precision = "fp32", .M = n,
+                           .N = n, .K = n, .tile = 16, .samples = 2, .disposition = "passed",
+                           .stop_rule = "converged", .tolerance = 1e-5, .max_rel_err = 1e-7};
+    r.flops = 2.0 * n * n * n;
+    r.time_ms_min = r.time_ms_median = r.time_ms_mean = r.time_ms_max = 1.0;
+    r.gflops = r.flops / 1e6;
+    return r;
+}
+
+/* A file of `n` rows (`bad` rewritten in after), with `planned` points (< 0:
+ * none said) that says it is complete, of schema `schema`, FP32 peak 60000. */
+static void write_trust_case(const char *path, const struct result_row *rows, int n, long long planned,
+                             int schema)
+{
+    char err[512];
+    struct results *r;
+    if (results_create(&r, path, 0, err, sizeof err) != 0) fail_msg("%s", err);
+    assert_int_equal(results_attr_double(r, "gpu_fp32_peak_gflops", 60000), 0);
+    if (planned >= 0) assert_int_equal(results_attr_int(r, "planned_points", planned), 0);
+    if (schema != RESULTS_SCHEMA_VERSION)
+        assert_int_equal(results_attr_int(r, "schema_version", schema), 0);
+    const double s[2] = {1, 1};
+    for (int i = 0; i < n; i++) assert_int_equal(results_append(r, &rows[i], s, NULL, NULL, 2), 0);
+    assert_int_equal(results_finish(r, 1, "2026-11-24T00:00:00Z", 1.0), 0);
+    assert_int_equal(results_close(r, err, sizeof err), 0);
+}
+
+/* A file of schema 8 whose /results lacks the column `drop`. */
+static void write_without_column(const char *path, const char *drop)
+{
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t tables[2] = {H5Tcreate(H5T_COMPOUND, sizeof(struct result_row)),
+                       H5Tcreate(H5T_COMPOUND, sizeof(struct sample_row))};
+    const struct field_desc *fds[2] = {RESULT_FIELDS, SAMPLE_FIELDS};
+    const size_t nf[2] = {RESULT_NFIELDS, SAMPLE_NFIELDS};
+    for (int t = 0; t < 2; t++)
+        for (size_t k = 0; k < nf[t]; k++) {
+            const struct field_desc *fd = &fds[t][k];
+            if (t == 0 && !strcmp(fd->name, drop)) continue;
+            hid_t m = fd->kind == FIELD_STR ? H5Tcopy(H5T_C_S1)
+                      : fd->kind == FIELD_INT ? H5Tcopy(H5T_NATIVE_INT32) : H5Tcopy(H5T_NATIVE_DOUBLE);
+            if (fd->kind == FIELD_STR) H5Tset_size(m, fd->size);
+            H5Tinsert(tables[t], fd->name, fd->offset, m);
+            H5Tclose(m);
+        }
+    hsize_t one = 1;
+    hid_t sp = H5Screate_simple(1, &one, NULL);
+    const char *names[2] = {"results", "samples"};
+    for (int t = 0; t < 2; t++) {
+        hid_t d = H5Dcreate2(f, names[t], tables[t], sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        assert_true(d >= 0);
+        H5Dclose(d);
+        H5Tclose(tables[t]);
+    }
+    long long v = RESULTS_SCHEMA_VERSION;
+    hid_t as = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(f, "schema_version", H5T_NATIVE_LLONG, as, H5P_DEFAULT, H5P_DEFAULT);
+    assert_true(a >= 0 && H5Awrite(a, H5T_NATIVE_LLONG, &v) >= 0);
+    H5Aclose(a); H5Sclose(as); H5Sclose(sp); H5Fclose(f);
+}
+
+/* The defects of a file the readers once believed (issue: a truncated file read
+ * as complete, a schema broken, impossible values): each is refused, or read
+ * with its rows marked damaged and the reason in the notes. */
+static void untrustworthy_files_are_refused_or_marked(void **state)
+{
+    (void)state;
+    char dir[256], path[300], err[1024];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/t.h5", dir);
+    struct results_file f;
+
+    /* sound: 3 rows of 3 planned */
+    struct result_row rows[6];
+    for (int i = 0; i < 6; i++) rows[i] = sound_row(64 << i);
+    write_trust_case(path, rows, 3, 3, RESULTS_SCHEMA_VERSION);
+    assert_int_equal(results_read(path, &f, err, sizeof err), 0);
+    assert_true(f.complete && f.damaged == 0 && f.notes[0] == '\0');
+    results_file_free(&f);
+
+    /* says complete, holds 3 of 5 planned rows (a cut file) */
+    unlink(path);
+    write_trust_case(path, rows, 3, 5, RESULTS_SCHEMA_VERSION);
+    assert_int_equal(results_read(path, &f, err, sizeof err), 0);
+    assert_int_equal(f.complete, 0);
+    assert_int_equal(f.damaged, 2);
+    assert_non_null(strstr(f.notes, "says it is complete but holds 3 of its 5 planned rows"));
+    results_file_free(&f);
+    /* ... which `info` says, and from which no claim is checked */
+    char *out, *er, role[340];
+    char *info[] = {(char *)test_binary(), "info", path, NULL};
+    assert_int_equal(test_run(info, &out, &er), 0);
+    assert_non_null(strstr(out, "INCOMPLETE, DAMAGED"));
+    assert_non_null(strstr(er, "is DAMAGED"));
+    free(out), free(er);
+    snprintf(role, sizeof role, "h100=%s", path);
+    char *claims[] = {(char *)test_binary(), "claims", "paper/claims.ini", role, NULL};
+    assert_int_equal(test_run(claims, &out, &er), 1);
+    assert_non_null(strstr(er, "is damaged: nothing is stated from it (--partial: leave it out)"));
+    free(out), free(er);
+
+    /* values that cannot be: a rate above the peak (consistent with its time),
+     * a NaN median, gflops against flops / time, an unknown disposition, a
+     * passed row over its tolerance */
+    rows[1].time_ms_min = rows[1].time_ms_median = rows[1].time_ms_mean = rows[1].time_ms_max = 1e-5;
+    rows[1].gflops = rows[1].flops / 1e-5 / 1e6;   /* 419,430 GFLOP/s */
+    rows[2].time_ms_median = NAN;
+    rows[3].gflops *= 2;
+    snprintf(rows[4].disposition, sizeof rows[4].disposition, "pasesd");
+    rows[5].max_rel_err = 1;
+    unlink(path);
+    write_trust_case(path, rows, 6, 6, RESULTS_SCHEMA_VERSION);
+    assert_int_equal(results_read(path, &f, err, sizeof err), 0);
+    assert_int_equal(f.damaged, 5);
+    assert_int_equal(f.complete, 1);
+    assert_string_equal(f.rows[0].disposition, "passed");
+    const char *why[] = {"above the file's fp32 peak (60000)", "not a positive number",
+                         "gflops other than flops / median time", "an unknown disposition",
+                         "an error above its tolerance"};
+    for (int i = 1; i < 6; i++) {
+        assert_string_equal(f.rows[i].disposition, TRUST_DAMAGED);
+        if (!strstr(f.rows[i].reason, why[i - 1]))
+            fail_msg("row %d: reason '%s' (expected '%s')", i, f.rows[i].reason, why[i - 1]);
+    }
+    assert_non_null(strstr(f.notes, "5 rows not believed (the first, row 1:"));
+    results_file_free(&f);
+
+    /* a schema this reader does not know */
+    unlink(path);
+    write_trust_case(path, rows, 1, 1, 99);
+    assert_int_equal(results_read(path, &f, err, sizeof err), -1);
+    assert_non_null(strstr(err, "schema_version 99 (this mmladder reads 1 to"));
+
+    /* a column its schema has, missing */
+    unlink(path);
+    write_without_column(path, "gflops");
+    assert_int_equal(results_read(path, &f, err, sizeof err), -1);
+    assert_non_null(strstr(err, "/results has no column 'gflops', which schema 8 has"));
+    test_rmtree(dir);
+}
+
 /* scripts/fuzz-triage.sh, over real libFuzzer logs of a sanitizer report in a
  * forked child (tests/fuzz/triage/reports.c, make-logs.sh): a report is the
  * HDF5 library's only when every stack starts in the library; the library
@@ -350,6 +501,7 @@ static void fuzz_triage_tells_the_library_from_ours(void **state)
 }
 
 const struct CMUnitTest results_tests[] = {
+    cmocka_unit_test(untrustworthy_files_are_refused_or_marked),
     cmocka_unit_test(fuzz_triage_tells_the_library_from_ours),
     cmocka_unit_test(a_column_of_impossible_width_is_refused),
     cmocka_unit_test(crafted_files_are_refused_or_recovered),

@@ -1,0 +1,141 @@
+/* Whether what a results file holds can be trusted (trust.h). */
+#include "trust.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "results_h5.h"
+
+/* Rounding: gflops and flops are computed once and stored as doubles. */
+#define SAME_REL 1e-9
+/* Above the recorded FP32 peak (at the GPU's highest clock); TF32 tensor
+ * cores reach 8 (A100, H100) to about 15 (B200) times the FP32 peak. */
+#define PEAK_MARGIN 1.10
+#define TF32_OVER_FP32 32.0
+
+int trust_schema(int schema_version, const unsigned char *present,
+                 const unsigned char *sample_present, char *why, size_t whylen)
+{
+    if (schema_version < 1 || schema_version > RESULTS_SCHEMA_VERSION) {
+        snprintf(why, whylen, "schema_version %d (this mmladder reads 1 to %d%s)", schema_version,
+                 RESULTS_SCHEMA_VERSION,
+                 schema_version > RESULTS_SCHEMA_VERSION ? "; written by a newer mmladder?"
+                                                         : "; not a results file, or damaged");
+        return -1;
+    }
+    const struct {
+        const char *table;
+        const struct field_desc *fd;
+        size_t n;
+        const unsigned char *have;
+    } tables[] = {{"results", RESULT_FIELDS, RESULT_NFIELDS, present},
+                  {"samples", SAMPLE_FIELDS, SAMPLE_NFIELDS, sample_present}};
+    for (size_t t = 0; t < 2; t++)
+        for (size_t k = 0; k < tables[t].n; k++)
+            if (tables[t].fd[k].since <= schema_version && !tables[t].have[k]) {
+                snprintf(why, whylen, "/%s has no column '%s', which schema %d has (since %d): "
+                                      "damaged", tables[t].table, tables[t].fd[k].name,
+                         schema_version, tables[t].fd[k].since);
+                return -1;
+            }
+    return 0;
+}
+
+static int one_of(const char *s, const char *const *names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(s, names[i])) return 1;
+    return 0;
+}
+
+static int same(double a, double b)
+{
+    return isfinite(a) && isfinite(b) && fabs(a - b) <= SAME_REL * fmax(fabs(a), fabs(b));
+}
+
+/* What is wrong with a row, or NULL. */
+static const char *row_fault(const struct result_row *r, double fp32_peak, char *buf, size_t len)
+{
+    static const char *const dispositions[] = {"passed", "incorrect", "skipped", "failed"};
+    static const char *const devices[] = {"gpu", "host"}, *const precisions[] = {"fp32", "tf32"};
+    if (!one_of(r->disposition, dispositions, 4)) return "an unknown disposition";
+    if (!one_of(r->device, devices, 2)) return "an unknown device";
+    if (!one_of(r->precision, precisions, 2)) return "an unknown precision";
+    if (r->M < 1 || r->N < 1 || r->K < 1) return "a dimension below 1";
+    if (!same(r->flops, 2.0 * r->M * r->N * r->K)) return "flops other than 2 M N K";
+    if (strcmp(r->disposition, "passed") != 0) return NULL;
+    const double t[] = {r->time_ms_min, r->time_ms_median, r->time_ms_mean, r->time_ms_max};
+    for (size_t i = 0; i < 4; i++)
+        if (!(isfinite(t[i]) && t[i] > 0)) return "a time that is not a positive number";
+    if (!(t[0] <= t[1] && t[1] <= t[3] && t[0] <= t[2] && t[2] <= t[3]))
+        return "times out of order (min <= median, mean <= max)";
+    if (!(r->time_ms_stddev >= 0)) return "a negative or unknown spread";
+    if (r->samples < 1) return "no samples";
+    if (!same(r->gflops, r->flops / r->time_ms_median / 1e6))
+        return "gflops other than flops / median time";
+    if (!(r->max_rel_err <= r->tolerance)) return "an error above its tolerance, yet passed";
+    if (!strcmp(r->device, "gpu") && isfinite(fp32_peak) && fp32_peak > 0) {
+        const double peak = fp32_peak * (!strcmp(r->precision, "tf32") ? TF32_OVER_FP32 : 1);
+        const double cap = peak * PEAK_MARGIN;
+        if (r->gflops > cap) {
+            snprintf(buf, len, "%.0f GFLOP/s, above the file's %s peak (%.0f)", r->gflops,
+                     r->precision, peak);
+            return buf;
+        }
+    }
+    return NULL;
+}
+
+static void add_note(struct results_file *f, const char *fmt, ...)
+{
+    size_t used = strlen(f->notes);
+    if (used + 3 >= sizeof f->notes) return;
+    if (used) {
+        memcpy(f->notes + used, "; ", 3);
+        used += 2;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->notes + used, sizeof f->notes - used, fmt, ap);
+    va_end(ap);
+}
+
+void trust_rows(struct results_file *f, int says_complete, long long planned, double fp32_peak,
+                size_t lost)
+{
+    f->damaged = 0;
+    size_t first = 0;
+    char first_why[160] = "";
+    for (size_t i = 0; i < f->n_rows; i++) {
+        struct result_row *r = &f->rows[i];
+        char buf[160];
+        const char *why = row_fault(r, fp32_peak, buf, sizeof buf);
+        if (!why) continue;
+        if (f->damaged++ == 0) {
+            first = i;
+            snprintf(first_why, sizeof first_why, "%s", why);
+        }
+        snprintf(r->reason, sizeof r->reason, "damaged: %.120s (was %.12s)", why, r->disposition);
+        snprintf(r->disposition, sizeof r->disposition, "%s", TRUST_DAMAGED);
+    }
+    if (f->damaged)
+        add_note(f, "%zu rows not believed (the first, row %zu: %s): marked '%s'", f->damaged,
+                 first, first_why, TRUST_DAMAGED);
+    if (planned >= 0) {
+        f->complete = (size_t)planned == f->n_rows;
+        if (says_complete && !f->complete) {
+            add_note(f, "it says it is complete but holds %zu of its %lld planned rows (damaged)",
+                     f->n_rows, planned);
+            f->damaged += (size_t)planned > f->n_rows ? (size_t)planned - f->n_rows : 1;
+        }
+    } else {
+        f->complete = says_complete;
+    }
+    if (says_complete && lost) {
+        add_note(f, "it says it is complete, yet %zu of its rows and samples were lost or cut "
+                    "short reading it (damaged)", lost);
+        f->damaged += lost;
+    }
+}

@@ -1,0 +1,42 @@
+/* Whether what a results file holds can be trusted: the one place that
+ * decides, run by results_read on every file before any reader derives
+ * anything (info, export, compare, the tables, the claims, the values).
+ *
+ *   - The schema: a version this reader knows (1 to RESULTS_SCHEMA_VERSION),
+ *     and every column that version defines (results.c: RESULT_FIELDS' `since`);
+ *     a file that fails is refused with the reason.
+ *   - Completeness: a file is complete when it holds every planned point
+ *     (`planned_points`, schemas 6 on; older files: their `complete` attribute).
+ *     One that says complete and holds fewer rows, or lost rows or samples
+ *     on the way (unreadable, out of order, cut short), is damaged, and said so.
+ *   - Values, row by row: a known disposition, device and precision; positive
+ *     dimensions and flops = 2 M N K; for a passed row, finite positive times
+ *     with min <= median <= max, gflops = flops / median time, an error within
+ *     its tolerance, and a GPU rate under the file's own recorded FP32 peak (TF32:
+ *     32 times it) with a 10% margin.  A row that breaks one is not believed:
+ *     its disposition becomes "damaged", its reason says what broke, and the
+ *     file's notes say how many. */
+#ifndef HARNESS_TRUST_H
+#define HARNESS_TRUST_H
+#include <stddef.h>
+
+#include "results.h"
+
+/* The disposition of a row the checks did not believe. */
+#define TRUST_DAMAGED "damaged"
+
+/* The schema and its columns.  present[k] (sample_present[k]): whether
+ * RESULT_FIELDS[k] (SAMPLE_FIELDS[k]) is in the file.  0, or -1 with why. */
+int trust_schema(int schema_version, const unsigned char *present,
+                 const unsigned char *sample_present, char *why, size_t whylen);
+
+/* Completeness and values, on what was read.  says_complete: the file's
+ * `complete` attribute (1, or 0 when absent or otherwise); planned: its
+ * `planned_points` (-1 when absent); fp32_peak: its `gpu_fp32_peak_gflops` (NaN
+ * when absent: no rate is then held to a peak); lost: rows and samples the
+ * reader could not keep (a file that says it is complete has none).  Sets
+ * f->complete and f->damaged, marks rows, and adds to f->notes. */
+void trust_rows(struct results_file *f, int says_complete, long long planned, double fp32_peak,
+                size_t lost);
+
+#endif
