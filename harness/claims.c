@@ -267,6 +267,40 @@ static int complete_claim(struct parse *p, const struct claim *c)
     return 0;
 }
 
+/* ROLE = WORD in [roles]. */
+static int set_role(struct parse *p, struct claims *out, const char *role, const char *gpu)
+{
+    if (!*role || strlen(role) >= sizeof out->roles[0].role || !*gpu ||
+        strlen(gpu) >= sizeof out->roles[0].gpu)
+        return bad(p, "role '%s = %s' (expected ROLE = a word of its GPU's name, e.g. h100 = "
+                      "H100)", role, gpu);
+    for (size_t i = 0; i < out->n_roles; i++)
+        if (!strcmp(out->roles[i].role, role))
+            return bad(p, "role '%s' given twice (first on line %d)", role, out->roles[i].line);
+    if (out->n_roles == CLAIM_MAX_ROLES) return bad(p, "more than %d roles", CLAIM_MAX_ROLES);
+    struct claim_role *r = &out->roles[out->n_roles++];
+    snprintf(r->role, sizeof r->role, "%s", role);
+    snprintf(r->gpu, sizeof r->gpu, "%s", gpu);
+    r->line = p->line;
+    return 0;
+}
+
+int claims_check_roles(const struct claims *cs, const struct run *runs, size_t n, char *err,
+                       size_t errlen)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < cs->n_roles; k++)
+            if (!strcmp(runs[i].role, cs->roles[k].role) &&
+                !strstr(runs[i].gpu_name, cs->roles[k].gpu)) {
+                snprintf(err, errlen, "%s=%s is a run on '%s', but %s:%d says the role '%s' is "
+                                      "a run on a GPU named '*%s*'", runs[i].role, runs[i].path,
+                         runs[i].gpu_name[0] ? runs[i].gpu_name : "no GPU", cs->path,
+                         cs->roles[k].line, cs->roles[k].role, cs->roles[k].gpu);
+                return -1;
+            }
+    return 0;
+}
+
 int claims_load(const char *path, struct claims *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
@@ -279,7 +313,7 @@ int claims_load(const char *path, struct claims *out, char *err, size_t errlen)
     struct parse p = {path, 0, err, errlen};
     char buf[1024];
     struct claim *c = NULL;
-    int rc = 0;
+    int rc = 0, in_roles = 0;
     while (rc == 0 && fgets(buf, sizeof buf, f)) {
         p.line++;
         if (!strchr(buf, '\n') && !feof(f)) {
@@ -295,6 +329,9 @@ int claims_load(const char *path, struct claims *out, char *err, size_t errlen)
                 break;
             }
             if (c && (rc = complete_claim(&p, c)) != 0) break;
+            c = NULL;
+            in_roles = !strcmp(s, "[roles]");
+            if (in_roles) continue;
             if (out->n == CLAIM_MAX) {
                 rc = bad(&p, "more than %d claims", CLAIM_MAX);
                 break;
@@ -309,14 +346,14 @@ int claims_load(const char *path, struct claims *out, char *err, size_t errlen)
             continue;
         }
         char *eq = strchr(s, '=');
-        if (!eq || !c) {
-            rc = bad(&p, "'%s' (expected key = value inside a [claim])", s);
+        if (!eq || (!c && !in_roles)) {
+            rc = bad(&p, "'%s' (expected key = value inside a [claim] or [roles])", s);
             break;
         }
         *eq = '\0';
         char *v = eq + 1, *semi = strstr(v, " ;");
         if (semi) *semi = '\0';
-        rc = set_key(&p, c, trim(s), trim(v));
+        rc = in_roles ? set_role(&p, out, trim(s), trim(v)) : set_key(&p, c, trim(s), trim(v));
     }
     if (rc == 0 && ferror(f)) rc = bad(&p, "read error");
     fclose(f);

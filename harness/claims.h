@@ -126,14 +126,29 @@ struct claim {
     char figure[32], command[96];
 };
 
+/* [roles]: the GPU each role's run must be from, as `ROLE = WORD`: the run's
+ * gpu_name holds WORD (e.g. h100 = H100).  A run of another GPU under that role
+ * is refused: its numbers would be read as the other GPU's. */
+#define CLAIM_MAX_ROLES 32
+struct claim_role {
+    char role[32], gpu[64];
+    int line;
+};
+
 struct claims {
     char path[512];
     size_t n;
     struct claim c[CLAIM_MAX];
+    size_t n_roles;
+    struct claim_role roles[CLAIM_MAX_ROLES];
 };
 
 /* Parse a claims file: 0, or -1 with "FILE:LINE: ..." in err. */
 int claims_load(const char *path, struct claims *out, char *err, size_t errlen);
+
+/* Every run whose role [roles] names is of that GPU: 0, or -1 with err. */
+int claims_check_roles(const struct claims *cs, const struct run *runs, size_t n, char *err,
+                       size_t errlen);
 
 enum claim_verdict { CLAIM_PASSED, CLAIM_FAILED, CLAIM_NOT_EVALUATED };
 

@@ -687,6 +687,11 @@ static int cmd_export(int argc, char **argv)
     return EXIT_OK;   /* main checks what reached standard output */
 }
 
+static void take_gpu_name(const char *name, const char *value, void *ctx)
+{
+    if (!strcmp(name, "gpu_name")) snprintf(ctx, 128, "%s", value);
+}
+
 static int cmd_compare(int argc, char **argv)
 {
     const char *paths[2] = {NULL, NULL};
@@ -731,14 +736,25 @@ static int cmd_compare(int argc, char **argv)
         warn_about(paths[k], &f[k]);
         derive_upgrade(&f[k]);
     }
+    /* Tolerances are per GPU model: two models' runs are reported, not judged. */
+    char gpu[2][128] = {"", ""};
+    for (int k = 0; k < 2; k++) results_visit_attrs(paths[k], take_gpu_name, gpu[k], err, sizeof err);
+    const int across = gpu[0][0] && gpu[1][0] && strcmp(gpu[0], gpu[1]) != 0;
+    if (across)
+        fprintf(stderr, "mmladder compare: %s ran on '%s' and %s on '%s': two GPU models; their "
+                        "pairs are reported, not held to a tolerance\n", paths[0], gpu[0],
+                paths[1], gpu[1]);
     size_t compared = 0, host = 0;
-    size_t outside = report_compare(stdout, &f[0], &f[1], tol, tsv, &compared, &host);
+    size_t outside = report_compare(stdout, &f[0], &f[1], tol, across, tsv, &compared, &host);
     if (!tsv) {
         printf("\n");
         if (compared)
             printf("%zu of %zu GPU (rung, shape) pairs within %.0f%% of the reference\n",
                    compared - outside, compared, tol * 100);
-        if (host)
+        if (across)
+            printf("%zu (rung, shape) pairs of two GPU models ('%s' against '%s') reported, not "
+                   "held to a tolerance\n", host, gpu[0], gpu[1]);
+        else if (host)
             printf("%zu host (rung, shape) pairs reported, not held to a tolerance (one CPU "
                    "core's timings differ between machines and runs)\n", host);
     }
@@ -886,6 +902,10 @@ static int cmd_claims(int argc, char **argv)
         goto out;
     }
     if ((n = open_runs(argc, argv, first, runs, MAX_RUNS, partial ? 2 : 1)) < 0) goto out;
+    if (claims_check_roles(cs, runs, (size_t)n, err, sizeof err) != 0) {
+        fprintf(stderr, "mmladder claims: %s\n", err);
+        goto out;
+    }
     if (mine_path && derive_open(&runs[MAX_RUNS], "mine", mine_path, err, sizeof err) != 0) {
         fprintf(stderr, "mmladder: %s\n", err);
         goto out;
@@ -953,6 +973,10 @@ static int cmd_values(int argc, char **argv)
     n = open_runs(dash, argv, i, runs, MAX_RUNS, 1);
     argv[dash] = saved;
     if (n < 0) goto out;
+    if (claims_check_roles(cs, runs, (size_t)n, err, sizeof err) != 0) {
+        fprintf(stderr, "mmladder values: %s\n", err);
+        goto out;
+    }
     for (size_t k = 0; k < cs->n; k++) claims_evaluate(&cs->c[k], runs, (size_t)n, &rs[k]);
     if (values_write((const char *const *)argv + dash + 1, (size_t)(argc - dash - 1), out, tables,
                      runs, (size_t)n, cs, rs, err, sizeof err) != 0) {

@@ -38,12 +38,14 @@ void report_export_samples(FILE *out, const struct results_file *f, enum export_
 
 /* Reproduction: for each (variant, shape, host memory) in `mine`, the best passed
  * GFLOP/s here and in `ref`, their ratio, and whether |ratio - 1| <= tolerance;
- * host rows are reported ("reported"), never held to the tolerance.  `tsv`
- * prints machine-readable rows instead of the aligned table.  Returns the number
- * of GPU pairs outside the tolerance; *compared gets the number of GPU pairs,
- * *host_reported that of host pairs. */
+ * host rows, and with `across` (runs of two GPU models) every row, are reported
+ * ("reported"), never held to the tolerance.  `tsv` prints machine-readable rows
+ * instead of the aligned table.  Returns the number of GPU pairs outside the
+ * tolerance; *compared gets the number of pairs held to it, *reported that of
+ * the others. */
 size_t report_compare(FILE *out, const struct results_file *mine, const struct results_file *ref,
-                      double tolerance, int tsv, size_t *compared, size_t *host_reported);
+                      double tolerance, int across, int tsv, size_t *compared,
+                      size_t *reported);
 
 /* Root attributes as name/value lines, header first (experiment_text left out:
  * it spans lines). */

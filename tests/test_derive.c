@@ -339,7 +339,9 @@ static void claims_file_errors_name_the_line(void **state)
          ":1: [a]: except_rungs filters agreement claims that name no rungs"},
         {"[a]\ntext = t\nvalue = wall_s\nruns = x\nexcept_rungs = gpu_tiled\nexpect = at_least 1\n",
          ":1: [a]: except_rungs filters agreement claims that name no rungs"},
-        {"text = t\n", ":1: 'text = t' (expected key = value inside a [claim])"},
+        {"text = t\n", ":1: 'text = t' (expected key = value inside a [claim] or [roles])"},
+        {"[roles]\nh100 = H100\nh100 = H200\n", ":3: role 'h100' given twice (first on line 2)"},
+        {"[roles]\nh100 =\n", ":2: role 'h100 = ' (expected ROLE = a word of its GPU's name"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         write_text(p, bad[i].text);

@@ -429,6 +429,25 @@ static void untrustworthy_files_are_refused_or_marked(void **state)
     assert_int_equal(test_run(claims, &out, &er), 1);
     assert_non_null(strstr(er, "is damaged: nothing is stated from it (--partial: leave it out)"));
     free(out), free(er);
+    /* a sound run of one GPU given as another's (paper/claims.ini [roles]) */
+    char h200_file[300], h100[400];
+    test_reference("REF_H200", h200_file, sizeof h200_file);
+    snprintf(h100, sizeof h100, "h100=%s", h200_file);
+    char *swapped[] = {(char *)test_binary(), "claims", "paper/claims.ini", h100, NULL};
+    assert_int_equal(test_run(swapped, &out, &er), 1);
+    assert_non_null(strstr(er, "is a run on 'NVIDIA H200', but paper/claims.ini:"));
+    assert_non_null(strstr(er, "says the role 'h100' is a run on a GPU named '*H100*'"));
+    free(out), free(er);
+    /* two GPU models compared: every pair reported, none held to the tolerance */
+    char h100_file[300];
+    test_reference("REF_H100", h100_file, sizeof h100_file);
+    char *compare[] = {(char *)test_binary(), "compare", h100_file, h200_file, NULL};
+    assert_int_equal(test_run(compare, &out, &er), 0);
+    assert_non_null(strstr(out, "pairs of two GPU models ('NVIDIA H100 80GB HBM3' against "
+                                "'NVIDIA H200') reported, not held to a tolerance"));
+    assert_null(strstr(out, "within 10%"));
+    assert_non_null(strstr(er, "two GPU models"));
+    free(out), free(er);
 
     /* values that cannot be: a rate above the peak (consistent with its time),
      * a NaN median, gflops against flops / time, an unknown disposition, a
