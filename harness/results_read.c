@@ -43,6 +43,11 @@
 /* A reader gets this long, plus a second per 50 MB of file, before it is
  * taken for hung (a sound file of a paper run reads in a tenth of a second). */
 #define READ_TIMEOUT_S 30
+/* How often an SWMR reader reads a piece of metadata whose checksum fails
+ * before it takes the file for damaged (HDF5's default, 100, with its waits
+ * between tries, made a damaged file cost the whole timeout): a live writer's
+ * flush is over within a few tries. */
+#define SWMR_READ_ATTEMPTS 4
 
 /* ---- reading, in the child -------------------------------------------------------- */
 
@@ -81,7 +86,8 @@ static hid_t open_for_reading(const char *path, int *writer_open, long long *pad
     *writer_open = 0;
     *padded = 0;
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-    if (fapl < 0 || H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0) {
+    if (fapl < 0 || H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0 ||
+        H5Pset_metadata_read_attempts(fapl, SWMR_READ_ATTEMPTS) < 0) {
         if (fapl >= 0) H5Pclose(fapl);
         h5_why(why, whylen);
         return -1;

@@ -291,6 +291,24 @@ static void a_column_of_impossible_width_is_refused(void **state)
     assert_non_null(strstr(err, "'blocks_per_sm': a column whose stored size is impossible"));
 }
 
+/* A killed run's file with one bit of its metadata flipped (a seed of the
+ * fuzzer): an SWMR reader once retried the bad checksum with waits until the
+ * reader's time ran out; it is now refused as damaged at once (within a limit
+ * far below that time). */
+static void damaged_metadata_is_refused_not_waited_on(void **state)
+{
+    (void)state;
+    setenv("MMLADDER_READ_TIMEOUT_S", "10", 1);
+    struct results_file f;
+    char err[1024];
+    const int rc = results_read("tests/fuzz/results/corpus/found-swmr-metadata-retries.h5", &f, err,
+                                sizeof err);
+    unsetenv("MMLADDER_READ_TIMEOUT_S");
+    assert_int_equal(rc, -1);
+    if (strstr(err, "did not end in time")) fail_msg("waited on: %s", err);
+    assert_non_null(strstr(err, "damaged"));
+}
+
 /* Every seed of the reader's fuzzer (sound and damaged files of schemas 3 and
  * 4): info, export and compare end with 0 or 1, never by a signal, and a
  * refusal names the file. */
@@ -520,6 +538,7 @@ static void fuzz_triage_tells_the_library_from_ours(void **state)
 }
 
 const struct CMUnitTest results_tests[] = {
+    cmocka_unit_test(damaged_metadata_is_refused_not_waited_on),
     cmocka_unit_test(untrustworthy_files_are_refused_or_marked),
     cmocka_unit_test(fuzz_triage_tells_the_library_from_ours),
     cmocka_unit_test(a_column_of_impossible_width_is_refused),
