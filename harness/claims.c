@@ -644,9 +644,12 @@ static void evaluate(const struct claim *c, const struct run *const *rs, size_t 
         if (c->value == CV_AGREEMENT_SHARE && kept)
             take(&a, c, 100.0 * within / kept, rs[0]->role, rs[0]->role);
     } else if (over_suite(c->value)) {
-        struct suite_point *pt = malloc(SUITE_MAX * sizeof *pt);
+        size_t room = 1;
+        for (size_t k = 0; k < nrs; k++)
+            if (derive_suite_room(rs[k]) > room) room = derive_suite_room(rs[k]);
+        struct suite_point *pt = malloc(room * sizeof *pt);
         for (size_t k = 0; k < nrs && pt; k++) {
-            size_t n = derive_suite(rs[k], (enum precision)c->precision, pt, SUITE_MAX), m = 0;
+            size_t n = derive_suite(rs[k], (enum precision)c->precision, pt, room), m = 0;
             for (size_t i = 0; i < n; i++) {   /* the points the claim keeps */
                 int keep = !c->classes || (c->classes >> pt[i].cls & 1u);
                 if (keep && c->n_shapes) {

@@ -287,26 +287,89 @@ const struct result_row *derive_best_of_group(const struct results_file *f,
     return best;
 }
 
+/* Rows by group (variant, shape, host memory), and within a group in file order. */
+static int group_cmp(const struct result_row *x, const struct result_row *y)
+{
+    int c = strcmp(x->variant, y->variant);
+    if (!c) c = (x->M > y->M) - (x->M < y->M);
+    if (!c) c = (x->N > y->N) - (x->N < y->N);
+    if (!c) c = (x->K > y->K) - (x->K < y->K);
+    return c ? c : strcmp(x->host_memory, y->host_memory);
+}
+
+static int by_group(const void *a, const void *b)
+{
+    const struct result_row *x = *(const struct result_row *const *)a;
+    const struct result_row *y = *(const struct result_row *const *)b;
+    const int c = group_cmp(x, y);
+    return c ? c : (x > y) - (x < y);
+}
+
+/* A group of a file's rows: its first row and its best passed row (NULL: none). */
+struct group {
+    const struct result_row *first, *best;
+};
+
+/* f's groups, sorted by group_cmp; returns how many, or -1 out of memory. */
+static long groups_of(const struct results_file *f, struct group **out)
+{
+    const struct result_row **by = malloc((f->n_rows + 1) * sizeof *by);
+    *out = malloc((f->n_rows + 1) * sizeof **out);
+    if (!by || !*out) {
+        free(by), free(*out);
+        *out = NULL;
+        return -1;
+    }
+    for (size_t i = 0; i < f->n_rows; i++) by[i] = &f->rows[i];
+    qsort(by, f->n_rows, sizeof *by, by_group);
+    long n = 0;
+    for (size_t i = 0; i < f->n_rows; i++) {
+        const struct result_row *x = by[i];
+        if (i == 0 || group_cmp(by[i - 1], x) != 0) (*out)[n++] = (struct group){x, NULL};
+        struct group *g = &(*out)[n - 1];
+        if (!strcmp(x->disposition, "passed") && (!g->best || x->gflops > g->best->gflops))
+            g->best = x;
+    }
+    free(by);
+    return n;
+}
+
+static int pair_in_file_order(const void *a, const void *b)
+{
+    const struct pair *x = a, *y = b;
+    return (x->a_first > y->a_first) - (x->a_first < y->a_first);
+}
+
+/* Sorting both files' rows by group and walking the two lists together: time
+ * n log n in the rows, where a scan of every row for every group was n^2 (a
+ * run of 98,305 rows took 69 s to compare with itself). */
 size_t derive_pairs(const struct run *a, const struct run *b, struct pair **out)
 {
     *out = NULL;
-    size_t n = 0, cap = 0;
-    for (size_t i = 0; i < a->f.n_rows; i++) {
-        const struct result_row *x = &a->f.rows[i];
-        const struct variant *v = registry_find(x->variant);
-        size_t j = 0;
-        while (j < i && !same_group(&a->f.rows[j], x)) j++;
-        if (!v || j < i) continue;   /* unknown rung, or group already taken */
-        const struct result_row *ba = derive_best_of_group(&a->f, x), *bb = derive_best_of_group(&b->f, x);
-        if (!ba || !bb) continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 64;
-            struct pair *p = realloc(*out, cap * sizeof *p);
-            if (!p) break;
-            *out = p;
-        }
-        (*out)[n++] = (struct pair){v, shape_of(x), x->host_memory, ba, bb, ba->gflops / bb->gflops};
+    struct group *ga = NULL, *gb = NULL;
+    const long na = groups_of(&a->f, &ga), nb = na < 0 ? -1 : groups_of(&b->f, &gb);
+    size_t n = 0;
+    if (na >= 0 && nb >= 0) *out = malloc(((size_t)na + 1) * sizeof **out);
+    if (!*out) {
+        fprintf(stderr, "mmladder: out of memory pairing %s with %s\n", a->path, b->path);
+        free(ga), free(gb);
+        return 0;
     }
+    for (long i = 0, j = 0; i < na && j < nb;) {
+        const int c = group_cmp(ga[i].first, gb[j].first);
+        if (c < 0 || c > 0) {
+            i += c < 0, j += c > 0;
+            continue;
+        }
+        const struct variant *v = registry_find(ga[i].first->variant);
+        const struct result_row *x = ga[i].first, *ba = ga[i].best, *bb = gb[j].best;
+        if (v && ba && bb)
+            (*out)[n++] = (struct pair){v, shape_of(x), x->host_memory, ba, bb,
+                                        ba->gflops / bb->gflops, x};
+        i++, j++;
+    }
+    qsort(*out, n, sizeof **out, pair_in_file_order);
+    free(ga), free(gb);
     return n;
 }
 
@@ -381,6 +444,8 @@ static void best_and_dispatch(const struct run *r, enum precision p,
             pt->dispatch = u, pt->dispatch_row = b;
     }
 }
+
+size_t derive_suite_room(const struct run *r) { return r->f.n_rows + 1; }
 
 size_t derive_suite(const struct run *r, enum precision p, struct suite_point *out, size_t max)
 {
@@ -603,15 +668,26 @@ static int shape_before(struct shape a, struct shape b)
 /* The distinct shapes of a table, in that order; shape_rank: 1-based place of
  * a shape among them (the x position figures give it), 0 if absent. */
 struct shapes {
-    struct shape s[512];
-    size_t n;
+    struct shape *s;
+    size_t n, room;
 };
 
 static void shapes_add(struct shapes *t, struct shape s, int (*before)(struct shape, struct shape))
 {
     size_t j = 0;
     while (j < t->n && !same_shape(t->s[j], s)) j++;
-    if (j < t->n || t->n == sizeof t->s / sizeof t->s[0]) return;
+    if (j < t->n) return;
+    if (t->n == t->room) {
+        const size_t room = t->room ? 2 * t->room : 64;
+        struct shape *more = realloc(t->s, room * sizeof *more);
+        if (!more) {
+            fprintf(stderr, "mmladder: out of memory for the shapes of a table: shape_rank 0 "
+                            "from %zu on\n", t->n + 1);
+            return;
+        }
+        t->s = more;
+        t->room = room;
+    }
     j = t->n++;
     for (; j > 0 && before(s, t->s[j - 1]); j--) t->s[j] = t->s[j - 1];
     t->s[j] = s;
@@ -632,9 +708,13 @@ static void each_best(const struct run *r, void (*f)(FILE *, const struct run *,
                                                       const struct variant *, struct shape),
                       FILE *out)
 {
+    struct shape *seen = malloc((r->f.n_rows + 1) * sizeof *seen);
+    if (!seen) {
+        fprintf(stderr, "mmladder: out of memory for the shapes of %s\n", r->path);
+        return;
+    }
     for (size_t k = 0; k < registry_count(); k++) {
         const struct variant *v = registry_at(k);
-        struct shape seen[512];
         size_t ns = 0;
         for (size_t i = 0; i < r->f.n_rows; i++) {
             const struct result_row *row = &r->f.rows[i];
@@ -642,7 +722,7 @@ static void each_best(const struct run *r, void (*f)(FILE *, const struct run *,
             struct shape s = shape_of(row);
             size_t j = 0;
             while (j < ns && !same_shape(seen[j], s)) j++;
-            if (j == ns && ns < sizeof seen / sizeof seen[0]) seen[ns++] = s;
+            if (j == ns) seen[ns++] = s;
         }
         for (size_t a = 1; a < ns; a++)   /* squares by n, then the others (shape_before) */
             for (size_t b = a; b > 0 && shape_before(seen[b], seen[b - 1]); b--) {
@@ -652,6 +732,7 @@ static void each_best(const struct run *r, void (*f)(FILE *, const struct run *,
             }
         for (size_t j = 0; j < ns; j++) f(out, r, v, seen[j]);
     }
+    free(seen);
 }
 
 /* ladder: each rung's best at each shape, with what it is measured against */
@@ -709,7 +790,7 @@ static void view_configs(FILE *out, const struct run *r)
     fputs("\ttile\twpt\topt_level\tblock_rows\tblock_cols\tthread_rows\tthread_cols\tgflops"
           "\tintensity\tcompulsory_intensity\tbest\trel_stddev_pct\tsamples\tconfig"
           "\tshape_rank\n", out);
-    struct shapes t = {.n = 0};
+    struct shapes t = {NULL, 0, 0};
     for (size_t i = 0; i < r->f.n_rows; i++)
         if (ordinary(&r->f.rows[i]) && registry_find(r->f.rows[i].variant))
             shapes_add(&t, shape_of(&r->f.rows[i]), shape_before);
@@ -744,6 +825,7 @@ static void view_configs(FILE *out, const struct run *r)
         }
     }
     free(rows);
+    free(t.s);
 }
 
 /* speedup: at the largest square size host_naive ran at, each rung's best and
@@ -909,20 +991,20 @@ struct suite {
 
 static int suite_open(const struct run *r, struct suite *su)
 {
-    su->t.n = 0;
+    su->t = (struct shapes){NULL, 0, 0};
     for (int p = PREC_FP32; p <= PREC_TF32; p++) {
         su->n[p] = 0;
-        su->pt[p] = malloc(SUITE_MAX * sizeof *su->pt[p]);
+        su->pt[p] = malloc(derive_suite_room(r) * sizeof *su->pt[p]);
     }
     if (!su->pt[0] || !su->pt[1]) return -1;
     for (int p = PREC_FP32; p <= PREC_TF32; p++) {
-        su->n[p] = derive_suite(r, (enum precision)p, su->pt[p], SUITE_MAX);
+        su->n[p] = derive_suite(r, (enum precision)p, su->pt[p], derive_suite_room(r));
         for (size_t i = 0; i < su->n[p]; i++) shapes_add(&su->t, su->pt[p][i].s, suite_before);
     }
     return 0;
 }
 
-static void suite_close(struct suite *su) { free(su->pt[0]), free(su->pt[1]); }
+static void suite_close(struct suite *su) { free(su->pt[0]), free(su->pt[1]), free(su->t.s); }
 
 /* shapes: at each shape of the suite, every GPU rung's best that is measured
  * against a reference (hand-written rungs and dispatch rows), with its class,
@@ -1019,11 +1101,11 @@ static void view_suite(FILE *out, const struct run *r)
  * shapes where the fastest rung reaches 90% of cuBLAS. */
 static void view_corpus(FILE *out, const struct run *r)
 {
-    struct suite_point *pt = malloc(SUITE_MAX * sizeof *pt);
+    struct suite_point *pt = malloc(derive_suite_room(r) * sizeof *pt);
     fputs("precision\tM\tN\tK\tshape\tclass\tbest_number\tbest_rung\tbest_config\tbest_pct_ref"
           "\tdispatch_config\tdispatch_pct_ref\tref_gflops\tbytes\tbest_tbs\tbest_copy_share\n", out);
     for (int p = PREC_FP32; p <= PREC_TF32 && pt; p++) {
-        const size_t n = derive_corpus(r, (enum precision)p, pt, SUITE_MAX);
+        const size_t n = derive_corpus(r, (enum precision)p, pt, derive_suite_room(r));
         for (size_t i = 0; i < n; i++) {
             const struct suite_point *q = &pt[i];
             char label[48], cfg[96], dcfg[96] = "";
@@ -1055,11 +1137,11 @@ static void view_corpus(FILE *out, const struct run *r)
 
 static void view_corpus_classes(FILE *out, const struct run *r)
 {
-    struct suite_point *pt = malloc(SUITE_MAX * sizeof *pt);
+    struct suite_point *pt = malloc(derive_suite_room(r) * sizeof *pt);
     fputs("precision\tclass\tshapes\tbest_geomean\tbest_min\tdispatch_geomean\tdispatch_min"
           "\tbest_share_90\n", out);
     for (int p = PREC_FP32; p <= PREC_TF32 && pt; p++) {
-        const size_t n = derive_corpus(r, (enum precision)p, pt, SUITE_MAX);
+        const size_t n = derive_corpus(r, (enum precision)p, pt, derive_suite_room(r));
         for (int c = 0; c <= CC_COUNT; c++) {   /* CC_COUNT: all of them */
             size_t m = 0, at90 = 0;
             double lb = 0, ld = 0, minb = INFINITY, mind = INFINITY;
@@ -1108,7 +1190,7 @@ static void view_compare(FILE *out, const struct run *a, const struct run *b)
         }
     row_head(out);
     fputs("\thost_memory\tgflops\tgflops_ref\tratio\tconfig\tconfig_ref\tshape_rank\n", out);
-    struct shapes t = {.n = 0};
+    struct shapes t = {NULL, 0, 0};
     for (size_t i = 0; i < n; i++) shapes_add(&t, p[i].s, shape_before);
     for (size_t i = 0; i < n; i++) {
         char c1[96], c2[96];
@@ -1125,6 +1207,7 @@ static void view_compare(FILE *out, const struct run *a, const struct run *b)
         fputc('\n', out);
     }
     free(p);
+    free(t.s);
 }
 
 int derive_table(FILE *out, const char *view, const struct run *runs, size_t nruns,

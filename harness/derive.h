@@ -135,8 +135,9 @@ struct suite_point {
  * reference, one point each, by class, then FLOP count, then M; returns the
  * count (at most max). */
 size_t derive_suite(const struct run *r, enum precision p, struct suite_point *out, size_t max);
-/* Room enough for every shape of a run (what the views and claims allocate). */
-#define SUITE_MAX 512
+/* Room for every shape of run r, and so for every point derive_suite and
+ * derive_corpus can return (one per shape; a shape has at least one row). */
+size_t derive_suite_room(const struct run *r);
 /* The geometric mean of the points' best_pct (dispatch = 0) or dispatch_pct
  * (dispatch = 1); NaN when n is 0 or a value is missing. */
 double derive_suite_geomean(const struct suite_point *pt, size_t n, int dispatch);
@@ -175,6 +176,7 @@ struct pair {
     const char *memory;
     const struct result_row *a, *b;
     double ratio;                     /* a / b, GFLOP/s */
+    const struct result_row *a_first; /* the group's first row in a (pairs come in that order) */
 };
 /* Returns the count; *out is malloc'd (free it). */
 size_t derive_pairs(const struct run *a, const struct run *b, struct pair **out);

@@ -726,14 +726,15 @@ static int table_shapes(FILE *f, const char *role, const struct run *runs, size_
         snprintf(why, whylen, "no run '%s'", role);
         return -1;
     }
-    struct suite_point *pt[2] = {malloc(SUITE_MAX * sizeof *pt[0]), malloc(SUITE_MAX * sizeof *pt[1])};
+    const size_t room = derive_suite_room(r);
+    struct suite_point *pt[2] = {malloc(room * sizeof *pt[0]), malloc(room * sizeof *pt[1])};
     if (!pt[0] || !pt[1]) {
         free(pt[0]), free(pt[1]);
         snprintf(why, whylen, "out of memory");
         return -1;
     }
     size_t n[2];
-    for (int p = PREC_FP32; p <= PREC_TF32; p++) n[p] = derive_suite(r, (enum precision)p, pt[p], SUITE_MAX);
+    for (int p = PREC_FP32; p <= PREC_TF32; p++) n[p] = derive_suite(r, (enum precision)p, pt[p], room);
     int rc = 0;
     if (!n[PREC_FP32]) {
         snprintf(why, whylen, "run '%s' has no shape with an FP32 rung and cuBLAS FP32", role);
