@@ -1001,7 +1001,49 @@ static void shape_suite_best_dispatch_and_claims(void **state)
     derive_close(&r);
 }
 
+/* No view stops at a fixed count of shapes: a rung at 600 shapes has 600
+ * ladder rows, each with its own place among the shapes. */
+static void views_take_every_shape(void **state)
+{
+    (void)state;
+    enum { SHAPES = 600 };
+    struct result_row *rows = malloc(SHAPES * sizeof *rows);
+    assert_non_null(rows);
+    for (int i = 0; i < SHAPES; i++) rows[i] = row_of("gpu_tiled", 32 * (i + 1), 100 + i, 16, 0);
+    char dir[256], path[300], err[512];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/many.h5", dir);
+    write_rows(path, rows, SHAPES, 0, 0);
+    free(rows);
+    struct run r;
+    assert_int_equal(derive_open(&r, "many", path, err, sizeof err), 0);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    assert_non_null(out);
+    assert_int_equal(derive_table(out, "configs", &r, 1, NULL, err, sizeof err), 0);
+    fclose(out);
+    size_t lines = 0, last_rank = 0;
+    for (char *l = text; (l = strchr(l, '\n')); l++) lines++;
+    const char *tail = strrchr(text, '\t');   /* the last row's shape_rank */
+    if (tail) last_rank = strtoul(tail + 1, NULL, 10);
+    assert_int_equal(lines, SHAPES + 1);
+    assert_int_equal(last_rank, SHAPES);
+    free(text);
+    out = open_memstream(&text, &len);
+    assert_non_null(out);
+    assert_int_equal(derive_table(out, "ladder", &r, 1, NULL, err, sizeof err), 0);
+    fclose(out);
+    lines = 0;
+    for (char *l = text; (l = strchr(l, '\n')); l++) lines++;
+    assert_int_equal(lines, SHAPES + 1);
+    free(text);
+    derive_close(&r);
+    test_rmtree(dir);
+}
+
 const struct CMUnitTest derive_tests[] = {
+    cmocka_unit_test(views_take_every_shape),
     cmocka_unit_test_setup_teardown(best_ratio_step_intensity, known_setup, known_teardown),
     cmocka_unit_test_setup_teardown(views_have_headers, known_setup, known_teardown),
     cmocka_unit_test_setup_teardown(telemetry_view_and_throttled_samples, known_setup,
