@@ -48,6 +48,29 @@ static void take_attr(const char *name, const char *value, void *ctx)
     }
 }
 
+/* Rows by group (variant, shape, host memory), and within a group in file order. */
+static int group_cmp(const struct result_row *x, const struct result_row *y)
+{
+    int c = strcmp(x->variant, y->variant);
+    if (!c) c = (x->M > y->M) - (x->M < y->M);
+    if (!c) c = (x->N > y->N) - (x->N < y->N);
+    if (!c) c = (x->K > y->K) - (x->K < y->K);
+    return c ? c : strcmp(x->host_memory, y->host_memory);
+}
+
+int derive_group_cmp(const struct result_row *x, const struct result_row *y)
+{
+    return group_cmp(x, y);
+}
+
+static int by_group(const void *a, const void *b)
+{
+    const struct result_row *x = *(const struct result_row *const *)a;
+    const struct result_row *y = *(const struct result_row *const *)b;
+    const int c = group_cmp(x, y);
+    return c ? c : (x > y) - (x < y);
+}
+
 int derive_open(struct run *r, const char *role, const char *path, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
@@ -73,7 +96,28 @@ int derive_open(struct run *r, const char *role, const char *path, char *err, si
         return -1;
     }
     derive_upgrade(&r->f);
+    if (derive_index(r) != 0) {
+        snprintf(err, errlen, "%s: out of memory for an index of %zu rows", path, r->f.n_rows);
+        results_file_free(&r->f);
+        return -1;
+    }
     return 0;
+}
+
+int derive_index(struct run *r)
+{
+    const struct result_row **by = malloc((r->f.n_rows + 1) * sizeof *by);
+    if (!by) return -1;
+    for (size_t i = 0; i < r->f.n_rows; i++) by[i] = &r->f.rows[i];
+    qsort(by, r->f.n_rows, sizeof *by, by_group);
+    r->by_group = by;
+    return 0;
+}
+
+void derive_unindex(struct run *r)
+{
+    free(r->by_group);
+    r->by_group = NULL;
 }
 
 void derive_upgrade(struct results_file *f)
@@ -91,7 +135,11 @@ void derive_upgrade(struct results_file *f)
     }
 }
 
-void derive_close(struct run *r) { results_file_free(&r->f); }
+void derive_close(struct run *r)
+{
+    derive_unindex(r);
+    results_file_free(&r->f);
+}
 
 /* ---- shapes ---------------------------------------------------------------------- */
 
@@ -138,9 +186,35 @@ static int ordinary(const struct result_row *row)
     return !strcmp(row->disposition, "passed") && row->host_memory[0] == '\0';
 }
 
+/* The first of r->by_group not before (variant, s, host memory ""). */
+static size_t group_start(const struct run *r, const char *variant, struct shape s)
+{
+    struct result_row key;
+    memset(&key, 0, sizeof key);
+    snprintf(key.variant, sizeof key.variant, "%s", variant);
+    key.M = s.M, key.N = s.N, key.K = s.K;
+    size_t lo = 0, hi = r->f.n_rows;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (group_cmp(r->by_group[mid], &key) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
 const struct result_row *derive_best(const struct run *r, const struct variant *v, struct shape s)
 {
     const struct result_row *best = NULL;
+    if (r->by_group) {   /* the group's rows, in file order: the same pick as the scan */
+        for (size_t i = group_start(r, v->name, s); i < r->f.n_rows; i++) {
+            const struct result_row *row = r->by_group[i];
+            if (strcmp(row->variant, v->name) || !same_shape(shape_of(row), s) ||
+                row->host_memory[0])
+                break;
+            if (ordinary(row) && (!best || row->gflops > best->gflops)) best = row;
+        }
+        return best;
+    }
     for (size_t i = 0; i < r->f.n_rows; i++) {
         const struct result_row *row = &r->f.rows[i];
         if (ordinary(row) && !strcmp(row->variant, v->name) && same_shape(shape_of(row), s) &&
@@ -285,24 +359,6 @@ const struct result_row *derive_best_of_group(const struct results_file *f,
             (!best || f->rows[i].gflops > best->gflops))
             best = &f->rows[i];
     return best;
-}
-
-/* Rows by group (variant, shape, host memory), and within a group in file order. */
-static int group_cmp(const struct result_row *x, const struct result_row *y)
-{
-    int c = strcmp(x->variant, y->variant);
-    if (!c) c = (x->M > y->M) - (x->M < y->M);
-    if (!c) c = (x->N > y->N) - (x->N < y->N);
-    if (!c) c = (x->K > y->K) - (x->K < y->K);
-    return c ? c : strcmp(x->host_memory, y->host_memory);
-}
-
-static int by_group(const void *a, const void *b)
-{
-    const struct result_row *x = *(const struct result_row *const *)a;
-    const struct result_row *y = *(const struct result_row *const *)b;
-    const int c = group_cmp(x, y);
-    return c ? c : (x > y) - (x < y);
 }
 
 /* A group of a file's rows: its first row and its best passed row (NULL: none). */
@@ -784,6 +840,16 @@ static int config_before(const struct result_row *a, const struct result_row *b)
     return shape_before(shape_of(a), shape_of(b));
 }
 
+/* config_before as qsort's order; rows it does not order stay in file order. */
+static int by_config(const void *a, const void *b)
+{
+    const struct result_row *x = *(const struct result_row *const *)a;
+    const struct result_row *y = *(const struct result_row *const *)b;
+    if (config_before(x, y)) return -1;
+    if (config_before(y, x)) return 1;
+    return (x > y) - (x < y);
+}
+
 static void view_configs(FILE *out, const struct run *r)
 {
     row_head(out);
@@ -799,13 +865,11 @@ static void view_configs(FILE *out, const struct run *r)
     for (size_t k = 0; k < registry_count(); k++) {
         const struct variant *v = registry_at(k);
         size_t n = 0;
-        for (size_t i = 0; i < r->f.n_rows; i++) {   /* this rung's rows, sorted as they come */
+        for (size_t i = 0; i < r->f.n_rows; i++) {   /* this rung's rows */
             const struct result_row *row = &r->f.rows[i];
-            if (!ordinary(row) || strcmp(row->variant, v->name)) continue;
-            size_t j = n++;
-            for (; j > 0 && config_before(row, rows[j - 1]); j--) rows[j] = rows[j - 1];
-            rows[j] = row;
+            if (ordinary(row) && !strcmp(row->variant, v->name)) rows[n++] = row;
         }
+        qsort(rows, n, sizeof *rows, by_config);
         for (size_t i = 0; i < n; i++) {
             const struct result_row *row = rows[i];
             char cfg[96];

@@ -40,6 +40,10 @@ struct run {
     double estimated_s;                   /* the plan's estimate of wall_s */
     double telemetry_refresh_ms;          /* how often NVML's power reading changed, as
                                              measured at the run's start */
+    /* The rows by group (rung, shape, host memory), each group in file order
+     * (derive_index): "best" is then a search, not a scan of every row.  NULL:
+     * derive scans. */
+    const struct result_row **by_group;
 };
 
 /* Load `path` under `role` (letters, digits, '_' and '-').  0, or -1 with err.
@@ -47,6 +51,12 @@ struct run {
  * (derive_upgrade). */
 int derive_open(struct run *r, const char *role, const char *path, char *err, size_t errlen);
 void derive_close(struct run *r);
+/* Sort r's rows into r->by_group (derive_open does); 0, or -1 out of memory
+ * (derive then scans).  derive_unindex frees it. */
+int derive_index(struct run *r);
+/* The order of derive_index's groups: by rung, M, N, K, then host memory. */
+int derive_group_cmp(const struct result_row *x, const struct result_row *y);
+void derive_unindex(struct run *r);
 /* Rows of files of schema < 5 name a configuration by (tile, wpt) alone: give
  * them the geometry their kernel file declares for that pair (as derive_open
  * does; for readers of a bare results_file). */

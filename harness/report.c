@@ -9,6 +9,7 @@
 
 #include "derive.h"
 #include "measure.h"
+#include "trust.h"
 
 void shape_str(char *buf, size_t len, int M, int N, int K)
 {
@@ -93,40 +94,62 @@ void progress_end(struct progress *p)
 
 /* ---- summary ----------------------------------------------------------------- */
 
+struct summary_group {
+    const struct result_row *first, *best;
+    size_t counts[5];   /* passed, incorrect, skipped, failed, damaged (trust.h) */
+};
+
+/* The dispositions a summary counts; a row of none of the first four is one
+ * the reader did not believe. */
+static const char *const DISPOSITIONS[5] = {"passed", "incorrect", "skipped", "failed",
+                                            TRUST_DAMAGED};
+
+static int by_first_row(const void *a, const void *b)
+{
+    const struct summary_group *x = a, *y = b;
+    return (x->first > y->first) - (x->first < y->first);
+}
+
 void report_summary(FILE *out, const struct result_row *rows, size_t n)
 {
-    /* The rows as a run, so that "best" and "% of the reference" are derive's. */
+    /* The rows as a run, so that "best" and "% of the reference" are derive's;
+     * its groups (rung, shape, host memory) from derive's index, in the order
+     * of their first rows. */
     struct run r;
     memset(&r, 0, sizeof r);
     r.f.rows = (struct result_row *)rows;
     r.f.n_rows = n;
-    char *done = calloc(n ? n : 1, 1);
-    if (!done) {
+    struct summary_group *g = malloc((n ? n : 1) * sizeof *g);
+    if (!g || derive_index(&r) != 0) {
+        free(g);
         fprintf(out, "(no summary: out of memory)\n");
         return;
     }
+    size_t ng = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct result_row *x = r.by_group[i];
+        if (i == 0 || derive_group_cmp(r.by_group[i - 1], x) != 0)
+            g[ng++] = (struct summary_group){x, NULL, {0}};
+        struct summary_group *c = &g[ng - 1];
+        size_t kind = 0;
+        while (kind < 4 && strcmp(x->disposition, DISPOSITIONS[kind])) kind++;
+        c->counts[kind]++;
+        const char *d = x->disposition;
+        if (!strcmp(d, "passed") && (!c->best || x->gflops > c->best->gflops)) c->best = x;
+    }
+    qsort(g, ng, sizeof *g, by_first_row);
     fprintf(out, "(%% ref: of the rung's cuBLAS line, cublas_fp32 or, marked T, cublas_tf32, from\n"
                  " paired samples, +- its 95%% interval; MHz: mean SM clock over the samples;\n"
                  " thr: samples throttled by the power cap or heat, of all; - where unavailable)\n");
     fprintf(out, "%-19s %-16s %-28s %12s %7s %5s %5s %7s %10s  %s\n", "variant", "shape",
             "best config", "GFLOP/s", "% ref", "+-", "MHz", "thr", "rel_err", "disposition");
-    for (size_t i = 0; i < n; i++) {
-        if (done[i]) continue;
-        size_t counts[4] = {0};   /* passed, incorrect, skipped, failed */
-        for (size_t j = i; j < n; j++) {
-            if (done[j] || rows[j].M != rows[i].M || rows[j].N != rows[i].N ||
-                rows[j].K != rows[i].K || strcmp(rows[i].variant, rows[j].variant) ||
-                strcmp(rows[i].host_memory, rows[j].host_memory))
-                continue;
-            done[j] = 1;
-            const char *d = rows[j].disposition;
-            counts[!strcmp(d, "passed") ? 0 : !strcmp(d, "incorrect") ? 1 : !strcmp(d, "skipped") ? 2 : 3]++;
-        }
-        const struct result_row *best = derive_best_of_group(&r.f, &rows[i]);
-        const struct variant *v = registry_find(rows[i].variant);
+    for (size_t k = 0; k < ng; k++) {
+        const struct result_row *best = g[k].best, *first = g[k].first;
+        const size_t *counts = g[k].counts;
+        const struct variant *v = registry_find(first->variant);
         char shape[48], cfg[96] = "", pct[16] = "-", gf[16] = "-", err[16] = "-", disp[96];
         char ci[16] = "-", mhz[16] = "-", thr[24] = "-";
-        shape_str(shape, sizeof shape, rows[i].M, rows[i].N, rows[i].K);
+        shape_str(shape, sizeof shape, first->M, first->N, first->K);
         if (best && v) {
             derive_config_label(v, best, cfg, sizeof cfg);
             if (best->host_memory[0])
@@ -147,15 +170,15 @@ void report_summary(FILE *out, const struct result_row *rows, size_t n)
             }
         }
         int used = snprintf(disp, sizeof disp, "%zu passed", counts[0]);
-        const char *names[4] = {"passed", "incorrect", "skipped", "failed"};
-        for (int k = 1; k < 4; k++)
-            if (counts[k] && used < (int)sizeof disp)
-                used += snprintf(disp + used, sizeof disp - (size_t)used, ", %zu %s", counts[k],
-                                 names[k]);
-        fprintf(out, "%-19s %-16s %-28s %12s %7s %5s %5s %7s %10s  %s\n", rows[i].variant, shape,
+        for (size_t j = 1; j < 5; j++)
+            if (counts[j] && used < (int)sizeof disp)
+                used += snprintf(disp + used, sizeof disp - (size_t)used, ", %zu %s", counts[j],
+                                 DISPOSITIONS[j]);
+        fprintf(out, "%-19s %-16s %-28s %12s %7s %5s %5s %7s %10s  %s\n", first->variant, shape,
                 cfg, gf, pct, ci, mhz, thr, err, disp);
     }
-    free(done);
+    free(g);
+    derive_unindex(&r);
 }
 
 /* ---- comparison ------------------------------------------------------------- */
