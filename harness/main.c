@@ -621,7 +621,8 @@ static int cmd_info(int argc, char **argv)
     }
     derive_upgrade(&f);
     printf("%s\nattributes:\n", argv[2]);
-    results_visit_attrs(argv[2], print_attr, NULL, err, sizeof err);
+    const int attrs_ok = results_visit_attrs(argv[2], print_attr, NULL, err, sizeof err) == 0;
+    if (!attrs_ok) printf("  (cannot be read: %s)\n", err);
     static const char *const kinds[] = {"passed", "incorrect", "skipped", "failed", TRUST_DAMAGED};
     size_t counts[5] = {0};
     for (size_t i = 0; i < f.n_rows; i++) {
@@ -631,13 +632,20 @@ static int cmd_info(int argc, char **argv)
     }
     printf("rows: %zu (%zu passed, %zu incorrect, %zu skipped, %zu failed, %zu damaged), "
            "samples: %zu, %s%s\n", f.n_rows, counts[0], counts[1], counts[2], counts[3], counts[4],
-           f.n_samples, f.complete ? "complete" : "INCOMPLETE", f.damaged ? ", DAMAGED" : "");
+           f.n_samples, f.complete ? "complete" : "INCOMPLETE",
+           f.damaged || !attrs_ok ? ", DAMAGED" : "");
+    if (f.checksummed)
+        printf("checksums: every row's, with its samples, matched or marked damaged\n");
+    else
+        printf("checksums: none (schema %d; a changed value within reason is not found)\n",
+               f.schema_version);
     if (f.notes[0]) printf("%s: %s\n", f.damaged ? "damaged" : "recovered", f.notes);
     warn_about(argv[2], &f);
     printf("\n");
     report_summary(stdout, f.rows, f.n_rows);
     results_file_free(&f);
-    return EXIT_OK;
+    if (!attrs_ok) fprintf(stderr, "mmladder: %s\n", err);
+    return attrs_ok ? EXIT_OK : EXIT_INPUT;
 }
 
 static int cmd_export(int argc, char **argv)

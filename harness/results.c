@@ -20,6 +20,7 @@
 
 #include "files.h"
 #include "results_h5.h"
+#include "trust.h"
 
 /* Each column: its name, where it is in the row, its kind, and the schema that
  * added it (results.h; the reader refuses a file that lacks a column its schema
@@ -51,7 +52,7 @@ const struct field_desc RESULT_FIELDS[] = {
     RF(ref_kernel_ms_median, FIELD_DBL, 8), RF(kernel_ratio, FIELD_DBL, 8),
     RF(kernel_ratio_ci95, FIELD_DBL, 8), RF(kernels_per_launch, FIELD_DBL, 8),
     RF(kernel_name, FIELD_STR, 8), RF(ref_kernel_name, FIELD_STR, 8),
-    RF(probe_mhz_mean, FIELD_DBL, 8), RF(warmup_settled, FIELD_INT, 8),
+    RF(probe_mhz_mean, FIELD_DBL, 8), RF(warmup_settled, FIELD_INT, 8), RF(crc32, FIELD_INT, 9),
 };
 const size_t RESULT_NFIELDS = sizeof RESULT_FIELDS / sizeof RESULT_FIELDS[0];
 
@@ -587,8 +588,11 @@ int results_append_samples(struct results *r, const struct result_row *row,
         }
     }
     /* Row first (marked "recording" while it has samples to come), then the
-     * samples, then the row's real disposition: each step flushed. */
-    struct result_row first = *row;
+     * samples, then the row's real disposition with the checksum of the row
+     * and its samples: each step flushed. */
+    struct result_row final = *row;
+    final.crc32 = (int32_t)trust_row_crc(&final, s, (size_t)n);
+    struct result_row first = final;
     if (n > 0) snprintf(first.disposition, sizeof first.disposition, "%s", RESULTS_RECORDING);
     int rc = 0;
     if (write_records(r->rows_ds, r->row_mt, r->rows, 1, &first) < 0)
@@ -597,7 +601,7 @@ int results_append_samples(struct results *r, const struct result_row *row,
         if (write_records(r->samples_ds, r->sample_mt, r->samples, (hsize_t)n, s) < 0)
             rc = failf(r, "appending %d samples of row %zu", n, r->rows);
         else if ((rc = flush(r, "the samples")) == 0 &&
-                 write_records(r->rows_ds, r->row_mt, r->rows, 1, row) < 0)
+                 write_records(r->rows_ds, r->row_mt, r->rows, 1, &final) < 0)
             rc = failf(r, "committing row %zu", r->rows);
         else if (rc == 0)
             rc = flush(r, "the committed row");

@@ -44,8 +44,10 @@
  * tile, the workspace, and a dispatch row's pick; 8 the three estimates of a
  * ratio to the reference: the reference's median in the pairs, the second
  * timer's (CUPTI) kernel times and ratio, the kernels' names, the SM clock read
- * by the GPU itself after each sample, and whether the warm-up settled. */
-#define RESULTS_SCHEMA_VERSION 8
+ * by the GPU itself after each sample, and whether the warm-up settled; 9 a
+ * checksum of each row and its samples (trust.h), so that a flipped bit is
+ * found, not believed. */
+#define RESULTS_SCHEMA_VERSION 9
 
 /* Limits the reader enforces before allocating (a file beyond them is refused
  * as damaged): rows of /results and samples of /samples. */
@@ -129,6 +131,9 @@ struct result_row {
     char kernel_name[96], ref_kernel_name[96];
     double probe_mhz_mean;
     int32_t warmup_settled;
+    /* Schema 9: the CRC-32 (zlib's) of the row's other fields and of its
+     * samples' (trust.h: trust_row_crc), as a 32-bit pattern; 0 in older files. */
+    int32_t crc32;
 };
 
 struct sample_row {
@@ -210,6 +215,7 @@ struct results_file {
     int complete;            /* it holds every planned point (trust.h) */
     size_t damaged;          /* rows not believed, marked "damaged" (trust.h), and rows
                                 missing from a file that says it is complete */
+    int checksummed;         /* its rows carry checksums (schema 9 on), all checked */
     int schema_version;
     int writer_open;         /* 1: its writer never closed it (the run was killed) */
     char notes[512];         /* what was recovered or dropped; "" for a sound file */

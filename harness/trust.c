@@ -1,4 +1,5 @@
 /* Whether what a results file holds can be trusted (trust.h). */
+#define _POSIX_C_SOURCE 200809L   /* strnlen */
 #include "trust.h"
 
 #include <math.h>
@@ -41,6 +42,36 @@ int trust_schema(int schema_version, const unsigned char *present,
                 return -1;
             }
     return 0;
+}
+
+/* zlib's CRC-32 (the polynomial 0xEDB88320, reflected), continued from crc. */
+static uint32_t crc32_update(uint32_t crc, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    crc = ~crc;
+    for (size_t i = 0; i < n; i++) {
+        crc ^= p[i];
+        for (int k = 0; k < 8; k++) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+    }
+    return ~crc;
+}
+
+static uint32_t crc_fields(uint32_t crc, const void *rec, const struct field_desc *fd, size_t nf,
+                           const char *skip)
+{
+    for (size_t k = 0; k < nf; k++) {
+        if (skip && !strcmp(fd[k].name, skip)) continue;
+        const char *p = (const char *)rec + fd[k].offset;
+        crc = crc32_update(crc, p, fd[k].kind == FIELD_STR ? strnlen(p, fd[k].size) : fd[k].size);
+    }
+    return crc;
+}
+
+uint32_t trust_row_crc(const struct result_row *row, const struct sample_row *samples, size_t n)
+{
+    uint32_t crc = crc_fields(0, row, RESULT_FIELDS, RESULT_NFIELDS, "crc32");
+    for (size_t i = 0; i < n; i++) crc = crc_fields(crc, &samples[i], SAMPLE_FIELDS, SAMPLE_NFIELDS, NULL);
+    return crc;
 }
 
 static int one_of(const char *s, const char *const *names, size_t n)
@@ -106,12 +137,19 @@ void trust_rows(struct results_file *f, int says_complete, long long planned, do
                 size_t lost)
 {
     f->damaged = 0;
-    size_t first = 0;
+    f->checksummed = f->schema_version >= 9;
+    size_t first = 0, at = 0;
     char first_why[160] = "";
     for (size_t i = 0; i < f->n_rows; i++) {
         struct result_row *r = &f->rows[i];
+        /* its samples: those of row i, where the reader's order puts them */
+        while (at < f->n_samples && f->samples[at].row < (int32_t)i) at++;
+        size_t n = 0;
+        while (at + n < f->n_samples && f->samples[at + n].row == (int32_t)i) n++;
         char buf[160];
         const char *why = row_fault(r, fp32_peak, buf, sizeof buf);
+        if (!why && f->checksummed && (uint32_t)r->crc32 != trust_row_crc(r, f->samples + at, n))
+            why = "its checksum does not match its values and samples";
         if (!why) continue;
         if (f->damaged++ == 0) {
             first = i;

@@ -15,12 +15,24 @@
  *     its tolerance, and a GPU rate under the file's own recorded FP32 peak (TF32:
  *     32 times it) with a 10% margin.  A row that breaks one is not believed:
  *     its disposition becomes "damaged", its reason says what broke, and the
- *     file's notes say how many. */
+ *     file's notes say how many.
+ *   - Checksums (schema 9): a row whose CRC-32 over its fields and its
+ *     samples' differs from its stored one is damaged the same way.  Files of
+ *     older schemas have none and are read as they are, said so
+ *     (f->checksummed 0). */
 #ifndef HARNESS_TRUST_H
 #define HARNESS_TRUST_H
 #include <stddef.h>
+#include <stdint.h>
 
 #include "results.h"
+
+/* The checksum of a row (schema 9): zlib's CRC-32 over each field of
+ * RESULT_FIELDS but crc32, in order, then each field of each of its samples
+ * (SAMPLE_FIELDS); an integer as its 4 bytes and a double as its 8 (little
+ * endian), a string as its characters up to its first NUL.  (In Python:
+ * zlib.crc32 over the same bytes.) */
+uint32_t trust_row_crc(const struct result_row *row, const struct sample_row *samples, size_t n);
 
 /* The disposition of a row the checks did not believe. */
 #define TRUST_DAMAGED "damaged"

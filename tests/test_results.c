@@ -53,6 +53,11 @@ static void round_trip(void **state)
     assert_int_equal(f.n_rows, 2);
     assert_int_equal(f.n_samples, 3);
     assert_int_equal(f.complete, 1);
+    assert_true(f.checksummed);
+    struct sample_row sa[3];
+    for (int i = 0; i < 3; i++) sa[i] = f.samples[i];
+    assert_true((uint32_t)f.rows[0].crc32 == trust_row_crc(&a, sa, 3));
+    a.crc32 = f.rows[0].crc32;
     assert_memory_equal(&f.rows[0], &a, sizeof a);
     assert_string_equal(f.rows[1].reason, "WPT 16 does not divide TS 8");
     for (int i = 0; i < 3; i++) {
@@ -424,7 +429,17 @@ static void untrustworthy_files_are_refused_or_marked(void **state)
     for (int i = 0; i < 6; i++) rows[i] = sound_row(64 << i);
     write_trust_case(path, rows, 3, 3, RESULTS_SCHEMA_VERSION);
     assert_int_equal(results_read(path, &f, err, sizeof err), 0);
-    assert_true(f.complete && f.damaged == 0 && f.notes[0] == '\0');
+    assert_true(f.complete && f.damaged == 0 && f.notes[0] == '\0' && f.checksummed);
+    /* a value changed within reason (a flipped bit in a spread): only the
+     * checksum finds it */
+    struct result_row changed = f.rows[1];
+    changed.time_ms_stddev = 0.25;
+    results_file_free(&f);
+    rewrite_row(path, 1, &changed);
+    assert_int_equal(results_read(path, &f, err, sizeof err), 0);
+    assert_int_equal(f.damaged, 1);
+    assert_string_equal(f.rows[1].disposition, TRUST_DAMAGED);
+    assert_non_null(strstr(f.rows[1].reason, "its checksum does not match its values and samples"));
     results_file_free(&f);
 
     /* says complete, holds 3 of 5 planned rows (a cut file) */
@@ -503,7 +518,7 @@ static void untrustworthy_files_are_refused_or_marked(void **state)
     unlink(path);
     write_without_column(path, "gflops");
     assert_int_equal(results_read(path, &f, err, sizeof err), -1);
-    assert_non_null(strstr(err, "/results has no column 'gflops', which schema 8 has"));
+    assert_non_null(strstr(err, "/results has no column 'gflops', which schema 9 has"));
     test_rmtree(dir);
 }
 
