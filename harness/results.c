@@ -337,7 +337,7 @@ int results_create(struct results **out, const char *path, int flags, char *err,
      * attributes the end of the run sets, created now: in SWMR mode an
      * attribute can be rewritten but not created. */
     ok = ok && results_attr_int(r, "schema_version", RESULTS_SCHEMA_VERSION) == 0 &&
-         results_attr_int(r, "complete", 0) == 0 &&
+         results_attr_int(r, TRUST_ATTRS_CRC, 0) == 0 && results_attr_int(r, "complete", 0) == 0 &&
          results_attr_str(r, "finished_utc", "not finished") == 0 &&
          results_attr_double(r, "wall_time_s", NAN) == 0;
     if (!ok) {
@@ -621,9 +621,12 @@ int results_finish(struct results *r, int complete, const char *finished_utc, do
     if (results_begin(r) != 0) return -1;
     char utc[UTC_LEN + 1] = "";
     snprintf(utc, sizeof utc, "%s", finished_utc ? finished_utc : "");
+    uint32_t crc = 0;
     if (results_attr_str(r, "finished_utc", utc) != 0 ||
         results_attr_double(r, "wall_time_s", wall_time_s) != 0 ||
-        results_attr_int(r, "complete", complete ? 1 : 0) != 0 || flush(r, "the end of the run")) {
+        results_attr_int(r, "complete", complete ? 1 : 0) != 0 ||
+        (results_attrs_crc(r->file, &crc) != 0 && failf(r, "reading back the attributes")) ||
+        results_attr_int(r, TRUST_ATTRS_CRC, crc) != 0 || flush(r, "the end of the run")) {
         r->broken = 1;
         return -1;
     }

@@ -4,6 +4,7 @@
 #define HARNESS_RESULTS_H5_H
 
 #include <hdf5.h>
+#include <stdint.h>
 
 #include "results.h"
 
@@ -20,5 +21,8 @@ void h5_setup(void);
 const char *h5_why(char *buf, size_t len);
 /* A fixed-size, NUL-terminated C string type of `size` bytes. */
 hid_t h5_string_type(size_t size);
+/* The checksum of an open file's root attributes (trust.h: TRUST_ATTRS_CRC), from
+ * their values as the readers show them; 0, or -1. */
+int results_attrs_crc(hid_t file, uint32_t *crc);
 
 #endif

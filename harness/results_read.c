@@ -575,6 +575,22 @@ static herr_t visit_one(hid_t loc, const char *name, const H5A_info_t *info, voi
     return 0;
 }
 
+static void add_attr_crc(const char *name, const char *value, void *ctx)
+{
+    uint32_t *crc = ctx;
+    *crc = trust_attr_crc(*crc, name, value);
+}
+
+int results_attrs_crc(hid_t file, uint32_t *crc)
+{
+    *crc = 0;
+    struct visit v = {add_attr_crc, crc};
+    hsize_t idx = 0;
+    herr_t st = H5Aiterate2(file, H5_INDEX_NAME, H5_ITER_INC, &idx, visit_one, &v);
+    H5Eclear2(H5E_DEFAULT);
+    return st < 0 ? -1 : 0;
+}
+
 /* Visit in the child (results_visit_attrs has checked the file). */
 static int visit_file(const char *path, attr_visit_fn fn, void *ctx, char *err, size_t errlen)
 {
@@ -895,6 +911,8 @@ int results_visit_attrs(const char *path, attr_visit_fn fn, void *ctx, char *err
     size_t at = 0, count = 0;
     int ok = 0;
     struct wire_head h;
+    uint32_t crc = 0;
+    long long stored = 0;   /* TRUST_ATTRS_CRC; 0: none (an older schema, or a killed run) */
     while (at + 4 <= len) {
         uint32_t n;
         memcpy(&n, buf + at, 4);
@@ -908,8 +926,21 @@ int results_visit_attrs(const char *path, attr_visit_fn fn, void *ctx, char *err
         if (n > len - at || at + n + 4 > len) break;
         memcpy(&v, buf + at + n, 4);
         if (v > len - (at + n + 4)) break;
+        char *name = strndup(buf + at, n), *value = strndup(buf + at + n + 4, v);
+        if (name && value) {
+            crc = trust_attr_crc(crc, name, value);
+            if (!strcmp(name, TRUST_ATTRS_CRC)) stored = strtoll(value, NULL, 10);
+        }
+        free(name);
+        free(value);
         at += (size_t)n + 4 + v;
         count++;
+    }
+    if (ok && stored != 0 && (uint32_t)stored != crc) {
+        snprintf(err, errlen, "%s: damaged (its attributes do not match their checksum, %s)", path,
+                 TRUST_ATTRS_CRC);
+        free(buf);
+        return -1;
     }
     if (!ok) {
         snprintf(err, errlen, "%s: damaged (its attributes could not be read)", path);

@@ -44,8 +44,7 @@ int trust_schema(int schema_version, const unsigned char *present,
     return 0;
 }
 
-/* zlib's CRC-32 (the polynomial 0xEDB88320, reflected), continued from crc. */
-static uint32_t crc32_update(uint32_t crc, const void *data, size_t n)
+uint32_t trust_crc32(uint32_t crc, const void *data, size_t n)
 {
     const unsigned char *p = data;
     crc = ~crc;
@@ -62,9 +61,16 @@ static uint32_t crc_fields(uint32_t crc, const void *rec, const struct field_des
     for (size_t k = 0; k < nf; k++) {
         if (skip && !strcmp(fd[k].name, skip)) continue;
         const char *p = (const char *)rec + fd[k].offset;
-        crc = crc32_update(crc, p, fd[k].kind == FIELD_STR ? strnlen(p, fd[k].size) : fd[k].size);
+        crc = trust_crc32(crc, p, fd[k].kind == FIELD_STR ? strnlen(p, fd[k].size) : fd[k].size);
     }
     return crc;
+}
+
+uint32_t trust_attr_crc(uint32_t crc, const char *name, const char *value)
+{
+    if (!strcmp(name, TRUST_ATTRS_CRC)) return crc;
+    crc = trust_crc32(crc, name, strlen(name) + 1);
+    return trust_crc32(crc, value, strlen(value) + 1);
 }
 
 uint32_t trust_row_crc(const struct result_row *row, const struct sample_row *samples, size_t n)

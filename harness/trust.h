@@ -34,6 +34,17 @@
  * zlib.crc32 over the same bytes.) */
 uint32_t trust_row_crc(const struct result_row *row, const struct sample_row *samples, size_t n);
 
+/* The checksum of the root attributes (schema 9), the attribute TRUST_ATTRS_CRC,
+ * written when the run ends (0 until then: a killed run's are not checked):
+ * zlib's CRC-32 over every other attribute in the byte order of their names,
+ * each as its name, a NUL, its value as text (an integer in decimal, a float
+ * as "%.17g", a string as stored), a NUL.
+ * trust_attr_crc adds one attribute to crc (the checksum's own is skipped). */
+#define TRUST_ATTRS_CRC "attrs_crc32"
+uint32_t trust_attr_crc(uint32_t crc, const char *name, const char *value);
+/* zlib's CRC-32 (polynomial 0xEDB88320, reflected) of n bytes, continued from crc. */
+uint32_t trust_crc32(uint32_t crc, const void *data, size_t n);
+
 /* The disposition of a row the checks did not believe. */
 #define TRUST_DAMAGED "damaged"
 

@@ -40,10 +40,10 @@ static void need_gnuplot(void)
 
 static void copy_attr(const char *name, const char *value, void *ctx)
 {
-    /* the schema is written by results_create, the end of the run by
-     * results_finish, as a run sets them */
+    /* the schema is written by results_create, the end of the run and the
+     * attributes' checksum by results_finish, as a run sets them */
     if (strcmp(name, "complete") && strcmp(name, "finished_utc") && strcmp(name, "wall_time_s") &&
-        strcmp(name, "schema_version"))
+        strcmp(name, "schema_version") && strcmp(name, "attrs_crc32"))
         results_attr_str(ctx, name, value);
 }
 

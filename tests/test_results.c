@@ -349,6 +349,11 @@ static void damaged_files_never_crash_the_tools(void **state)
     assert_true(files >= 10);
 }
 
+static void ignore_attr(const char *name, const char *value, void *ctx)
+{
+    (void)name, (void)value, (void)ctx;
+}
+
 /* A passed GPU row whose values agree with each other (trust.h). */
 static struct result_row sound_row(int n)
 {
@@ -430,6 +435,22 @@ static void untrustworthy_files_are_refused_or_marked(void **state)
     write_trust_case(path, rows, 3, 3, RESULTS_SCHEMA_VERSION);
     assert_int_equal(results_read(path, &f, err, sizeof err), 0);
     assert_true(f.complete && f.damaged == 0 && f.notes[0] == '\0' && f.checksummed);
+    /* an attribute changed after the run ended: its checksum finds it */
+    {
+        char copy[320];
+        snprintf(copy, sizeof copy, "%s/attr.h5", dir);
+        char *cp[] = {"cp", path, copy, NULL}, *o, *e;
+        assert_int_equal(test_run(cp, &o, &e), 0);
+        free(o), free(e);
+        hid_t h = H5Fopen(copy, H5F_ACC_RDWR, H5P_DEFAULT);
+        hid_t a = H5Aopen(h, "gpu_fp32_peak_gflops", H5P_DEFAULT);
+        const double more = 61000;
+        assert_true(h >= 0 && a >= 0 && H5Awrite(a, H5T_NATIVE_DOUBLE, &more) >= 0);
+        H5Aclose(a), H5Fclose(h);
+        assert_int_equal(results_visit_attrs(copy, ignore_attr, NULL, err, sizeof err), -1);
+        assert_non_null(strstr(err, "its attributes do not match their checksum"));
+        assert_int_equal(results_visit_attrs(path, ignore_attr, NULL, err, sizeof err), 0);
+    }
     /* a value changed within reason (a flipped bit in a spread): only the
      * checksum finds it */
     struct result_row changed = f.rows[1];
