@@ -898,8 +898,8 @@ int values_write(const char *const *tex, size_t ntex, const char *out, const cha
     }
     fputs(VALUES_HEADER, o);
     int rc = 0;
-    char done[512][128];
-    size_t ndone = 0;
+    char (*done)[128] = NULL;   /* the keys answered, each once */
+    size_t ndone = 0, room = 0;
     for (size_t t = 0; t < ntex && rc == 0; t++) {
         FILE *f = fopen(tex[t], "r");
         if (!f) {
@@ -945,11 +945,22 @@ int values_write(const char *const *tex, size_t ntex, const char *out, const cha
                     break;
                 }
                 if (!table) fprintf(o, "\\valdef{%s}{%s}\n", key, val);
-                if (ndone < sizeof done / sizeof done[0]) snprintf(done[ndone++], sizeof done[0], "%s", key);
+                if (ndone == room) {
+                    room = room ? 2 * room : 256;
+                    char(*more)[128] = realloc(done, room * sizeof *done);
+                    if (!more) {
+                        snprintf(err, errlen, "out of memory for %zu keys", room);
+                        rc = -1;
+                        break;
+                    }
+                    done = more;
+                }
+                snprintf(done[ndone++], sizeof done[0], "%s", key);
             }
         }
         fclose(f);
     }
+    free(done);
     if (fclose(o) != 0 && rc == 0) {
         snprintf(err, errlen, "%s: cannot write: %s", out, strerror(errno));
         rc = -1;
