@@ -623,13 +623,8 @@ static int cmd_info(int argc, char **argv)
     printf("%s\nattributes:\n", argv[2]);
     const int attrs_ok = results_visit_attrs(argv[2], print_attr, NULL, err, sizeof err) == 0;
     if (!attrs_ok) printf("  (cannot be read: %s)\n", err);
-    static const char *const kinds[] = {"passed", "incorrect", "skipped", "failed", TRUST_DAMAGED};
-    size_t counts[5] = {0};
-    for (size_t i = 0; i < f.n_rows; i++) {
-        size_t k = 0;
-        while (k < 4 && strcmp(f.rows[i].disposition, kinds[k])) k++;
-        counts[k]++;
-    }
+    size_t counts[TRUST_UNKNOWN + 1] = {0};
+    for (size_t i = 0; i < f.n_rows; i++) counts[trust_disposition(f.rows[i].disposition)]++;
     printf("rows: %zu (%zu passed, %zu incorrect, %zu skipped, %zu failed, %zu damaged), "
            "samples: %zu, %s%s\n", f.n_rows, counts[0], counts[1], counts[2], counts[3], counts[4],
            f.n_samples, f.complete ? "complete" : "INCOMPLETE",

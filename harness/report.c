@@ -96,13 +96,8 @@ void progress_end(struct progress *p)
 
 struct summary_group {
     const struct result_row *first, *best;
-    size_t counts[5];   /* passed, incorrect, skipped, failed, damaged (trust.h) */
+    size_t counts[TRUST_UNKNOWN + 1];   /* by trust_disposition */
 };
-
-/* The dispositions a summary counts; a row of none of the first four is one
- * the reader did not believe. */
-static const char *const DISPOSITIONS[5] = {"passed", "incorrect", "skipped", "failed",
-                                            TRUST_DAMAGED};
 
 static int by_first_row(const void *a, const void *b)
 {
@@ -131,9 +126,7 @@ void report_summary(FILE *out, const struct result_row *rows, size_t n)
         if (i == 0 || derive_group_cmp(r.by_group[i - 1], x) != 0)
             g[ng++] = (struct summary_group){x, NULL, {0}};
         struct summary_group *c = &g[ng - 1];
-        size_t kind = 0;
-        while (kind < 4 && strcmp(x->disposition, DISPOSITIONS[kind])) kind++;
-        c->counts[kind]++;
+        c->counts[trust_disposition(x->disposition)]++;
         const char *d = x->disposition;
         if (!strcmp(d, "passed") && (!c->best || x->gflops > c->best->gflops)) c->best = x;
     }
@@ -170,10 +163,10 @@ void report_summary(FILE *out, const struct result_row *rows, size_t n)
             }
         }
         int used = snprintf(disp, sizeof disp, "%zu passed", counts[0]);
-        for (size_t j = 1; j < 5; j++)
+        for (size_t j = 1; j <= TRUST_UNKNOWN; j++)
             if (counts[j] && used < (int)sizeof disp)
                 used += snprintf(disp + used, sizeof disp - (size_t)used, ", %zu %s", counts[j],
-                                 DISPOSITIONS[j]);
+                                 TRUST_DISPOSITIONS[j]);
         fprintf(out, "%-19s %-16s %-28s %12s %7s %5s %5s %7s %10s  %s\n", first->variant, shape,
                 cfg, gf, pct, ci, mhz, thr, err, disp);
     }

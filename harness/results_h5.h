@@ -24,5 +24,7 @@ hid_t h5_string_type(size_t size);
 /* The checksum of an open file's root attributes (trust.h: TRUST_ATTRS_CRC), from
  * their values as the readers show them; 0, or -1. */
 int results_attrs_crc(hid_t file, uint32_t *crc);
+/* Add to f->notes ("; " between notes; what does not fit is left out). */
+void results_note(struct results_file *f, const char *fmt, ...);
 
 #endif

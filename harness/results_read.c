@@ -346,7 +346,7 @@ static double double_attr(hid_t f, const char *name)
     return v;
 }
 
-static void note(struct results_file *f, const char *fmt, ...)
+void results_note(struct results_file *f, const char *fmt, ...)
 {
     size_t used = strlen(f->notes);
     if (used + 3 >= sizeof f->notes) return;
@@ -367,19 +367,19 @@ static void note(struct results_file *f, const char *fmt, ...)
 static size_t reconcile(struct results_file *f, size_t samples_declared, size_t rows_declared)
 {
     if (f->n_rows < rows_declared)
-        note(f, "rows %zu-%zu of /results unreadable (damaged): dropped", f->n_rows,
+        results_note(f, "rows %zu-%zu of /results unreadable (damaged): dropped", f->n_rows,
              rows_declared - 1);
     if (f->n_samples < samples_declared)
-        note(f, "samples %zu-%zu of /samples unreadable (damaged): dropped", f->n_samples,
+        results_note(f, "samples %zu-%zu of /samples unreadable (damaged): dropped", f->n_samples,
              samples_declared - 1);
     size_t keep = f->n_rows;
     while (keep > 0 && !strcmp(f->rows[keep - 1].disposition, RESULTS_RECORDING)) keep--;
     if (keep < f->n_rows)
-        note(f, "row %zu (%s) was being recorded when its run stopped: dropped with its "
+        results_note(f, "row %zu (%s) was being recorded when its run stopped: dropped with its "
                 "samples", keep, f->rows[keep].variant);
     for (size_t i = 0; i < keep; i++)
         if (!strcmp(f->rows[i].disposition, RESULTS_RECORDING)) {
-            note(f, "row %zu is marked '%s' amid committed rows (damaged)", i, RESULTS_RECORDING);
+            results_note(f, "row %zu is marked '%s' amid committed rows (damaged)", i, RESULTS_RECORDING);
             break;
         }
     f->n_rows = keep;
@@ -393,7 +393,7 @@ static size_t reconcile(struct results_file *f, size_t samples_declared, size_t 
         ordered++;
     }
     if (ordered < f->n_samples)
-        note(f, "samples %zu-%zu out of order (written in part when its run stopped): dropped",
+        results_note(f, "samples %zu-%zu out of order (written in part when its run stopped): dropped",
              ordered, f->n_samples - 1);
     f->n_samples = ordered;
     size_t out = 0, stray = 0;
@@ -406,7 +406,7 @@ static size_t reconcile(struct results_file *f, size_t samples_declared, size_t 
         f->samples[out++] = *s;
     }
     if (stray && !(keep < rows_declared || f->n_rows < rows_declared))
-        note(f, "%zu samples of no recorded row: dropped", stray);
+        results_note(f, "%zu samples of no recorded row: dropped", stray);
     f->n_samples = out;
     size_t short_rows = 0, first = 0, at = 0;
     for (size_t i = 0; i < keep; i++) {
@@ -418,7 +418,7 @@ static size_t reconcile(struct results_file *f, size_t samples_declared, size_t 
             first = i;
     }
     if (short_rows)
-        note(f, "%zu passed rows (the first: row %zu) lack some of their samples; their "
+        results_note(f, "%zu passed rows (the first: row %zu) lack some of their samples; their "
                 "statistics are kept", short_rows, first);
     return (samples_declared - out) + (rows_declared - keep) + short_rows;
 }
@@ -475,10 +475,10 @@ static int read_file(const char *path, struct results_file *out, int *says_compl
     }
     *lost = reconcile(out, samples.declared, rows.declared) + (padded > 0);
     if (padded)
-        note(out, "the file ends %lld bytes before its own stated end (its disk filled while "
+        results_note(out, "the file ends %lld bytes before its own stated end (its disk filled while "
                   "it was written); read from a copy padded with zeros", padded);
     else if (out->writer_open)
-        note(out, "its writer never closed it (the run was killed, or is still going)");
+        results_note(out, "its writer never closed it (the run was killed, or is still going)");
     return 0;
 }
 

@@ -3,7 +3,6 @@
 #include "trust.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -80,6 +79,16 @@ uint32_t trust_row_crc(const struct result_row *row, const struct sample_row *sa
     return crc;
 }
 
+const char *const TRUST_DISPOSITIONS[TRUST_UNKNOWN + 1] = {"passed", "incorrect", "skipped",
+                                                          "failed", TRUST_DAMAGED};
+
+size_t trust_disposition(const char *d)
+{
+    size_t k = 0;
+    while (k < TRUST_UNKNOWN && strcmp(d, TRUST_DISPOSITIONS[k])) k++;
+    return k;
+}
+
 static int one_of(const char *s, const char *const *names, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -95,9 +104,8 @@ static int same(double a, double b)
 /* What is wrong with a row, or NULL. */
 static const char *row_fault(const struct result_row *r, double fp32_peak, char *buf, size_t len)
 {
-    static const char *const dispositions[] = {"passed", "incorrect", "skipped", "failed"};
     static const char *const devices[] = {"gpu", "host"}, *const precisions[] = {"fp32", "tf32"};
-    if (!one_of(r->disposition, dispositions, 4)) return "an unknown disposition";
+    if (trust_disposition(r->disposition) == TRUST_UNKNOWN) return "an unknown disposition";
     if (!one_of(r->device, devices, 2)) return "an unknown device";
     if (!one_of(r->precision, precisions, 2)) return "an unknown precision";
     if (r->M < 1 || r->N < 1 || r->K < 1) return "a dimension below 1";
@@ -123,20 +131,6 @@ static const char *row_fault(const struct result_row *r, double fp32_peak, char 
         }
     }
     return NULL;
-}
-
-static void add_note(struct results_file *f, const char *fmt, ...)
-{
-    size_t used = strlen(f->notes);
-    if (used + 3 >= sizeof f->notes) return;
-    if (used) {
-        memcpy(f->notes + used, "; ", 3);
-        used += 2;
-    }
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(f->notes + used, sizeof f->notes - used, fmt, ap);
-    va_end(ap);
 }
 
 void trust_rows(struct results_file *f, int says_complete, long long planned, double fp32_peak,
@@ -165,12 +159,12 @@ void trust_rows(struct results_file *f, int says_complete, long long planned, do
         snprintf(r->disposition, sizeof r->disposition, "%s", TRUST_DAMAGED);
     }
     if (f->damaged)
-        add_note(f, "%zu rows not believed (the first, row %zu: %s): marked '%s'", f->damaged,
+        results_note(f, "%zu rows not believed (the first, row %zu: %s): marked '%s'", f->damaged,
                  first, first_why, TRUST_DAMAGED);
     if (planned >= 0) {
         f->complete = (size_t)planned == f->n_rows;
         if (says_complete && !f->complete) {
-            add_note(f, "it says it is complete but holds %zu of its %lld planned rows (damaged)",
+            results_note(f, "it says it is complete but holds %zu of its %lld planned rows (damaged)",
                      f->n_rows, planned);
             f->damaged += (size_t)planned > f->n_rows ? (size_t)planned - f->n_rows : 1;
         }
@@ -178,7 +172,7 @@ void trust_rows(struct results_file *f, int says_complete, long long planned, do
         f->complete = says_complete;
     }
     if (says_complete && lost) {
-        add_note(f, "it says it is complete, yet %zu of its rows and samples were lost or cut "
+        results_note(f, "it says it is complete, yet %zu of its rows and samples were lost or cut "
                     "short reading it (damaged)", lost);
         f->damaged += lost;
     }

@@ -47,6 +47,12 @@ uint32_t trust_crc32(uint32_t crc, const void *data, size_t n);
 
 /* The disposition of a row the checks did not believe. */
 #define TRUST_DAMAGED "damaged"
+/* The dispositions a row may have once read: passed, incorrect, skipped,
+ * failed, and at TRUST_UNKNOWN, damaged (the checks' mark for anything else).
+ * trust_disposition: the index of d, or TRUST_UNKNOWN. */
+#define TRUST_UNKNOWN 4
+extern const char *const TRUST_DISPOSITIONS[TRUST_UNKNOWN + 1];
+size_t trust_disposition(const char *d);
 
 /* The schema and its columns.  present[k] (sample_present[k]): whether
  * RESULT_FIELDS[k] (SAMPLE_FIELDS[k]) is in the file.  0, or -1 with why. */
