@@ -1,5 +1,6 @@
 /* Expanding an experiment into points: see plan.h. */
 #include "plan.h"
+#include "gpu.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -224,17 +225,43 @@ void plan_free(struct plan *p)
 
 double point_flops(const struct point *pt) { return 2.0 * pt->M * (double)pt->N * pt->K; }
 
-/* One sample of a kernel that takes `one` ms at a shape of `flops`: launches
- * enough to last the rule's min_sample_ms or, under the power cap,
- * capped_sample_ms.  Which points end their warm-up under the cap is not known
- * beforehand: at shapes of PLAN_CAP_FLOPS and more, a share PLAN_CAPPED_SHARE
- * of them is assumed to. */
-static double sample_ms(double one, double flops, const struct sampling_rule *r)
+/* One launch of a GPU kernel at this point's shape, in ms: the launch's fixed
+ * cost and the longer of its arithmetic and its memory traffic.  A rung with a
+ * tile (cfg) runs in waves of blocks over the SMs, each block doing its tile's
+ * share of K at the SM's share of the nominal rate; a split it is left to pick
+ * is assumed to fill the SMs.  So a tile far larger than a small matrix costs a
+ * whole tile, which the nominal rate alone counts as nothing. */
+static double launch_ms(const struct variant *v, const struct rung_config *cfg, int split,
+                        int M, int N, int K)
+{
+    const double flops = 2.0 * M * (double)N * K;
+    const double per_sm = v->nominal_gflops * 1e9 / PLAN_SMS;
+    double work = flops / (v->nominal_gflops * 1e9);
+    if (cfg && cfg->block_rows > 0 && cfg->block_cols > 0) {
+        const double tiles = ceil((double)M / cfg->block_rows) * ceil((double)N / cfg->block_cols);
+        double s = split > 0 ? split : 1;
+        if (split <= 0 && cfg->max_split > 0)
+            s = fmax(1.0, fmin(cfg->max_split, floor(PLAN_SMS / tiles)));
+        const double waves = ceil(tiles * s / PLAN_SMS);
+        work = waves * 2.0 * cfg->block_rows * cfg->block_cols * ceil(K / s) / per_sm;
+    }
+    const double bytes = 4.0 * ((double)M * K + (double)K * N + (double)M * N);
+    return PLAN_LAUNCH_MS + fmax(work * 1e3, bytes / (PLAN_DRAM_GBS * 1e6));
+}
+
+/* One sample of a kernel that takes `one` ms at a shape of `flops`: a launch
+ * that lasts the rule's min_sample_ms or, under the power cap,
+ * capped_sample_ms, is one sample; a shorter one is repeated over the shape's
+ * input sets at least once round (gpu_timing_prepare), so a slow rung at a
+ * small shape samples for sets x one, however short min_sample_ms is.  Which
+ * points end their warm-up under the cap is not known beforehand: at shapes of
+ * PLAN_CAP_FLOPS and more, a share PLAN_CAPPED_SHARE of them is assumed to. */
+static double sample_ms(double one, double sets, double flops, const struct sampling_rule *r)
 {
     double s = r->min_sample_ms;
     if (flops >= PLAN_CAP_FLOPS && r->capped_sample_ms > s)
         s += PLAN_CAPPED_SHARE * (r->capped_sample_ms - s);
-    return one >= s ? one : s;
+    return one >= s ? one : fmax(s, sets * one);
 }
 
 double point_estimate_s(const struct point *pt, const struct experiment *e)
@@ -270,12 +297,12 @@ double point_estimate_s(const struct point *pt, const struct experiment *e)
      * min_samples and min_time, at most the timeout once min_samples are in. */
     const struct variant *ref =
         pt->v->reference && !pt->unpaired ? registry_find(pt->v->reference) : NULL;
-    double ref_one = 0, pair = sample_ms(one, flops, r) + PLAN_SAMPLE_MS;
-    if (ref) {
-        ref_one = flops / (ref->nominal_gflops * 1e9) * 1e3;
-        pair += sample_ms(ref_one, flops, r) + PLAN_SAMPLE_MS;
-    }
-    const double n = fmax(r->min_samples, ceil(r->min_time_ms / sample_ms(one, flops, r)));
+    const double sets = gpu_input_sets(pt->M, pt->N, pt->K, PLAN_L2_BYTES);
+    const double rung = launch_ms(pt->v, pt->cfg, pt->split, pt->M, pt->N, pt->K);
+    const double ref_one = ref ? launch_ms(ref, NULL, 0, pt->M, pt->N, pt->K) : 0;
+    const double a = sample_ms(rung, sets, flops, r), b = ref ? sample_ms(ref_one, sets, flops, r) : 0;
+    const double pair = a + b + (ref ? 2 : 1) * PLAN_SAMPLE_MS;
+    const double n = fmax(r->min_samples, ceil(r->min_time_ms / a));
     /* A pair expected near parity under the power cap (nominal rates within
      * PARITY_BAND, TF32 at the cap's shapes) rarely narrows its interval: it
      * samples until the parity timeout. */
@@ -284,16 +311,17 @@ double point_estimate_s(const struct point *pt, const struct experiment *e)
         ref && capped_tf32 && fabs(pt->v->nominal_gflops / ref->nominal_gflops - 1.0) <= PARITY_BAND;
     const double timeout = near ? fmax(r->parity_timeout_ms, r->timeout_ms) : r->timeout_ms;
     double ms = fmin(near ? fmax(n * pair, timeout) : n * pair, fmax(timeout, r->min_samples * pair));
-    /* the warm-up: its minimum and the clock's settling, which takes longer
-     * the longer a launch is (the settled test compares windows of samples),
-     * longer under the power cap, and for a row sampled alone, until the power
-     * reading is fresh */
+    /* the warm-up, a pair of samples at a time: its minimum and the clock's
+     * settling, which takes longer the longer a sample is (the settled test
+     * compares windows of samples), longer under the power cap, and for a row
+     * sampled alone, until the power reading is fresh; it stops at its limit
+     * only after the pair under way */
     double warm = fmax(r->warmup_min_ms + PLAN_SETTLE_WINDOWS * r->warmup_window_ms,
-                       PLAN_WARM_MS * pow(sample_ms(one, 0, r), PLAN_WARM_POWER));
+                       PLAN_WARM_MS * pow(a + b, PLAN_WARM_POWER));
     if (capped_tf32) warm += PLAN_CAPPED_WARM_MS;
     if (!ref) warm += PLAN_FRESH_MS;
-    ms += fmin(warm, r->warmup_max_ms);
-    ms += 2 * one + ref_one + PLAN_POINT_MS;
+    ms += fmin(warm, r->warmup_max_ms) + PLAN_WARM_OVERRUN * (a + b);
+    ms += 2 * rung + ref_one + PLAN_POINT_MS;
     /* a rung the driver compiles from PTX: once, at its first launch */
     if (pt->jit_first) ms += PLAN_JIT_MS;
     return ms / 1e3;

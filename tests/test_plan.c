@@ -515,12 +515,43 @@ static void estimate_counts_parity_and_warmups(void **state)
     const double fp32 = point_estimate_s(&p.points[2], e);
     assert_true(paired >= 4.0);                  /* the parity timeout */
     assert_true(alone < 1.0 && fp32 < 1.0);      /* no pair, or FP32: no parity wait */
-    /* gpu_naive_global: about 0.09 ms a launch at 512, 90 ms at 4096 */
-    const double w512 = PLAN_WARM_MS * pow(e->gpu_rule.min_sample_ms, PLAN_WARM_POWER);
+    /* gpu_naive_global: about 0.09 ms a launch at 512, 90 ms at 4096; the
+     * warm-up runs it beside its reference, a pair of samples at a time, each
+     * at least min_sample_ms */
+    const double ms = e->gpu_rule.min_sample_ms;
+    const double w512 = PLAN_WARM_MS * pow(2 * ms, PLAN_WARM_POWER);
     const double w4096 = PLAN_WARM_MS * pow(point_flops(&p.points[4]) /
-                                            (p.points[4].v->nominal_gflops * 1e6), PLAN_WARM_POWER);
-    assert_true(w4096 > 5 * w512);
+                                            (p.points[4].v->nominal_gflops * 1e6) + ms,
+                                            PLAN_WARM_POWER);
+    assert_true(w4096 > 2 * w512);
+    assert_true(point_estimate_s(&p.points[3], e) < point_estimate_s(&p.points[4], e) / 5);
     assert_true(point_estimate_s(&p.points[4], e) > e->gpu_rule.min_samples * 0.09 + w4096 / 1e3);
+    plan_free(&p);
+    done(e);
+}
+
+/* A kernel's time is its waves of tiles, not its FLOPs at the nominal rate: at
+ * a small C a tile larger than C costs a whole tile; and a launch shorter than
+ * a sample is repeated over every input set, so a slow rung samples longer. */
+static void estimate_counts_tiles_and_input_sets(void **state)
+{
+    (void)state;
+    if (!MM_HAVE_CUDA) skip();   /* without CUDA every GPU point is skipped already */
+    struct experiment *e = parse("[experiment]\nname = t\nseed = 1\n"
+                                 "[sampling]\ngpu_min_sample_ms = 1\n"
+                                 "[s]\nvariants = gpu_async_copy\nshapes = 64x64x4096\n"
+                                 "tiles = 64 256\nwpts = 64\n");
+    struct plan p;
+    char err[512];
+    assert_int_equal(plan_from_experiment(e, 1, "", &p, err, sizeof err), 0);
+    assert_int_equal(p.n, 2);
+    assert_int_equal(p.points[1].cfg->block_rows * p.points[1].cfg->block_cols, 128 * 256);
+    /* 64 x 64 x 4096 at the nominal rate: 0.75 us, under the launch's own
+     * cost; a 128 x 256 tile does eight times the work of a 64 x 64 one, in
+     * one block on one SM: ~0.8 ms, sampled over ~100 input sets */
+    const double small = point_estimate_s(&p.points[0], e), big = point_estimate_s(&p.points[1], e);
+    assert_true(big > 1.5 * small);
+    assert_true(big > e->gpu_rule.min_samples * 100 * 0.15e-3);
     plan_free(&p);
     done(e);
 }
@@ -718,6 +749,7 @@ const struct CMUnitTest plan_tests[] = {
     cmocka_unit_test(variant_missing_its_axis_is_an_error),
     cmocka_unit_test(estimate_runs_host_points_beside_gpu_points),
     cmocka_unit_test(estimate_counts_parity_and_warmups),
+    cmocka_unit_test(estimate_counts_tiles_and_input_sets),
     cmocka_unit_test(corpus_draws_the_same_shapes_from_a_seed),
     cmocka_unit_test(listed_corpora_halves_cover_them),
     cmocka_unit_test(points_compiled_from_ptx_are_marked_once),
