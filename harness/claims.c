@@ -28,6 +28,11 @@ static const struct {
     {"pct_ref_kernel", CV_PCT_REF_KERNEL, 1}, {"pct_ref_alone", CV_PCT_REF_ALONE, 1},
     {"pct_ref_lowest", CV_PCT_REF_LOWEST, 1}, {"estimates_spread", CV_ESTIMATES_SPREAD, 1},
     {"ref_in_pairs", CV_REF_IN_PAIRS, 1}, {"clock_in_pairs", CV_CLOCK_IN_PAIRS, 1},
+    {"corpus_pct_ref", CV_CORPUS_PCT_REF, 0}, {"corpus_geomean", CV_CORPUS_GEOMEAN, 0},
+    {"corpus_dispatch_pct", CV_CORPUS_DISPATCH_PCT, 0},
+    {"corpus_dispatch_geomean", CV_CORPUS_DISPATCH_GEOMEAN, 0},
+    {"corpus_dispatch_share", CV_CORPUS_DISPATCH_SHARE, 0},
+    {"corpus_share_90", CV_CORPUS_SHARE_90, 0},
 };
 #define N_VALUES (sizeof VALUES / sizeof VALUES[0])
 
@@ -146,15 +151,9 @@ static int set_key(struct parse *p, struct claim *c, const char *key, char *v)
         if (strcmp(v, "fp32") && strcmp(v, "tf32"))
             return bad(p, "precision: '%s' (expected fp32 or tf32)", v);
         c->precision = !strcmp(v, "tf32") ? PREC_TF32 : PREC_FP32;
-    } else if (!strcmp(key, "classes")) {
-        if ((n = words(v, w, CLAIM_MAX_LIST)) < 1) return bad(p, "classes: expected shape classes");
-        for (int i = 0; i < n; i++) {
-            enum shape_class k;
-            if (shape_class_parse(w[i], &k))
-                return bad(p, "classes: '%s' (expected decode, small, long_k, short_k, odd, "
-                              "aspect or large)", w[i]);
-            c->classes |= 1u << k;
-        }
+    } else if (!strcmp(key, "classes")) {   /* which classes: by the value (complete_claim) */
+        snprintf(c->class_names, sizeof c->class_names, "%s", v);
+        if (words(v, w, CLAIM_MAX_LIST) < 1) return bad(p, "classes: expected shape classes");
     } else if (!strcmp(key, "device")) {
         if (strcmp(v, "gpu") && strcmp(v, "host"))
             return bad(p, "device: '%s' (expected gpu or host)", v);
@@ -201,10 +200,38 @@ static int per_run(enum claim_value v)
     return v == CV_STABLE_SHARE || v == CV_STABLE_UNCAPPED || v == CV_UNSTABLE_UNCAPPED;
 }
 
-/* The values over the shape suite (derive_suite). */
+/* The values over a corpus run (derive_corpus). */
+static int over_corpus(enum claim_value v)
+{
+    return v == CV_CORPUS_PCT_REF || v == CV_CORPUS_GEOMEAN || v == CV_CORPUS_DISPATCH_PCT ||
+           v == CV_CORPUS_DISPATCH_GEOMEAN || v == CV_CORPUS_DISPATCH_SHARE ||
+           v == CV_CORPUS_SHARE_90;
+}
+
+/* The values over the shape suite (derive_suite) or a corpus. */
 static int over_suite(enum claim_value v)
 {
-    return v == CV_SUITE_PCT_REF || v == CV_SUITE_GEOMEAN || v == CV_DISPATCH_SHARE;
+    return v == CV_SUITE_PCT_REF || v == CV_SUITE_GEOMEAN || v == CV_DISPATCH_SHARE ||
+           over_corpus(v);
+}
+
+/* classes = NAMES: the suite's shape classes, or for a corpus value the
+ * corpus classes, as bits. */
+static int parse_classes(struct parse *p, struct claim *c)
+{
+    char buf[sizeof c->class_names], *w[CLAIM_MAX_LIST];
+    snprintf(buf, sizeof buf, "%s", c->class_names);
+    const int n = words(buf, w, CLAIM_MAX_LIST);
+    for (int i = 0; i < n; i++) {
+        enum shape_class k;
+        enum corpus_class q;
+        if (over_corpus(c->value) ? corpus_class_parse(w[i], &q) : shape_class_parse(w[i], &k))
+            return bad(p, "[%s]: classes: '%s' (expected %s)", c->id, w[i],
+                       over_corpus(c->value) ? "gemv, short_k, few or rest"
+                                             : "decode, small, long_k, short_k, odd, aspect or large");
+        c->classes |= 1u << (over_corpus(c->value) ? (int)q : (int)k);
+    }
+    return 0;
 }
 
 /* Is the row one of the exceptions the claim names (its rungs, at its shapes;
@@ -239,9 +266,8 @@ static double stability(const struct claim *c, const struct run *r)
     return v == CV_UNSTABLE_UNCAPPED ? (double)(n - stable) : 100.0 * stable / n;
 }
 
-static int complete_claim(struct parse *p, const struct claim *c)
+static int check_claim(struct parse *p, struct claim *c)
 {
-    p->line = c->line;
     if (!c->text[0] || !c->expect_text[0] || !c->n_runs)
         return bad(p, "[%s] needs text, runs and expect", c->id);
     if (pairwise(c->value) && c->n_runs != 2)
@@ -250,9 +276,10 @@ static int complete_claim(struct parse *p, const struct claim *c)
         c->value != CV_WALL_S && !per_run(c->value) && !over_suite(c->value) && !c->n_shapes)
         return bad(p, "[%s] needs shapes", c->id);
     if (over_suite(c->value) && c->precision < 0)
-        return bad(p, "[%s]: a value over the shape suite needs precision (fp32 or tf32)", c->id);
-    if (!over_suite(c->value) && c->classes)
-        return bad(p, "[%s]: classes filter values over the shape suite only", c->id);
+        return bad(p, "[%s]: a value over the shape suite or a corpus needs precision (fp32 or tf32)", c->id);
+    if (!over_suite(c->value) && c->class_names[0])
+        return bad(p, "[%s]: classes filter values over the shape suite or a corpus only", c->id);
+    if (c->class_names[0] && parse_classes(p, c)) return -1;
     if (c->n_other_shapes && (c->value != CV_RATIO || c->n_other_shapes != c->n_shapes))
         return bad(p, "[%s]: other_shapes: one for each of shapes, for a ratio", c->id);
     if ((!pairwise(c->value) && !over_suite(c->value) && c->precision >= 0) ||
@@ -265,6 +292,15 @@ static int complete_claim(struct parse *p, const struct claim *c)
     if (c->n_except && (!pairwise(c->value) || c->n_only))
         return bad(p, "[%s]: except_rungs filters agreement claims that name no rungs", c->id);
     return 0;
+}
+
+/* A claim's checks, with errors at its header's line; the parse goes on where
+ * it was (the header of the next claim, or the end). */
+static int complete_claim(struct parse *p, struct claim *c)
+{
+    struct parse at = *p;
+    at.line = c->line;
+    return check_claim(&at, c);
 }
 
 /* ROLE = WORD in [roles]. */
@@ -456,7 +492,9 @@ static double value_at(const struct claim *c, const struct run *r, int i, struct
     case CV_CLOCK_IN_PAIRS: return estimates_at(r, v, s, EST_CLOCK_IN_PAIRS);
     case CV_AGREEMENT: case CV_UNVERIFIED: case CV_STABLE_SHARE: case CV_STABLE_UNCAPPED:
     case CV_UNSTABLE_UNCAPPED: case CV_SUITE_PCT_REF: case CV_SUITE_GEOMEAN:
-    case CV_DISPATCH_SHARE: case CV_ESTIMATE: case CV_WALL_S: case CV_AGREEMENT_SHARE: break;
+    case CV_DISPATCH_SHARE: case CV_ESTIMATE: case CV_WALL_S: case CV_AGREEMENT_SHARE:
+    case CV_CORPUS_PCT_REF: case CV_CORPUS_GEOMEAN: case CV_CORPUS_DISPATCH_PCT:
+    case CV_CORPUS_DISPATCH_GEOMEAN: case CV_CORPUS_DISPATCH_SHARE: case CV_CORPUS_SHARE_90: break;
     }
     return NAN;
 }
@@ -648,10 +686,13 @@ static void evaluate(const struct claim *c, const struct run *const *rs, size_t 
         for (size_t k = 0; k < nrs; k++)
             if (derive_suite_room(rs[k]) > room) room = derive_suite_room(rs[k]);
         struct suite_point *pt = malloc(room * sizeof *pt);
+        const int corpus = over_corpus(c->value);
         for (size_t k = 0; k < nrs && pt; k++) {
-            size_t n = derive_suite(rs[k], (enum precision)c->precision, pt, room), m = 0;
+            const enum precision pr = (enum precision)c->precision;
+            size_t n = corpus ? derive_corpus(rs[k], pr, pt, room) : derive_suite(rs[k], pr, pt, room);
+            size_t m = 0;
             for (size_t i = 0; i < n; i++) {   /* the points the claim keeps */
-                int keep = !c->classes || (c->classes >> pt[i].cls & 1u);
+                int keep = !c->classes || (c->classes >> (corpus ? (int)pt[i].corpus : (int)pt[i].cls) & 1u);
                 if (keep && c->n_shapes) {
                     keep = 0;
                     for (int j = 0; j < c->n_shapes; j++)
@@ -660,12 +701,23 @@ static void evaluate(const struct claim *c, const struct run *const *rs, size_t 
                 }
                 if (keep) pt[m++] = pt[i];
             }
-            if (c->value == CV_SUITE_PCT_REF) {
+            if (c->value == CV_SUITE_PCT_REF || c->value == CV_CORPUS_PCT_REF ||
+                c->value == CV_CORPUS_DISPATCH_PCT) {
+                const int d = c->value == CV_CORPUS_DISPATCH_PCT;
                 for (size_t i = 0; i < m; i++) {
                     shape_label(pt[i].s, shape, sizeof shape);
-                    snprintf(where, sizeof where, "%s %s (%s)", rs[k]->role, shape, pt[i].best->name);
-                    take(&a, c, pt[i].best_pct, where, strchr(where, ' ') + 1);
+                    snprintf(where, sizeof where, "%s %s (%s)", rs[k]->role, shape,
+                             d ? "dispatch" : pt[i].best->name);
+                    take(&a, c, d ? pt[i].dispatch_pct : pt[i].best_pct, where, strchr(where, ' ') + 1);
                 }
+            } else if (corpus && m) {
+                struct corpus_summary su;
+                derive_corpus_summary(pt, m, CC_COUNT, &su);
+                const double x = c->value == CV_CORPUS_GEOMEAN            ? su.best_geomean
+                                 : c->value == CV_CORPUS_DISPATCH_GEOMEAN ? su.dispatch_geomean
+                                 : c->value == CV_CORPUS_SHARE_90         ? su.best_share_90
+                                 : 100.0 * su.dispatch_geomean / su.best_geomean;
+                take(&a, c, x, rs[k]->role, rs[k]->role);
             } else if (m) {
                 const double best = derive_suite_geomean(pt, m, 0);
                 take(&a, c, c->value == CV_SUITE_GEOMEAN ? best

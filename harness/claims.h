@@ -57,6 +57,14 @@
  *                   reference over that of the fastest hand-written rungs, in %
  *                   (needs precision): what one call gets of what the ladder
  *                   can reach
+ *   corpus_pct_ref  per (run, shape of a corpus run: derive_corpus): the
+ *                   fastest rung's standalone % of cuBLAS at the precision
+ *                   (needs precision, as every corpus value; classes: corpus
+ *                   classes, gemv short_k few rest)
+ *   corpus_dispatch_pct  the same of the dispatch row
+ *   corpus_geomean, corpus_dispatch_geomean  per run: their geometric means
+ *   corpus_dispatch_share  per run: the second over the first, in %
+ *   corpus_share_90 per run: the % of shapes where the fastest rung reaches 90%
  *   agreement_share the same pairs, filtered the same way: the % of them within
  *                   AGREEMENT_CLOSE (2%) of 1
  *   estimate        per run: its wall time over the plan's estimate (the file's
@@ -91,7 +99,9 @@ enum claim_value { CV_PCT_REF, CV_PCT_PEAK, CV_TFLOPS, CV_RATIO, CV_STEP, CV_REL
                    CV_STABLE_UNCAPPED, CV_UNSTABLE_UNCAPPED, CV_SUITE_PCT_REF, CV_SUITE_GEOMEAN,
                    CV_DISPATCH_SHARE, CV_ESTIMATE, CV_WALL_S, CV_AGREEMENT_SHARE,
                    CV_PCT_REF_KERNEL, CV_PCT_REF_ALONE, CV_PCT_REF_LOWEST, CV_ESTIMATES_SPREAD,
-                   CV_REF_IN_PAIRS, CV_CLOCK_IN_PAIRS };
+                   CV_REF_IN_PAIRS, CV_CLOCK_IN_PAIRS, CV_CORPUS_PCT_REF, CV_CORPUS_GEOMEAN,
+                   CV_CORPUS_DISPATCH_PCT, CV_CORPUS_DISPATCH_GEOMEAN, CV_CORPUS_DISPATCH_SHARE,
+                   CV_CORPUS_SHARE_90 };
 
 /* agreement_share counts the pairs within this of 1 */
 #define AGREEMENT_CLOSE 0.02
@@ -117,7 +127,9 @@ struct claim {
     char except[CLAIM_MAX_LIST][32]; /* agreement: all but these rungs */
     int n_except;
     int precision;             /* agreement, suite values: -1 both, else PREC_FP32 or PREC_TF32 */
-    unsigned classes;          /* suite values: 1 << enum shape_class for each; 0: all */
+    unsigned classes;          /* suite values: 1 << enum shape_class for each, corpus values:
+                                  1 << enum corpus_class; 0: all */
+    char class_names[CLAIM_MAX_LIST * 12];   /* as the file gave them */
     int host_rows;             /* agreement: the host rows instead of the GPU rows */
     enum claim_expect expect;
     double lo, hi;             /* the bounds every value must lie within */

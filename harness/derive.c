@@ -547,6 +547,16 @@ const char *corpus_class_name(enum corpus_class c)
     return c >= 0 && c < CC_COUNT ? CORPUS_CLASS_NAMES[c] : "?";
 }
 
+int corpus_class_parse(const char *name, enum corpus_class *out)
+{
+    for (int c = 0; c < CC_COUNT; c++)
+        if (!strcmp(name, CORPUS_CLASS_NAMES[c])) {
+            *out = (enum corpus_class)c;
+            return 0;
+        }
+    return -1;
+}
+
 /* The corpus's order: class, then FLOP count */
 static int corpus_before(struct shape a, struct shape b)
 {
@@ -622,7 +632,7 @@ double derive_k_per_block(const struct result_row *row)
 
 const char *const DERIVE_VIEWS =
     "rungs runs ladder configs speedup samples telemetry transfers shapes suite corpus "
-    "corpus-classes estimates compare";
+    "corpus-classes corpus-cdf estimates compare";
 
 static void num(FILE *out, double x)
 {
@@ -1199,6 +1209,25 @@ static void view_corpus(FILE *out, const struct run *r)
     free(pt);
 }
 
+void derive_corpus_summary(const struct suite_point *pt, size_t n, int cls,
+                           struct corpus_summary *out)
+{
+    size_t m = 0, at90 = 0;
+    double lb = 0, ld = 0, minb = INFINITY, mind = INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        if (cls < CC_COUNT && pt[i].corpus != (enum corpus_class)cls) continue;
+        m++;
+        lb += log(pt[i].best_pct), ld += log(pt[i].dispatch_pct);   /* NaN without one */
+        minb = fmin(minb, pt[i].best_pct), mind = fmin(mind, pt[i].dispatch_pct);
+        at90 += pt[i].best_pct >= 90.0;
+    }
+    *out = (struct corpus_summary){m, NAN, NAN, NAN, NAN, NAN};
+    if (!m) return;
+    out->best_geomean = exp(lb / (double)m), out->best_min = minb;
+    out->dispatch_geomean = exp(ld / (double)m), out->dispatch_min = mind;
+    out->best_share_90 = 100.0 * (double)at90 / (double)m;
+}
+
 static void view_corpus_classes(FILE *out, const struct run *r)
 {
     struct suite_point *pt = malloc(derive_suite_room(r) * sizeof *pt);
@@ -1207,28 +1236,59 @@ static void view_corpus_classes(FILE *out, const struct run *r)
     for (int p = PREC_FP32; p <= PREC_TF32 && pt; p++) {
         const size_t n = derive_corpus(r, (enum precision)p, pt, derive_suite_room(r));
         for (int c = 0; c <= CC_COUNT; c++) {   /* CC_COUNT: all of them */
-            size_t m = 0, at90 = 0;
-            double lb = 0, ld = 0, minb = INFINITY, mind = INFINITY;
-            for (size_t i = 0; i < n; i++) {
-                if (c < CC_COUNT && pt[i].corpus != (enum corpus_class)c) continue;
-                m++;
-                lb += log(pt[i].best_pct), ld += log(pt[i].dispatch_pct);   /* NaN without one */
-                minb = fmin(minb, pt[i].best_pct), mind = fmin(mind, pt[i].dispatch_pct);
-                at90 += pt[i].best_pct >= 90.0;
-            }
-            if (!m) continue;
+            struct corpus_summary su;
+            derive_corpus_summary(pt, n, c, &su);
+            if (!su.shapes) continue;
             fputs(p == PREC_TF32 ? "tf32" : "fp32", out);
             str(out, c < CC_COUNT ? corpus_class_name((enum corpus_class)c) : "all");
-            fprintf(out, "\t%zu", m);
-            num(out, exp(lb / (double)m));
-            num(out, minb);
-            num(out, exp(ld / (double)m));
-            num(out, mind);
-            num(out, 100.0 * (double)at90 / (double)m);
+            fprintf(out, "\t%zu", su.shapes);
+            num(out, su.best_geomean);
+            num(out, su.best_min);
+            num(out, su.dispatch_geomean);
+            num(out, su.dispatch_min);
+            num(out, su.best_share_90);
             fputc('\n', out);
         }
     }
     free(pt);
+}
+
+static int by_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* corpus-cdf: the distribution of a corpus run's % of cuBLAS, per precision,
+ * for the fastest rung (best) and the dispatch row: each shape's %, in rising
+ * order, with the share of shapes at or below it (an empirical CDF). */
+static void view_corpus_cdf(FILE *out, const struct run *r)
+{
+    const size_t room = derive_suite_room(r);
+    struct suite_point *pt = malloc(room * sizeof *pt);
+    double *v = malloc(room * sizeof *v);
+    fputs("precision\tseries\trank\tshare\tpct_ref\n", out);
+    for (int p = PREC_FP32; p <= PREC_TF32 && pt && v; p++) {
+        const size_t n = derive_corpus(r, (enum precision)p, pt, room);
+        for (int d = 0; d < 2; d++) {
+            size_t m = 0;
+            for (size_t i = 0; i < n; i++) {
+                const double x = d ? pt[i].dispatch_pct : pt[i].best_pct;
+                if (isfinite(x)) v[m++] = x;
+            }
+            qsort(v, m, sizeof *v, by_double);
+            for (size_t i = 0; i < m; i++) {
+                fputs(p == PREC_TF32 ? "tf32" : "fp32", out);
+                str(out, d ? "dispatch" : "best");
+                fprintf(out, "\t%zu", i + 1);
+                num(out, (double)(i + 1) / (double)m);
+                num(out, v[i]);
+                fputc('\n', out);
+            }
+        }
+    }
+    free(pt);
+    free(v);
 }
 
 /* compare: each (rung, shape, host memory) of the first run that the second
@@ -1280,7 +1340,7 @@ int derive_table(FILE *out, const char *view, const struct run *runs, size_t nru
     static const char *const known[] = {"rungs",     "runs",      "ladder", "configs",
                                         "speedup",   "samples",   "telemetry", "transfers",
                                         "shapes",    "suite",     "corpus", "corpus-classes",
-                                        "estimates", "compare"};
+                                        "corpus-cdf", "estimates", "compare"};
     size_t k = 0;
     while (k < sizeof known / sizeof known[0] && strcmp(known[k], view)) k++;
     if (k == sizeof known / sizeof known[0]) {
@@ -1307,6 +1367,7 @@ int derive_table(FILE *out, const char *view, const struct run *runs, size_t nru
     else if (!strcmp(view, "suite")) view_suite(out, &runs[0]);
     else if (!strcmp(view, "corpus")) view_corpus(out, &runs[0]);
     else if (!strcmp(view, "corpus-classes")) view_corpus_classes(out, &runs[0]);
+    else if (!strcmp(view, "corpus-cdf")) view_corpus_cdf(out, &runs[0]);
     else if (!strcmp(view, "estimates")) estimates_view(out, &runs[0]);
     else view_compare(out, &runs[0], &runs[1]);
     return 0;

@@ -160,6 +160,8 @@ double derive_suite_geomean(const struct suite_point *pt, size_t n, int dispatch
  *   rest     the others         (mid-size and large) */
 enum corpus_class corpus_class_of(struct shape s);
 const char *corpus_class_name(enum corpus_class c);
+/* By name ("gemv"): 0, or -1. */
+int corpus_class_parse(const char *name, enum corpus_class *out);
 /* One point of a corpus run per shape for precision p: the fastest hand-written
  * GPU rung at least as precise as p (for TF32, a TF32 or an FP32 rung: a call
  * that allows TF32 may get FP32's result, as the dispatch row's may), the
@@ -169,6 +171,16 @@ const char *corpus_class_name(enum corpus_class c);
  * every point); best_ci95 is NaN.  Ordered by corpus class, then FLOP count, M;
  * `cls` is left as the suite's class. */
 size_t derive_corpus(const struct run *r, enum precision p, struct suite_point *out, size_t max);
+/* A corpus run's points of one class (cls; CC_COUNT: every class) summed up:
+ * how many, the geometric mean and the lowest of the fastest rung's % and of
+ * the dispatch row's (NaN where a point has none), and the share of points
+ * (in %) where the fastest rung reaches 90% of cuBLAS; NaN with no point. */
+struct corpus_summary {
+    size_t shapes;
+    double best_geomean, best_min, dispatch_geomean, dispatch_min, best_share_90;
+};
+void derive_corpus_summary(const struct suite_point *pt, size_t n, int cls,
+                           struct corpus_summary *out);
 
 /* A row's decomposition, for the shape study: its tiles of C (ceil(M / BM)
  * ceil(N / BN); NaN without a block geometry: library and dispatch rows), the

@@ -714,6 +714,15 @@ static int table_transfers(FILE *f, const char *role, const char *rung, const st
     return 0;
 }
 
+/* A table's run by its role, or NULL with why. */
+static const struct run *table_run(const char *role, const struct run *runs, size_t nruns,
+                                   char *why, size_t whylen)
+{
+    const struct run *r = role_run(runs, nruns, role);
+    if (!r) snprintf(why, whylen, "no run '%s'", role);
+    return r;
+}
+
 /* shapes.ROLE: per shape of the suite (its order): the class, then for FP32
  * and TF32 the fastest hand-written rung (number), its % of the reference, the
  * waves of its grid and the K each block multiplies, and the dispatch row's %
@@ -721,11 +730,8 @@ static int table_transfers(FILE *f, const char *role, const char *rung, const st
 static int table_shapes(FILE *f, const char *role, const struct run *runs, size_t nruns,
                         char *why, size_t whylen)
 {
-    const struct run *r = role_run(runs, nruns, role);
-    if (!r) {
-        snprintf(why, whylen, "no run '%s'", role);
-        return -1;
-    }
+    const struct run *r = table_run(role, runs, nruns, why, whylen);
+    if (!r) return -1;
     const size_t room = derive_suite_room(r);
     struct suite_point *pt[2] = {malloc(room * sizeof *pt[0]), malloc(room * sizeof *pt[1])};
     if (!pt[0] || !pt[1]) {
@@ -769,6 +775,49 @@ static int table_shapes(FILE *f, const char *role, const struct run *runs, size_
     }
     free(pt[0]), free(pt[1]);
     return rc;
+}
+
+/* corpus.ROLE: per precision and corpus class (then all of them), the shapes,
+ * the fastest rung's geometric mean and lowest % of cuBLAS, the dispatch row's,
+ * and the share of shapes where the fastest rung reaches 90% (derive.h's
+ * corpus_summary). */
+static int table_corpus(FILE *f, const char *role, const struct run *runs, size_t nruns,
+                        char *why, size_t whylen)
+{
+    const struct run *r = table_run(role, runs, nruns, why, whylen);
+    if (!r) return -1;
+    const size_t room = derive_suite_room(r);
+    struct suite_point *pt = malloc(room * sizeof *pt);
+    if (!pt) {
+        snprintf(why, whylen, "out of memory");
+        return -1;
+    }
+    size_t rows = 0;
+    for (int p = PREC_FP32; p <= PREC_TF32; p++) {
+        const size_t n = derive_corpus(r, (enum precision)p, pt, room);
+        const size_t before = rows;
+        for (int c = 0; c <= CC_COUNT; c++) {
+            struct corpus_summary su;
+            derive_corpus_summary(pt, n, c, &su);
+            if (!su.shapes) continue;
+            char cls[32];
+            latex(c < CC_COUNT ? corpus_class_name((enum corpus_class)c) : "all", cls, sizeof cls);
+            /* a rule between the precisions and above each one's total */
+            const int rule = c == CC_COUNT || (rows == before && rows > 0);
+            fprintf(f, "%s%s & %s & %zu & %.1f & %.1f", rule ? "\\midrule\n" : "",
+                    p == PREC_TF32 ? "TF32" : "FP32", cls, su.shapes, su.best_geomean, su.best_min);
+            pct_cell(f, su.dispatch_geomean);
+            pct_cell(f, su.dispatch_min);
+            fprintf(f, " & %.0f \\\\\n", su.best_share_90);
+            rows++;
+        }
+    }
+    free(pt);
+    if (!rows) {
+        snprintf(why, whylen, "run '%s' has no corpus shape with a rung and cuBLAS", role);
+        return -1;
+    }
+    return 0;
 }
 
 /* estimates.ROLE-ROLE.RUNG-RUNG.SHAPE-SHAPE: per rung, shape and role, the
@@ -840,6 +889,7 @@ static int write_table(const char *name, const char *dir, const struct run *runs
     else if (n == 2 && !strcmp(p[0], "hardware")) rc = table_hardware(f, p[1], runs, nruns, why, whylen);
     else if (n == 3 && !strcmp(p[0], "transfers")) rc = table_transfers(f, p[1], p[2], runs, nruns, why, whylen);
     else if (n == 2 && !strcmp(p[0], "shapes")) rc = table_shapes(f, p[1], runs, nruns, why, whylen);
+    else if (n == 2 && !strcmp(p[0], "corpus")) rc = table_corpus(f, p[1], runs, nruns, why, whylen);
     else if (n == 4 && !strcmp(p[0], "estimates"))
         rc = table_estimates(f, p[1], p[2], p[3], runs, nruns, why, whylen);
     else {

@@ -95,7 +95,12 @@
  *                                  class, then for FP32 and for TF32 the fastest
  *                                  hand-written rung, its % of the reference, the
  *                                  waves of its grid, the K per block, and the
- *                                  dispatch row's % of the reference */
+ *                                  dispatch row's % of the reference
+ *   corpus.ROLE                    per precision and corpus class, then all of
+ *                                  them (derive_corpus_summary): the shapes, the
+ *                                  fastest rung's geometric mean and lowest % of
+ *                                  cuBLAS, the dispatch row's, and the % of
+ *                                  shapes where the fastest reaches 90% */
 #ifndef HARNESS_VALUES_H
 #define HARNESS_VALUES_H
 

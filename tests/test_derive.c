@@ -855,6 +855,44 @@ static void corpus_points_classes_and_finer_rungs(void **state)
     fclose(out);
     assert_non_null(strstr(buf, "tf32\t4\t4096\t4096\t4x4096x4096\tgemv\t18\tgpu_gemv\t"));
     free(buf);
+    /* the distribution: each series' %s in rising order, the share at or below */
+    buf = NULL;
+    out = open_memstream(&buf, &len);
+    assert_int_equal(derive_table(out, "corpus-cdf", &r, 1, NULL, err, sizeof err), 0);
+    fclose(out);
+    assert_non_null(strstr(buf, "tf32\tbest\t1\t0.333333\t75\ntf32\tbest\t2\t0.666667\t125\n"
+                                "tf32\tbest\t3\t1\t200\ntf32\tdispatch\t1\t1\t66.6667\n"));
+    free(buf);
+    struct corpus_summary su;
+    const size_t nt = derive_corpus(&r, PREC_TF32, pt, 8);
+    derive_corpus_summary(pt, nt, CC_COUNT, &su);
+    assert_int_equal(su.shapes, 3);
+    assert_true(fabs(su.best_geomean - cbrt(75.0 * 125 * 200)) < 1e-9 && su.best_min == 75);
+    assert_true(isnan(su.dispatch_geomean) && fabs(su.best_share_90 - 200.0 / 3) < 1e-9);
+    derive_corpus_summary(pt, nt, CC_FEW, &su);
+    assert_true(su.shapes == 0 && isnan(su.best_geomean));
+    /* claims over the corpus: its summary, or each shape's %, of some classes */
+    char cpath[400];
+    snprintf(cpath, sizeof cpath, "%s/corpus.ini", k->dir);
+    write_text(cpath, "[geo]\ntext = {range}\nvalue = corpus_geomean\nprecision = tf32\nruns = corpus\n"
+                      "expect = between 123 124\n"
+                      "[share]\ntext = {range}\nvalue = corpus_share_90\nprecision = tf32\n"
+                      "runs = corpus\nexpect = between 66 67\n"
+                      "[gemv]\ntext = {min} at {min_at}\nvalue = corpus_pct_ref\nprecision = tf32\n"
+                      "classes = gemv\nruns = corpus\nexpect = at_most 80\n"
+                      "[none]\ntext = {range}\nvalue = corpus_dispatch_geomean\nprecision = tf32\n"
+                      "classes = short_k rest\nruns = corpus\nexpect = at_least 1\n");
+    struct claims *cs = calloc(1, sizeof *cs);
+    struct claim_result res[4];
+    assert_int_equal(claims_load(cpath, cs, err, sizeof err), 0);
+    for (size_t i = 0; i < 4; i++) claims_evaluate(&cs->c[i], &r, 1, &res[i]);
+    assert_int_equal(res[0].verdict, CLAIM_PASSED);
+    assert_int_equal(res[1].verdict, CLAIM_PASSED);
+    assert_int_equal(res[2].verdict, CLAIM_PASSED);
+    assert_int_equal(res[2].count, 1);
+    assert_string_equal(res[2].text, "75.0 at 4x4096x4096 (gpu_gemv)");
+    assert_int_equal(res[3].verdict, CLAIM_NOT_EVALUATED);   /* no dispatch row there */
+    free(cs);
     derive_close(&r);
 }
 
@@ -987,10 +1025,15 @@ static void shape_suite_best_dispatch_and_claims(void **state)
         const char *text, *expect;
     } bad[] = {
         {"[a]\ntext = t\nvalue = suite_geomean\nruns = x\nexpect = at_least 1\n",
-         ":1: [a]: a value over the shape suite needs precision"},
-        {"[a]\ntext = t\nclasses = tiny\n", ":3: classes: 'tiny'"},
+         ":1: [a]: a value over the shape suite or a corpus needs precision"},
+        {"[a]\ntext = t\nvalue = suite_geomean\nprecision = fp32\nclasses = tiny\nruns = x\n"
+         "expect = at_least 1\n", ":1: [a]: classes: 'tiny' (expected decode"},
+        /* a corpus's classes are its own; the error is at its claim's line */
+        {"[a]\ntext = t\nvalue = suite_geomean\nprecision = fp32\nruns = x\nexpect = at_least 1\n"
+         "[b]\ntext = t\nvalue = corpus_geomean\nprecision = tf32\nclasses = gemv decode\n"
+         "runs = x\nexpect = at_least 1\n", ":7: [b]: classes: 'decode' (expected gemv"},
         {"[a]\ntext = t\nvalue = pct_ref gpu_tiled\nclasses = odd\nruns = x\nshapes = 256\n"
-         "expect = at_least 1\n", ":1: [a]: classes filter values over the shape suite only"},
+         "expect = at_least 1\n", ":1: [a]: classes filter values over the shape suite or a corpus only"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         write_text(p, bad[i].text);
