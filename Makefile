@@ -36,7 +36,7 @@ include data/references.mk
 export REF_H100 REF_H200 REF_TRANSFERS REF_REPRO REF_SHAPES_H100 REF_SHAPES_H200 REF_PORTABILITY_H100 \
        REF_REPRO_SHAPES_H100 REF_REPRO_TRANSFERS_H100 REF_TRANSFERS_H200 REF_PORTABILITY_H200 \
        REF_REPRO_H200 REF_REPRO_SHAPES_H200 REF_REPRO_TRANSFERS_H200 REF_ESTIMATES_H100 \
-       REF_ESTIMATES_H200
+       REF_ESTIMATES_H200 REF_HELDOUT_H100 REF_HELDOUT_H200
 # Host rungs: each level is its own object, so -O is an axis of the experiment.
 HOST_KERNEL_CFLAGS := -std=c11 -g $(WARN)
 NVCCFLAGS  ?= -O3 -std=c++17 -lineinfo \
@@ -134,7 +134,7 @@ figures-built: bin/mmladder
 	scripts/figures.sh -o build/figures -p $(REF_H100) -c $(REF_H200) \
 	  $(if $(REF_TRANSFERS),-t $(REF_TRANSFERS)) $(if $(REF_REPRO),-r $(REF_H100) -n $(REF_REPRO)) \
 	  $(if $(REF_REPRO_H200),-R $(REF_H200) -N $(REF_REPRO_H200)) \
-	  $(if $(REF_SHAPES_H100),-s $(REF_SHAPES_H100))
+	  $(if $(REF_SHAPES_H100),-s $(REF_SHAPES_H100)) $(if $(REF_HELDOUT_H100),-H $(REF_HELDOUT_H100))
 
 # The roles the claims and the paper's keys name, and the reference runs they are.
 REF_RUNS = h100=$(REF_H100) h200=$(REF_H200) $(if $(REF_TRANSFERS),transfers=$(REF_TRANSFERS)) \
@@ -150,7 +150,9 @@ REF_RUNS = h100=$(REF_H100) h200=$(REF_H200) $(if $(REF_TRANSFERS),transfers=$(R
            $(if $(REF_REPRO_SHAPES_H200),repro_shapes_h200=$(REF_REPRO_SHAPES_H200)) \
            $(if $(REF_REPRO_TRANSFERS_H200),repro_transfers_h200=$(REF_REPRO_TRANSFERS_H200)) \
            $(if $(REF_ESTIMATES_H100),estimates_h100=$(REF_ESTIMATES_H100)) \
-           $(if $(REF_ESTIMATES_H200),estimates_h200=$(REF_ESTIMATES_H200))
+           $(if $(REF_ESTIMATES_H200),estimates_h200=$(REF_ESTIMATES_H200)) \
+           $(if $(REF_HELDOUT_H100),heldout_h100=$(REF_HELDOUT_H100)) \
+           $(if $(REF_HELDOUT_H200),heldout_h200=$(REF_HELDOUT_H200))
 
 check-claims: bin/mmladder               ## every claim of README and paper checked against data/
 	bin/mmladder claims paper/claims.ini $(REF_RUNS)

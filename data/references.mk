@@ -23,3 +23,6 @@ REF_REPRO_TRANSFERS_H200=data/reproduce-transfers-20261126T110805Z.h5
 # second-timer estimates where a rung comes within 10% of cuBLAS.
 REF_ESTIMATES_H100=data/estimates-h100-80gb-hbm3-20261126T103124Z.h5
 REF_ESTIMATES_H200=data/estimates-h200-20261126T105628Z.h5
+# The held-out corpus (experiments/heldout.ini), run once its rules were final:
+# shapes no rule of the ladder was made from.
+REF_HELDOUT_H100=data/heldout-h100-80gb-hbm3-20261126T185306Z.h5

@@ -4,7 +4,8 @@
 #
 # usage: scripts/figures.sh -o OUTDIR -p PRIMARY.h5 [-c OTHER_GPU.h5]
 #                           [-t TRANSFERS.h5] [-r REFERENCE.h5 [-n NEW.h5]]
-#                           [-R REFERENCE2.h5 -N NEW2.h5] [-s SHAPES.h5] [-b BIN] [-T TOL]
+#                           [-R REFERENCE2.h5 -N NEW2.h5] [-s SHAPES.h5] [-H HELDOUT.h5]
+#                           [-b BIN] [-T TOL]
 #
 #   -o OUTDIR     where the figures go (NN_name.pdf and .png) and, in OUTDIR/data,
 #                 the tables they are drawn from
@@ -16,11 +17,13 @@
 #   -R, -N        a second pair, another GPU's reference and reproduction
 #                 (figure 10_reproduction2)
 #   -s SHAPES     a run of experiments/shapes.ini, the shape suite (figure 12)
+#   -H HELDOUT    a corpus run, the held-out corpus (experiments/heldout.ini;
+#                 figure 13)
 #   -b BIN        the harness binary (default bin/mmladder)
 #   -T TOL        figure 10's tolerance band, a fraction (default 0.10)
 #
-# A figure is skipped, not failed, when its run was not given (figures 8-10 and
-# 12) or when its script ends with exit status 3 (style.gp: skip), saying that
+# A figure is skipped, not failed, when its run was not given (figures 8-10, 12
+# and 13) or when its script ends with exit status 3 (style.gp: skip), saying that
 # the run has nothing for it: figure 11 draws the telemetry of a schema-6 run, so
 # that a PRIMARY of an older schema (or a run without NVML) has none to draw.
 #
@@ -37,13 +40,13 @@ prog=figures.sh
 die() { printf '%s: %s\n' "$prog" "$*" >&2; exit 1; }
 usage() { sed -n '/^# usage:/,/^#   -T/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 1; }
 
-outdir= primary= other= transfers= reference= new= reference2= new2= shapes= tol=0.10
+outdir= primary= other= transfers= reference= new= reference2= new2= shapes= heldout= tol=0.10
 bin=bin/mmladder
-while getopts o:p:c:t:r:n:R:N:s:b:T:h opt; do
+while getopts o:p:c:t:r:n:R:N:s:H:b:T:h opt; do
     case $opt in
     o) outdir=$OPTARG ;; p) primary=$OPTARG ;; c) other=$OPTARG ;; t) transfers=$OPTARG ;;
     r) reference=$OPTARG ;; n) new=$OPTARG ;; s) shapes=$OPTARG ;; b) bin=$OPTARG ;;
-    R) reference2=$OPTARG ;; N) new2=$OPTARG ;;
+    R) reference2=$OPTARG ;; N) new2=$OPTARG ;; H) heldout=$OPTARG ;;
     T) tol=$OPTARG ;;
     *) usage ;;
     esac
@@ -83,6 +86,7 @@ table telemetry telemetry "$primary"
 [ -z "$reference" ] || { table repro compare "$new" "$reference"; runs="$runs reference=$reference new=$new"; }
 [ -z "$reference2" ] || { table repro2 compare "$new2" "$reference2"; runs="$runs reference2=$reference2 new2=$new2"; }
 [ -z "$shapes" ] || { table shapes shapes "$shapes"; runs="$runs shapes=$shapes"; }
+[ -z "$heldout" ] || { table heldout corpus-cdf "$heldout"; runs="$runs heldout=$heldout"; }
 # shellcheck disable=SC2086  # one word per run
 table runs runs $runs
 
@@ -129,6 +133,7 @@ figure 10_reproduction repro
 figure 10_reproduction2 repro2 10_reproduction "pair='2'"
 figure 11_telemetry ""
 figure 12_shapes shapes
+figure 13_heldout heldout
 
 if [ -n "$failed" ]; then
     printf '%s: %d figure(s) written to %s, %d skipped; FAILED:%s\n' "$prog" "$ran" "$outdir" \
