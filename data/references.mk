@@ -26,3 +26,5 @@ REF_ESTIMATES_H200=data/estimates-h200-20261126T105628Z.h5
 # The held-out corpus (experiments/heldout.ini), run once its rules were final:
 # shapes no rule of the ladder was made from.
 REF_HELDOUT_H100=data/heldout-h100-80gb-hbm3-20261126T185306Z.h5
+# The held-out corpus again, on another freshly started H100, of the same commit.
+REF_REPRO_HELDOUT_H100=data/heldout-h100-80gb-hbm3-20261126T191812Z.h5
