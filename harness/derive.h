@@ -72,6 +72,11 @@ int shape_square(struct shape s);
 /* "4096" for a square size, else "MxNxK". */
 void shape_label(struct shape s, char *buf, size_t len);
 
+/* The rows of one group (a rung at a shape, without host memory) in file
+ * order: where they start in r->by_group, and how many in *n; NULL without an
+ * index (the caller scans every row). */
+const struct result_row *const *derive_group_rows(const struct run *r, const char *variant,
+                                                  struct shape s, size_t *n);
 /* The rung's best ordinary row at the shape, or NULL. */
 const struct result_row *derive_best(const struct run *r, const struct variant *v, struct shape s);
 /* Its GFLOP/s; NaN when there is none. */

@@ -695,19 +695,62 @@ static void child_visit(const char *path, int fd)
     _exit(0);
 }
 
-/* Run body(path, fd) in a child and collect everything it writes, at most
- * `cap` bytes, within `timeout_s`.  Returns 0 with *buf (malloc'd) and *len,
- * or -1 with why. */
-static int run_child(void (*body)(const char *, int), const char *path, size_t cap,
-                     double timeout_s, char **buf, size_t *len, char *why, size_t whylen)
+/* Where a child's bytes go: room(ctx, have, &len) is the place for the next
+ * ones (at most len of them) after `have` have come, or NULL with the reason
+ * in *fail; done(ctx, have) once the child closed its end: 0, or -1 with the
+ * reason in *fail. */
+struct sink {
+    char *(*room)(void *ctx, size_t have, size_t *len, const char **fail);
+    int (*done)(void *ctx, size_t have, const char **fail);
+    void *ctx;
+};
+
+/* A sink that keeps everything in one growing buffer, at most `cap` bytes. */
+struct grow {
+    char *b;
+    size_t room, cap, len;   /* len: what came, once all has */
+};
+
+static char *grow_room(void *ctx, size_t have, size_t *len, const char **fail)
 {
-    *buf = NULL;
-    *len = 0;
+    struct grow *g = ctx;
+    if (have == g->room) {
+        if (g->room >= g->cap) {
+            *fail = "its reader sent more than the file can hold";
+            return NULL;
+        }
+        const size_t room = !g->room ? 1 << 16 : g->room * 2 > g->cap ? g->cap : g->room * 2;
+        char *nb = realloc(g->b, room);
+        if (!nb) {
+            *fail = "out of memory";
+            return NULL;
+        }
+        g->b = nb, g->room = room;
+    }
+    *len = g->room - have;
+    return g->b + have;
+}
+
+static int grow_done(void *ctx, size_t have, const char **fail)
+{
+    (void)fail;
+    ((struct grow *)ctx)->len = have;
+    return 0;
+}
+
+/* Run body(path, fd) in a child and put everything it writes into the sink,
+ * within `timeout_s`.  0, or -1 with why. */
+static int run_child(void (*body)(const char *, int), const char *path, const struct sink *to,
+                     double timeout_s, char *why, size_t whylen)
+{
     int p[2];
     if (pipe(p) != 0) {
         snprintf(why, whylen, "cannot make a pipe: %s", strerror(errno));
         return -1;
     }
+#ifdef F_SETPIPE_SZ
+    (void)fcntl(p[0], F_SETPIPE_SZ, 1 << 20);   /* fewer, larger reads; the default if refused */
+#endif
     fflush(NULL);   /* nothing buffered is written twice */
     pid_t pid = fork();
     if (pid < 0) {
@@ -728,13 +771,11 @@ static int run_child(void (*body)(const char *, int), const char *path, size_t c
     close(p[1]);
     struct timespec t0, t;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    size_t have = 0, room = 1 << 16;
-    char *b = malloc(room);
-    const char *fail = b ? NULL : "out of memory";
+    size_t have = 0;
+    const char *fail = NULL, *late = NULL;   /* late: what the sink found once all had come */
     for (;;) {
         clock_gettime(CLOCK_MONOTONIC, &t);
         const double left = timeout_s - ((double)(t.tv_sec - t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - t0.tv_nsec));
-        if (fail) break;
         if (left <= 0) {
             fail = "reading it did not end in time (the HDF5 library hung on it)";
             break;
@@ -743,22 +784,15 @@ static int run_child(void (*body)(const char *, int), const char *path, size_t c
         int r = poll(&pf, 1, (int)(left * 1000) + 1);
         if (r < 0 && errno == EINTR) continue;
         if (r <= 0) continue;
-        if (have == room) {
-            if (room >= cap) {
-                fail = "its reader sent more than the file can hold";
-                break;
-            }
-            room = room * 2 > cap ? cap : room * 2;
-            char *nb = realloc(b, room);
-            if (!nb) {
-                fail = "out of memory";
-                break;
-            }
-            b = nb;
-        }
-        ssize_t got = read(p[0], b + have, room - have);
+        size_t len;
+        char *at = to->room(to->ctx, have, &len, &fail);
+        if (!at) break;
+        ssize_t got = read(p[0], at, len);
         if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) break;   /* the child closed its end */
+        if (got <= 0) {   /* the child closed its end */
+            (void)to->done(to->ctx, have, &late);
+            break;
+        }
         have += (size_t)got;
     }
     close(p[0]);
@@ -771,14 +805,11 @@ static int run_child(void (*body)(const char *, int), const char *path, size_t c
     } else if (!fail && (!WIFEXITED(st) || WEXITSTATUS(st) != 0)) {
         snprintf(why, whylen, "damaged (its reader stopped with status %d)",
                  WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-    } else if (fail) {
-        snprintf(why, whylen, "%s", fail);
+    } else if (fail || late) {
+        snprintf(why, whylen, "%s", fail ? fail : late);
     } else {
-        *buf = b;
-        *len = have;
         return 0;
     }
-    free(b);
     return -1;
 }
 
@@ -825,6 +856,83 @@ static void unknown_before_8(struct results_file *f)
     }
 }
 
+/* The sink of child_read: the wire_head, then the rows and the samples straight
+ * into their own arrays, sized by the head once it has come and checked
+ * against what the file can hold. */
+struct rows_sink {
+    struct wire_head h;
+    size_t cap;                       /* the most the reader may send */
+    struct result_row *rows;
+    struct sample_row *samples;
+    size_t rows_b, samples_b;
+    int sized;                        /* the head has come and the arrays are made */
+    char extra;                       /* a byte past the end: the stream is too long */
+    char msg[200];
+};
+
+static int rows_sized(struct rows_sink *k, const char **fail)
+{
+    k->h.err[sizeof k->h.err - 1] = k->h.notes[sizeof k->h.notes - 1] = '\0';
+    k->sized = 1;
+    if (k->h.rc != 0) return 0;   /* nothing follows; results_read reports h.err */
+    if (k->h.n_rows > RESULTS_MAX_ROWS || k->h.n_samples > RESULTS_MAX_SAMPLES ||
+        (double)k->h.n_rows * sizeof *k->rows + (double)k->h.n_samples * sizeof *k->samples >
+            (double)k->cap) {
+        snprintf(k->msg, sizeof k->msg, "damaged (its reader announced %llu rows and %llu samples)",
+                 (unsigned long long)k->h.n_rows, (unsigned long long)k->h.n_samples);
+        *fail = k->msg;
+        return -1;
+    }
+    k->rows_b = (size_t)k->h.n_rows * sizeof *k->rows;
+    k->samples_b = (size_t)k->h.n_samples * sizeof *k->samples;
+    k->rows = malloc(k->rows_b ? k->rows_b : 1);
+    k->samples = malloc(k->samples_b ? k->samples_b : 1);
+    if (!k->rows || !k->samples) {
+        *fail = "out of memory for its rows and samples";
+        return -1;
+    }
+    return 0;
+}
+
+static char *rows_room(void *ctx, size_t have, size_t *len, const char **fail)
+{
+    struct rows_sink *k = ctx;
+    const size_t head = sizeof k->h;
+    if (have < head) {
+        *len = head - have;
+        return (char *)&k->h + have;
+    }
+    if (!k->sized && rows_sized(k, fail) != 0) return NULL;
+    if (k->h.rc == 0 && have < head + k->rows_b) {
+        *len = head + k->rows_b - have;
+        return (char *)k->rows + (have - head);
+    }
+    if (k->h.rc == 0 && have < head + k->rows_b + k->samples_b) {
+        *len = head + k->rows_b + k->samples_b - have;
+        return (char *)k->samples + (have - head - k->rows_b);
+    }
+    if (have > head + (k->h.rc == 0 ? k->rows_b + k->samples_b : 0)) {
+        *fail = "its reader sent more than it announced";
+        return NULL;
+    }
+    *len = 1;   /* anything more is too much: the next call says so */
+    return &k->extra;
+}
+
+static int rows_done(void *ctx, size_t have, const char **fail)
+{
+    struct rows_sink *k = ctx;
+    const size_t want = sizeof k->h + (k->h.rc == 0 ? k->rows_b + k->samples_b : 0);
+    if (have >= sizeof k->h && !k->sized && rows_sized(k, fail) != 0) return -1;
+    if (have < sizeof k->h || have != want) {
+        snprintf(k->msg, sizeof k->msg, "damaged (its reader sent %zu bytes%s)", have,
+                 have < sizeof k->h ? "" : " short of what it announced");
+        *fail = k->msg;
+        return -1;
+    }
+    return 0;
+}
+
 int results_read(const char *path, struct results_file *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
@@ -836,54 +944,32 @@ int results_read(const char *path, struct results_file *out, char *err, size_t e
     }
     /* What the reader may send: the counts it validated, bounded by the file. */
     const double size = (double)st.st_size;
-    const double cap_d = sizeof(struct wire_head) + 256.0 * size + 65536;
-    const size_t cap = cap_d > (double)SIZE_MAX / 2 ? SIZE_MAX / 2 : (size_t)cap_d;
-    char *buf;
-    size_t len;
-    if (run_child(child_read, path, cap, timeout_for(size), &buf, &len, why, sizeof why) != 0) {
-        snprintf(err, errlen, "%s: %s", path, why);
+    const double cap_d = 256.0 * size + 65536;
+    struct rows_sink *k = calloc(1, sizeof *k);
+    if (!k) {
+        snprintf(err, errlen, "%s: out of memory", path);
         return -1;
     }
-    struct wire_head h;
-    if (len < sizeof h) {
-        snprintf(err, errlen, "%s: damaged (its reader sent %zu bytes)", path, len);
-        free(buf);
+    k->cap = cap_d > (double)SIZE_MAX / 2 ? SIZE_MAX / 2 : (size_t)cap_d;
+    const struct sink to = {rows_room, rows_done, k};
+    const int rc = run_child(child_read, path, &to, timeout_for(size), why, sizeof why);
+    if (rc != 0 || k->h.rc != 0) {
+        if (rc == 0) snprintf(err, errlen, "%s", k->h.err);   /* the reader's own refusal */
+        else snprintf(err, errlen, "%s: %s", path, why);
+        free(k->rows);
+        free(k->samples);
+        free(k);
         return -1;
     }
-    memcpy(&h, buf, sizeof h);
-    h.err[sizeof h.err - 1] = h.notes[sizeof h.notes - 1] = '\0';
-    if (h.rc != 0) {
-        snprintf(err, errlen, "%s", h.err);
-        free(buf);
-        return -1;
-    }
-    const size_t rows_b = (size_t)h.n_rows * sizeof(struct result_row),
-                 samples_b = (size_t)h.n_samples * sizeof(struct sample_row);
-    if (h.n_rows > RESULTS_MAX_ROWS || h.n_samples > RESULTS_MAX_SAMPLES ||
-        len != sizeof h + rows_b + samples_b) {
-        snprintf(err, errlen, "%s: damaged (its reader sent %zu bytes for %llu rows and %llu "
-                              "samples)", path, len, (unsigned long long)h.n_rows,
-                 (unsigned long long)h.n_samples);
-        free(buf);
-        return -1;
-    }
-    out->rows = malloc(rows_b ? rows_b : 1);
-    out->samples = malloc(samples_b ? samples_b : 1);
-    if (!out->rows || !out->samples) {
-        results_file_free(out);
-        free(buf);
-        snprintf(err, errlen, "%s: out of memory for %llu rows and %llu samples", path,
-                 (unsigned long long)h.n_rows, (unsigned long long)h.n_samples);
-        return -1;
-    }
-    memcpy(out->rows, buf + sizeof h, rows_b);
-    memcpy(out->samples, buf + sizeof h + rows_b, samples_b);
-    free(buf);
-    out->n_rows = (size_t)h.n_rows;
-    out->n_samples = (size_t)h.n_samples;
-    out->schema_version = h.schema_version;
-    out->writer_open = h.writer_open;
-    memcpy(out->notes, h.notes, sizeof out->notes);
+    out->rows = k->rows;
+    out->samples = k->samples;
+    out->n_rows = (size_t)k->h.n_rows;
+    out->n_samples = (size_t)k->h.n_samples;
+    out->schema_version = k->h.schema_version;
+    out->writer_open = k->h.writer_open;
+    memcpy(out->notes, k->h.notes, sizeof out->notes);
+    const struct wire_head h = k->h;
+    free(k);
     if (out->schema_version >= 1 && out->schema_version < 6) unknown_before_6(out);
     if (out->schema_version >= 1 && out->schema_version < 8) unknown_before_8(out);
     trust_rows(out, h.says_complete, (long long)h.planned, h.fp32_peak, (size_t)h.lost);
@@ -898,14 +984,15 @@ int results_visit_attrs(const char *path, attr_visit_fn fn, void *ctx, char *err
         snprintf(err, errlen, "%s: cannot read: %s", path, why);
         return -1;
     }
-    char *buf;
-    size_t len;
-    const size_t cap = (size_t)st.st_size * 4 + ((size_t)1 << 20);
-    if (run_child(child_visit, path, cap, timeout_for((double)st.st_size), &buf, &len, why,
-                  sizeof why) != 0) {
+    struct grow g = {NULL, 0, (size_t)st.st_size * 4 + ((size_t)1 << 20), 0};
+    const struct sink to = {grow_room, grow_done, &g};
+    if (run_child(child_visit, path, &to, timeout_for((double)st.st_size), why, sizeof why) != 0) {
+        free(g.b);
         snprintf(err, errlen, "%s: %s", path, why);
         return -1;
     }
+    char *buf = g.b;
+    const size_t len = g.len;
     /* Decode every entry before the first callback, so that a damaged stream
      * is refused whole. */
     size_t at = 0, count = 0;

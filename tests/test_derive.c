@@ -17,6 +17,7 @@
 #include "claims.h"
 #include "derive.h"
 #include "experiment.h"
+#include "inputs.h"
 #include "estimates.h"
 #include "plan.h"
 #include "values.h"
@@ -1044,6 +1045,57 @@ static void shape_suite_best_dispatch_and_claims(void **state)
     derive_close(&r);
 }
 
+/* The index sorts rows into groups as derive_group_cmp orders them, each group
+ * in file order, however many distinct names the rows carry (the sort ranks
+ * the names through a hash table). */
+static int by_cmp_then_place(const void *a, const void *b)
+{
+    const struct result_row *x = *(const struct result_row *const *)a;
+    const struct result_row *y = *(const struct result_row *const *)b;
+    const int c = derive_group_cmp(x, y);
+    return c ? c : (x > y) - (x < y);
+}
+
+static void index_orders_groups_like_group_cmp(void **state)
+{
+    (void)state;
+    enum { ROWS = 20000 };
+    static const char *const memory[] = {"", "pinned", "pageable"};
+    struct run r;
+    memset(&r, 0, sizeof r);
+    r.f.rows = calloc(ROWS, sizeof *r.f.rows);
+    r.f.n_rows = ROWS;
+    assert_non_null(r.f.rows);
+    uint64_t seed = 31;
+    for (size_t i = 0; i < ROWS; i++) {
+        struct result_row *x = &r.f.rows[i];
+        const uint64_t u = splitmix64(&seed);
+        /* a few names shared by many rows, and many names of one row each */
+        if (u % 4) snprintf(x->variant, sizeof x->variant, "rung_%u", (unsigned)(u >> 8) % 7);
+        else snprintf(x->variant, sizeof x->variant, "z%llu", (unsigned long long)(u >> 16));
+        snprintf(x->host_memory, sizeof x->host_memory, "%s", memory[(u >> 40) % 3]);
+        x->M = 1 + (int)((u >> 44) % 3), x->N = 1 + (int)((u >> 48) % 3), x->K = 1 + (int)((u >> 52) % 2);
+    }
+    assert_int_equal(derive_index(&r), 0);
+    const struct result_row **want = malloc(ROWS * sizeof *want);
+    assert_non_null(want);
+    for (size_t i = 0; i < ROWS; i++) want[i] = &r.f.rows[i];
+    qsort(want, ROWS, sizeof *want, by_cmp_then_place);
+    for (size_t i = 0; i < ROWS; i++)
+        if (r.by_group[i] != want[i]) fail_msg("row %zu of the index differs", i);
+    /* and a group's rows are found by a search */
+    size_t n = 0;
+    const struct result_row *const *g = derive_group_rows(&r, "rung_3", (struct shape){2, 2, 1}, &n);
+    assert_non_null(g);
+    size_t count = 0;
+    for (size_t i = 0; i < ROWS; i++)
+        count += !strcmp(r.f.rows[i].variant, "rung_3") && r.f.rows[i].M == 2 &&
+                 r.f.rows[i].N == 2 && r.f.rows[i].K == 1 && !r.f.rows[i].host_memory[0];
+    assert_true(count > 0 && n == count);
+    free(want);
+    derive_close(&r);
+}
+
 /* No view stops at a fixed count of shapes: a rung at 600 shapes has 600
  * ladder rows, each with its own place among the shapes. */
 static void views_take_every_shape(void **state)
@@ -1087,6 +1139,7 @@ static void views_take_every_shape(void **state)
 
 const struct CMUnitTest derive_tests[] = {
     cmocka_unit_test(views_take_every_shape),
+    cmocka_unit_test(index_orders_groups_like_group_cmp),
     cmocka_unit_test_setup_teardown(best_ratio_step_intensity, known_setup, known_teardown),
     cmocka_unit_test_setup_teardown(views_have_headers, known_setup, known_teardown),
     cmocka_unit_test_setup_teardown(telemetry_view_and_throttled_samples, known_setup,
