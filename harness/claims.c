@@ -117,6 +117,7 @@ static int set_key(struct parse *p, struct claim *c, const char *key, char *v)
         if (n - 1 != VALUES[k].rungs)
             return bad(p, "value: %s takes %d rung(s), given %d", w[0], VALUES[k].rungs, n - 1);
         c->value = VALUES[k].v;
+        c->has_value = 1;
         if (n > 1 && rung_arg(p, w[1], c->rung, sizeof c->rung)) return -1;
         if (n > 2 && rung_arg(p, w[2], c->other, sizeof c->other)) return -1;
     } else if (!strcmp(key, "runs")) {
@@ -268,8 +269,8 @@ static double stability(const struct claim *c, const struct run *r)
 
 static int check_claim(struct parse *p, struct claim *c)
 {
-    if (!c->text[0] || !c->expect_text[0] || !c->n_runs)
-        return bad(p, "[%s] needs text, runs and expect", c->id);
+    if (!c->text[0] || !c->has_value || !c->expect_text[0] || !c->n_runs)
+        return bad(p, "[%s] needs text, value, runs and expect", c->id);
     if (pairwise(c->value) && c->n_runs != 2)
         return bad(p, "[%s]: agreement compares exactly two runs", c->id);
     if (!pairwise(c->value) && c->value != CV_UNVERIFIED && c->value != CV_ESTIMATE &&

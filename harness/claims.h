@@ -112,6 +112,7 @@ struct claim {
     int line;
     char text[512];
     enum claim_value value;
+    int has_value;             /* the file gave value = (else the claim is refused) */
     char rung[32], other[32];
     char runs[CLAIM_MAX_LIST][32];
     int n_runs;

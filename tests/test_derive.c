@@ -335,6 +335,10 @@ static void claims_file_errors_name_the_line(void **state)
         {"[a]\ntext = t\nvalue = pct_ref gpu_tiled\nruns = x\nexpect = at_least 1\n",
          ":1: [a] needs shapes"},
         {"[a]\nflavour = 1\n", ":2: unknown key 'flavour'"},
+        /* a claim must say what it measures (the fuzzer's first find: none was
+         * read as pct_ref of no rung) */
+        {"[a]\ntext = t\nruns = x\nshapes = 4096\nexpect = at_least 1\n",
+         ":1: [a] needs text, value, runs and expect"},
         {"[a]\ntext = t\nvalue = agreement\nruns = x y\nrungs = gpu_naive\nexcept_rungs = gpu_tiled\n"
          "expect = at_least 1\n",
          ":1: [a]: except_rungs filters agreement claims that name no rungs"},
