@@ -119,11 +119,13 @@ archs:                                   ## compile every GPU kernel for each of
 sanitize: bin/mmladder build/tests/sanitize-one  ## compute-sanitizer over every GPU kernel -> data/sanitizer-<gpu>.tsv
 	scripts/sanitize.sh
 
-fuzz: deps-fuzz                          ## fuzz the experiment parser, the results reader and the claims, FUZZ_SECONDS each
-	$(MAKE) build/fuzz/fuzz_experiment build/fuzz/fuzz_results build/fuzz/fuzz_claims
+fuzz: deps-fuzz                          ## fuzz the experiment parser, the results reader, the claims and the views, FUZZ_SECONDS each
+	$(MAKE) build/fuzz/fuzz_experiment build/fuzz/fuzz_results build/fuzz/fuzz_claims \
+	  build/fuzz/fuzz_derive
 	scripts/fuzz.sh build/fuzz/fuzz_experiment tests/fuzz/experiment build/fuzz/experiment $(FUZZ_SECONDS) $(FUZZ_SEED)
 	scripts/fuzz.sh build/fuzz/fuzz_results tests/fuzz/results build/fuzz/results $(FUZZ_SECONDS) $(FUZZ_SEED)
 	scripts/fuzz.sh build/fuzz/fuzz_claims tests/fuzz/claims build/fuzz/claims $(FUZZ_SECONDS) $(FUZZ_SEED)
+	scripts/fuzz.sh build/fuzz/fuzz_derive tests/fuzz/derive build/fuzz/derive $(FUZZ_SECONDS) $(FUZZ_SEED)
 
 deps-fuzz:                               ## install clang with libFuzzer (Debian's) when root, or say how
 	@FUZZ_CC="$(FUZZ_CC)" scripts/deps.sh --fuzz
@@ -235,6 +237,14 @@ build/fuzz/fuzz_claims: tests/fuzz/fuzz_claims.c harness/claims.c harness/result
                         harness/results_read.c harness/trust.c harness/files.c harness/measure.c \
                         harness/derive.c harness/estimates.c harness/registry.c \
                         $(FUZZ_CONF_OBJ) $(wildcard harness/*.h)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -DMM_HAVE_CUDA=0 -Iharness -Ikernels $(HDF5_CFLAGS) -o $@ \
+	  $(filter %.c %.o,$^) $(HDF5_LIBS) -lpthread -lm
+
+# The derived views (every table, compare included) over rows made from the input.
+build/fuzz/fuzz_derive: tests/fuzz/fuzz_derive.c harness/results.c harness/results_read.c \
+                        harness/trust.c harness/files.c harness/measure.c harness/derive.c \
+                        harness/estimates.c harness/registry.c $(FUZZ_CONF_OBJ) $(wildcard harness/*.h)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -DMM_HAVE_CUDA=0 -Iharness -Ikernels $(HDF5_CFLAGS) -o $@ \
 	  $(filter %.c %.o,$^) $(HDF5_LIBS) -lpthread -lm
