@@ -218,33 +218,21 @@ build/fuzz/fuzz_experiment: tests/fuzz/fuzz_experiment.c harness/experiment.c ha
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Iharness -o $@ $(filter %.c,$^) $(INIH_LIBS) -lm
 
-# The readers of results files (and the report code that takes what they read,
-# with the registry and derive it asks for "best" and "% of cuBLAS"; the kernels
-# as their configuration tables alone, no CUDA); HDF5 is Debian's.
+# Three targets share the readers of results files, derive and its tables (with
+# the registry; the kernels as their configuration tables alone, no CUDA; HDF5
+# is Debian's), and each adds its own code: fuzz_results the report code that
+# takes what the readers read (summary, exports), fuzz_claims the claims
+# (evaluated over runs held in memory), fuzz_derive nothing (every view over
+# rows it makes).
 FUZZ_CONF_OBJ := $(HOST_KERNEL_OBJ) $(patsubst kernels/gpu/%.cu,build/gpuconf/%.o,$(GPU_KERNELS)) \
                  build/kernels/rung_config.o
-build/fuzz/fuzz_results: tests/fuzz/fuzz_results.c harness/results.c harness/results_read.c harness/trust.c \
-                         harness/files.c \
-                         harness/report.c harness/measure.c harness/derive.c harness/estimates.c harness/registry.c \
-                         $(FUZZ_CONF_OBJ) $(wildcard harness/*.h)
-	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -DMM_HAVE_CUDA=0 -Iharness -Ikernels $(HDF5_CFLAGS) -o $@ \
-	  $(filter %.c %.o,$^) $(HDF5_LIBS) -lpthread -lm
-
-# The claims: their parser and their evaluation over runs held in memory (the
-# readers come along with derive, which can open files; the target opens none).
-build/fuzz/fuzz_claims: tests/fuzz/fuzz_claims.c harness/claims.c harness/results.c \
-                        harness/results_read.c harness/trust.c harness/files.c harness/measure.c \
-                        harness/derive.c harness/estimates.c harness/registry.c \
-                        $(FUZZ_CONF_OBJ) $(wildcard harness/*.h)
-	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -DMM_HAVE_CUDA=0 -Iharness -Ikernels $(HDF5_CFLAGS) -o $@ \
-	  $(filter %.c %.o,$^) $(HDF5_LIBS) -lpthread -lm
-
-# The derived views (every table, compare included) over rows made from the input.
-build/fuzz/fuzz_derive: tests/fuzz/fuzz_derive.c harness/results.c harness/results_read.c \
-                        harness/trust.c harness/files.c harness/measure.c harness/derive.c \
-                        harness/estimates.c harness/registry.c $(FUZZ_CONF_OBJ) $(wildcard harness/*.h)
+FUZZ_DERIVE_SRC := harness/results.c harness/results_read.c harness/trust.c harness/files.c \
+                   harness/measure.c harness/derive.c harness/estimates.c harness/registry.c
+FUZZ_DERIVE_BINS := build/fuzz/fuzz_results build/fuzz/fuzz_claims build/fuzz/fuzz_derive
+build/fuzz/fuzz_results: tests/fuzz/fuzz_results.c harness/report.c
+build/fuzz/fuzz_claims: tests/fuzz/fuzz_claims.c harness/claims.c
+build/fuzz/fuzz_derive: tests/fuzz/fuzz_derive.c
+$(FUZZ_DERIVE_BINS): $(FUZZ_DERIVE_SRC) $(FUZZ_CONF_OBJ) $(wildcard harness/*.h tests/fuzz/*.h)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -DMM_HAVE_CUDA=0 -Iharness -Ikernels $(HDF5_CFLAGS) -o $@ \
 	  $(filter %.c %.o,$^) $(HDF5_LIBS) -lpthread -lm

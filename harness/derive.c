@@ -279,11 +279,9 @@ static size_t group_start(const struct run *r, const char *variant, struct shape
     return lo;
 }
 
-const struct result_row *const *derive_group_rows(const struct run *r, const char *variant,
-                                                  struct shape s, size_t *n)
+struct row_span derive_rows_of(const struct run *r, const char *variant, struct shape s)
 {
-    *n = 0;
-    if (!r->by_group) return NULL;
+    if (!r->by_group) return (struct row_span){NULL, r->f.rows, r->f.n_rows};
     const size_t first = group_start(r, variant, s);
     size_t i = first;
     for (; i < r->f.n_rows; i++) {
@@ -291,25 +289,15 @@ const struct result_row *const *derive_group_rows(const struct run *r, const cha
         if (strcmp(row->variant, variant) || !same_shape(shape_of(row), s) || row->host_memory[0])
             break;
     }
-    *n = i - first;
-    return r->by_group + first;
+    return (struct row_span){r->by_group + first, NULL, i - first};
 }
 
 const struct result_row *derive_best(const struct run *r, const struct variant *v, struct shape s)
 {
     const struct result_row *best = NULL;
-    if (r->by_group) {   /* the group's rows, in file order: the same pick as the scan */
-        for (size_t i = group_start(r, v->name, s); i < r->f.n_rows; i++) {
-            const struct result_row *row = r->by_group[i];
-            if (strcmp(row->variant, v->name) || !same_shape(shape_of(row), s) ||
-                row->host_memory[0])
-                break;
-            if (ordinary(row) && (!best || row->gflops > best->gflops)) best = row;
-        }
-        return best;
-    }
-    for (size_t i = 0; i < r->f.n_rows; i++) {
-        const struct result_row *row = &r->f.rows[i];
+    const struct row_span c = derive_rows_of(r, v->name, s);
+    for (size_t i = 0; i < c.n; i++) {   /* in file order: the first of equal rates */
+        const struct result_row *row = row_span_at(&c, i);
         if (ordinary(row) && !strcmp(row->variant, v->name) && same_shape(shape_of(row), s) &&
             (!best || row->gflops > best->gflops))
             best = row;

@@ -72,11 +72,19 @@ int shape_square(struct shape s);
 /* "4096" for a square size, else "MxNxK". */
 void shape_label(struct shape s, char *buf, size_t len);
 
-/* The rows of one group (a rung at a shape, without host memory) in file
- * order: where they start in r->by_group, and how many in *n; NULL without an
- * index (the caller scans every row). */
-const struct result_row *const *derive_group_rows(const struct run *r, const char *variant,
-                                                  struct shape s, size_t *n);
+/* The rows a search for a rung at a shape looks at: its group (without host
+ * memory, in file order) when the run is indexed, else every row; the caller
+ * still checks each row's rung and shape. */
+struct row_span {
+    const struct result_row *const *group;   /* NULL: `all` instead */
+    const struct result_row *all;
+    size_t n;
+};
+struct row_span derive_rows_of(const struct run *r, const char *variant, struct shape s);
+static inline const struct result_row *row_span_at(const struct row_span *c, size_t i)
+{
+    return c->group ? c->group[i] : &c->all[i];
+}
 /* The rung's best ordinary row at the shape, or NULL. */
 const struct result_row *derive_best(const struct run *r, const struct variant *v, struct shape s);
 /* Its GFLOP/s; NaN when there is none. */

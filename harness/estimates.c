@@ -14,34 +14,12 @@ static int same_shape(const struct result_row *a, const struct result_row *b)
     return a->M == b->M && a->N == b->N && a->K == b->K;
 }
 
-/* The rows a search looks at for a rung at a shape: its group when the run is
- * indexed, else every row (the caller checks the rung and the shape). */
-struct candidates {
-    const struct result_row *const *group;
-    const struct result_row *all;
-    size_t n;
-};
-
-static struct candidates candidates(const struct run *r, const char *variant, struct shape s)
-{
-    struct candidates c = {NULL, r->f.rows, r->f.n_rows};
-    size_t n;
-    const struct result_row *const *g = derive_group_rows(r, variant, s, &n);
-    if (g) c.group = g, c.n = n;
-    return c;
-}
-
-static const struct result_row *candidate(const struct candidates *c, size_t i)
-{
-    return c->group ? c->group[i] : &c->all[i];
-}
-
 /* The reference's own row at the shape of `row` (sampled alone: no pairs). */
 static const struct result_row *reference_row(const struct run *r, const struct result_row *row)
 {
-    const struct candidates c = candidates(r, row->paired_with, (struct shape){row->M, row->N, row->K});
+    const struct row_span c = derive_rows_of(r, row->paired_with, (struct shape){row->M, row->N, row->K});
     for (size_t i = 0; i < c.n; i++) {
-        const struct result_row *x = candidate(&c, i);
+        const struct result_row *x = row_span_at(&c, i);
         if (passed_row(x) && !x->pairs && same_shape(x, row) && !strcmp(x->variant, row->paired_with))
             return x;
     }
@@ -51,9 +29,9 @@ static const struct result_row *reference_row(const struct run *r, const struct 
 /* The rung's own row of the same configuration and shape (pairing = none). */
 static const struct result_row *alone_row(const struct run *r, const struct result_row *row)
 {
-    const struct candidates c = candidates(r, row->variant, (struct shape){row->M, row->N, row->K});
+    const struct row_span c = derive_rows_of(r, row->variant, (struct shape){row->M, row->N, row->K});
     for (size_t i = 0; i < c.n; i++) {
-        const struct result_row *x = candidate(&c, i);
+        const struct result_row *x = row_span_at(&c, i);
         if (passed_row(x) && !x->pairs && same_shape(x, row) && !strcmp(x->variant, row->variant) &&
             x->tile == row->tile && x->wpt == row->wpt && x->split == row->split)
             return x;
@@ -89,9 +67,9 @@ const struct result_row *estimates_best_paired(const struct run *r, const struct
                                                struct shape s)
 {
     const struct result_row *b = NULL;
-    const struct candidates c = candidates(r, v->name, s);
+    const struct row_span c = derive_rows_of(r, v->name, s);
     for (size_t i = 0; i < c.n; i++) {
-        const struct result_row *x = candidate(&c, i);
+        const struct result_row *x = row_span_at(&c, i);
         if (passed_row(x) && x->pairs > 1 && !strcmp(x->variant, v->name) && x->M == s.M &&
             x->N == s.N && x->K == s.K && (!b || x->gflops > b->gflops))
             b = x;

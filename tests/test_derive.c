@@ -1088,9 +1088,9 @@ static void index_orders_groups_like_group_cmp(void **state)
     for (size_t i = 0; i < ROWS; i++)
         if (r.by_group[i] != want[i]) fail_msg("row %zu of the index differs", i);
     /* and a group's rows are found by a search */
-    size_t n = 0;
-    const struct result_row *const *g = derive_group_rows(&r, "rung_3", (struct shape){2, 2, 1}, &n);
-    assert_non_null(g);
+    const struct row_span span = derive_rows_of(&r, "rung_3", (struct shape){2, 2, 1});
+    const size_t n = span.n;
+    assert_non_null(span.group);
     size_t count = 0;
     for (size_t i = 0; i < ROWS; i++)
         count += !strcmp(r.f.rows[i].variant, "rung_3") && r.f.rows[i].M == 2 &&

@@ -25,6 +25,7 @@
 
 #include "claims.h"
 #include "derive.h"
+#include "fuzz_util.h"
 #include "registry.h"
 
 static void broken(const char *what, const char *detail)
@@ -86,14 +87,7 @@ static void make_run(struct run *r, const char *role, const char *gpu, double sc
         {"dispatch_fp32", 4, 4096, 4096, 950, 900},
     };
     const size_t n = sizeof rows / sizeof rows[0];
-    memset(r, 0, sizeof *r);
-    snprintf(r->role, sizeof r->role, "%s", role);
-    snprintf(r->path, sizeof r->path, "%s.h5", role);
-    snprintf(r->gpu_name, sizeof r->gpu_name, "%s", gpu);
-    snprintf(r->git_commit, sizeof r->git_commit, "0123456789abcdef");
-    r->peak_gflops = 66900, r->copy_gbs = 3000, r->wall_s = 200, r->estimated_s = 190;
-    r->sms = 132, r->clock_mhz = 1980, r->l2_bytes = 52428800, r->driver = 13000;
-    r->telemetry_refresh_ms = 100;
+    fuzz_run_attrs(r, role, gpu);
     r->f.rows = calloc(n, sizeof *r->f.rows);
     r->f.samples = calloc(1, sizeof *r->f.samples);
     if (!r->f.rows || !r->f.samples) abort();
@@ -142,14 +136,8 @@ static void check_result(const struct claim *c, const struct claim_result *r)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static char path[64];
-    if (!path[0]) {
-        const char *tmp = getenv("TMPDIR");
-        snprintf(path, sizeof path, "%.40s/fuzz-claims-%ld.ini", tmp && *tmp ? tmp : "/tmp",
-                 (long)getpid());
-    }
-    FILE *out = fopen(path, "wb");
-    if (!out || fwrite(data, 1, size, out) != size || fclose(out) != 0) abort();
+    static char path[96];
+    fuzz_write_input(path, sizeof path, "fuzz-claims", "ini", data, size);
 
     static struct claims cs;   /* large: kept off the stack */
     char err[1024];

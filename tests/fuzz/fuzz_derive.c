@@ -23,6 +23,7 @@
 
 #include "derive.h"
 #include "estimates.h"
+#include "fuzz_util.h"
 #include "registry.h"
 
 #define ROW_BYTES 40
@@ -100,13 +101,7 @@ static struct result_row row_of(const uint8_t *p)
 
 static void make_run(struct run *r, const char *role, const char *gpu, const uint8_t *data, size_t n)
 {
-    memset(r, 0, sizeof *r);
-    snprintf(r->role, sizeof r->role, "%s", role);
-    snprintf(r->path, sizeof r->path, "%s.h5", role);
-    snprintf(r->gpu_name, sizeof r->gpu_name, "%s", gpu);
-    r->peak_gflops = 66900, r->copy_gbs = 3000, r->wall_s = 200, r->estimated_s = 190;
-    r->sms = 132, r->clock_mhz = 1980, r->l2_bytes = 52428800, r->driver = 13000;
-    r->telemetry_refresh_ms = 100;
+    fuzz_run_attrs(r, role, gpu);
     r->f.rows = calloc(n + 1, sizeof *r->f.rows);
     r->f.samples = calloc(1, sizeof *r->f.samples);
     if (!r->f.rows || !r->f.samples) abort();

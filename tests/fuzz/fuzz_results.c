@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fuzz_util.h"
 #include "report.h"
 #include "results.h"
 
@@ -71,14 +72,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static char path[64];
-    if (!path[0]) {
-        const char *tmp = getenv("TMPDIR");
-        snprintf(path, sizeof path, "%.40s/fuzz-results-%ld.h5", tmp && *tmp ? tmp : "/tmp",
-                 (long)getpid());
-    }
-    FILE *out = fopen(path, "wb");
-    if (!out || fwrite(data, 1, size, out) != size || fclose(out) != 0) abort();
+    static char path[96];
+    fuzz_write_input(path, sizeof path, "fuzz-results", "h5", data, size);
 
     char err[1024];
     struct results_file f;
