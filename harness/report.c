@@ -9,6 +9,7 @@
 
 #include "derive.h"
 #include "measure.h"
+#include "numtext.h"
 #include "trust.h"
 
 void shape_str(char *buf, size_t len, int M, int N, int K)
@@ -252,56 +253,62 @@ int report_export_attrs(FILE *out, const char *path, enum export_format fmt, cha
     return results_visit_attrs(path, put_attr, &a, err, errlen);
 }
 
-static void put_field(FILE *out, const struct field_desc *f, const void *rec, char sep)
+/* One field at p, as the TSV or CSV export writes it; returns its end. */
+static char *put_field(char *p, const struct field_desc *f, const void *rec, char sep)
 {
-    const char *p = (const char *)rec + f->offset;
+    const char *v = (const char *)rec + f->offset;
     switch (f->kind) {
     case FIELD_STR:
         if (sep == ',') {
             /* CSV: quote every string, doubling quotes. */
-            fputc('"', out);
-            for (size_t i = 0; i < f->size && p[i]; i++) {
-                if (p[i] == '"') fputc('"', out);
-                fputc(p[i], out);
+            *p++ = '"';
+            for (size_t i = 0; i < f->size && v[i]; i++) {
+                if (v[i] == '"') *p++ = '"';
+                *p++ = v[i];
             }
-            fputc('"', out);
+            *p++ = '"';
         } else {
             /* TSV: an empty string would shift gnuplot's columns; write "-". */
-            if (!p[0]) fputc('-', out);
-            for (size_t i = 0; i < f->size && p[i]; i++)
-                fputc(p[i] == '\t' || p[i] == '\n' ? ' ' : (p[i] == ' ' ? '_' : p[i]), out);
+            if (!v[0]) *p++ = '-';
+            for (size_t i = 0; i < f->size && v[i]; i++)
+                *p++ = v[i] == '\t' || v[i] == '\n' ? ' ' : (v[i] == ' ' ? '_' : v[i]);
         }
-        break;
+        return p;
     case FIELD_INT: {
-        int32_t v;
-        memcpy(&v, p, sizeof v);
-        fprintf(out, "%d", (int)v);
-        break;
+        int32_t i;
+        memcpy(&i, v, sizeof i);
+        return p + numtext_int(p, i);
     }
     case FIELD_DBL: {
-        double v;
-        memcpy(&v, p, sizeof v);
-        fprintf(out, "%.9g", v);
-        break;
+        double d;
+        memcpy(&d, v, sizeof d);
+        return p + numtext_g9(p, d);
     }
     }
+    return p;
 }
 
 void report_export_rows(FILE *out, const struct results_file *f, enum export_format fmt,
                         int passed_only)
 {
     const char sep = fmt == EXPORT_CSV ? ',' : '\t';
+    /* A row is formatted whole, then written at once.  A string field of s
+     * bytes takes at most 2s + 3 (quoted, every character doubled, a
+     * separator), a number (4 or 8 bytes in the row) at most NUMTEXT_MAX + 1:
+     * each under 9 characters a byte of the row. */
+    char line[9 * sizeof(struct result_row) + NUMTEXT_MAX + 2];
     fprintf(out, "row");
     for (size_t k = 0; k < RESULT_NFIELDS; k++) fprintf(out, "%c%s", sep, RESULT_FIELDS[k].name);
     fputc('\n', out);
     for (size_t i = 0; i < f->n_rows; i++) {
         if (passed_only && strcmp(f->rows[i].disposition, "passed") != 0) continue;
-        fprintf(out, "%zu", i);
+        char *p = line + numtext_int(line, (long long)i);
         for (size_t k = 0; k < RESULT_NFIELDS; k++) {
-            fputc(sep, out);
-            put_field(out, &RESULT_FIELDS[k], &f->rows[i], sep);
+            *p++ = sep;
+            p = put_field(p, &RESULT_FIELDS[k], &f->rows[i], sep);
         }
-        fputc('\n', out);
+        *p++ = '\n';
+        fwrite(line, 1, (size_t)(p - line), out);
     }
 }
 
@@ -314,8 +321,17 @@ void report_export_samples(FILE *out, const struct results_file *f, enum export_
         const struct sample_row *s = &f->samples[i];
         if (s->row < 0 || (size_t)s->row >= f->n_rows) continue;   /* never in a valid file */
         const struct result_row *r = &f->rows[s->row];
-        fprintf(out, "%d%c%s%c%d%c%d%c%d%c%d%c%d%c%d%c%d%c%.9g%c%.9g%c%.9g\n", s->row, sep,
-                r->variant, sep, r->M, sep, r->N, sep, r->K, sep, r->tile, sep, r->wpt, sep,
-                r->opt_level, sep, s->sample, sep, s->time_ms, sep, s->h2d_ms, sep, s->d2h_ms);
+        const int ints[] = {r->M, r->N, r->K, r->tile, r->wpt, r->opt_level, s->sample};
+        const double times[] = {s->time_ms, s->h2d_ms, s->d2h_ms};
+        char line[sizeof r->variant + 16 * NUMTEXT_MAX], *p = line;
+        p += numtext_int(p, s->row);
+        *p++ = sep;
+        const size_t vlen = strnlen(r->variant, sizeof r->variant);
+        memcpy(p, r->variant, vlen);
+        p += vlen;
+        for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) *p++ = sep, p += numtext_int(p, ints[k]);
+        for (size_t k = 0; k < 3; k++) *p++ = sep, p += numtext_g9(p, times[k]);
+        *p++ = '\n';
+        fwrite(line, 1, (size_t)(p - line), out);
     }
 }
