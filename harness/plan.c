@@ -130,6 +130,29 @@ static int sweep_shapes(const struct experiment *e, const struct sweep *s,
     return 0;
 }
 
+static uint64_t fnv(uint64_t h, const void *data, size_t len)
+{
+    const unsigned char *b = data;
+    for (size_t i = 0; i < len; i++) h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* What makes two points the same point, whatever machine expands the plan
+ * (not whether it is skipped: that depends on the machine). */
+static uint64_t points_hash(const struct plan *p)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < p->n; i++) {
+        const struct point *pt = &p->points[i];
+        const int32_t v[] = {pt->M, pt->N, pt->K, pt->tile, pt->wpt, pt->split, pt->opt_level,
+                             pt->host_memory, pt->unpaired};
+        h = fnv(h, pt->v->name, strlen(pt->v->name) + 1);
+        h = fnv(h, pt->sweep, strlen(pt->sweep) + 1);
+        h = fnv(h, v, sizeof v);
+    }
+    return h;
+}
+
 int plan_from_experiment(const struct experiment *e, int gpu_ok, const char *gpu_why,
                          struct plan *p, char *err, size_t errlen)
 {
@@ -185,7 +208,7 @@ int plan_from_experiment(const struct experiment *e, int gpu_ok, const char *gpu
                                 .split = splits[xi], .opt_level = opts[oi],
                                 .host_memory = mems[mi], .unpaired = s->unpaired,
                                 .sweep = s->name,
-                                .line = line};
+                                .line = line, .index = p->n};
                             if (!registry_supports(v, pt.tile, pt.wpt, pt.split, pt.opt_level,
                                                    &pt.cfg, pt.skip_reason,
                                                    sizeof pt.skip_reason) ||
@@ -211,6 +234,9 @@ int plan_from_experiment(const struct experiment *e, int gpu_ok, const char *gpu
         }
         free(shapes);
     }
+    p->whole = p->n;
+    p->host_shard = -1;
+    p->hash = points_hash(p);
     return 0;
 fail:
     plan_free(p);
@@ -327,6 +353,14 @@ double point_estimate_s(const struct point *pt, const struct experiment *e)
     return ms / 1e3;
 }
 
+double plan_shape_setup_s(int M, int N, int K, const struct experiment *e)
+{
+    const double elems = (double)M * K + (double)K * N;
+    const struct sampling_rule *r = &e->gpu_rule;
+    return PLAN_SHAPE_MS / 1e3 + elems * PLAN_INPUT_NS_PER_ELEM * 1e-9 +
+           fmax(0.0, fmin(r->shape_warmup_ms, r->warmup_max_ms) - r->warmup_min_ms) / 1e3;
+}
+
 static int by_shape(const void *a, const void *b)
 {
     const int *x = a, *y = b;
@@ -356,13 +390,9 @@ void plan_estimate(const struct plan *p, const struct experiment *e, struct plan
      * and warms up longer.  (Without memory for the list, the estimate leaves
      * this out.) */
     if (shapes) qsort(shapes, n, sizeof *shapes, by_shape);
-    for (size_t i = 0; i < n; i++) {
-        if (i && !by_shape(shapes[i], shapes[i - 1])) continue;
-        const double elems = (double)shapes[i][0] * shapes[i][2] + (double)shapes[i][2] * shapes[i][1];
-        const struct sampling_rule *r = &e->gpu_rule;
-        out->gpu_s += PLAN_SHAPE_MS / 1e3 + elems * PLAN_INPUT_NS_PER_ELEM * 1e-9 +
-                      fmax(0.0, fmin(r->shape_warmup_ms, r->warmup_max_ms) - r->warmup_min_ms) / 1e3;
-    }
+    for (size_t i = 0; i < n; i++)
+        if (!i || by_shape(shapes[i], shapes[i - 1]))
+            out->gpu_s += plan_shape_setup_s(shapes[i][0], shapes[i][1], shapes[i][2], e);
     free(shapes);
     out->total_s = fmax(out->gpu_s, out->host_s);
 }

@@ -11,6 +11,7 @@
 #define HARNESS_PLAN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "experiment.h"
 #include "registry.h"
@@ -29,6 +30,7 @@ struct point {
     char skip_reason[160];
     const char *sweep;           /* name of the sweep it came from */
     int line;                    /* the line of the experiment file that gave its shape */
+    size_t index;                /* its place in the whole plan (a shard keeps a part) */
 };
 
 #define PLAN_MAX_POINTS 100000   /* a plan beyond it is an error in the file */
@@ -37,6 +39,12 @@ struct plan {
     size_t n, cap;
     struct point *points;
     char env_reason[160];        /* why points with skip_env cannot run here; "" if none */
+    size_t whole;                /* points of the whole plan (shard.h); n when not cut */
+    uint64_t hash;               /* of the whole plan's points: each one's variant, sweep,
+                                    shape and configuration, in order (FNV-1a, 64 bits);
+                                    shards of one plan have the same */
+    int shard, shards;           /* the part kept, of how many; shards 0: the whole plan */
+    int host_shard;              /* shards > 0: the shard that has every host point, or -1 */
 };
 
 /* Expand; on an error in the file (unknown variant, more than PLAN_MAX_POINTS
@@ -61,6 +69,9 @@ struct plan_estimate {
     double gpu_s, host_s, total_s;
 };
 void plan_estimate(const struct plan *p, const struct experiment *e, struct plan_estimate *out);
+/* The part of it that a shape costs once, before its first GPU point: its
+ * inputs made and its first, longer warm-up. */
+double plan_shape_setup_s(int M, int N, int K, const struct experiment *e);
 
 /* The estimate's constants.  Measured or taken from the GPU: the fixed cost of
  * a launch, the SMs, the L2 and the HBM rate the kernel times are reckoned for

@@ -15,6 +15,7 @@
 #include "experiment.h"
 #include "dispatch.h"
 #include "plan.h"
+#include "shard.h"
 #include "util.h"
 #include "registry.h"
 
@@ -301,11 +302,12 @@ static void dispatch_rule_picks_what_exists(void **state)
     assert_true(registry_find("dispatch_fp32")->dispatch && !registry_find("gpu_splitk")->dispatch);
 }
 
-/* Every experiment file the repository ships (each .ini in experiments/) loads
- * and expands to a plan: a broken one fails here, not on a GPU host. */
-static void every_shipped_experiment_plans(void **state)
+/* Each experiment file the repository ships (each .ini in experiments/),
+ * loaded and expanded (a broken one fails the test), given to fn; returns
+ * how many. */
+static int each_shipped_plan(void (*fn)(const char *path, const struct experiment *e,
+                                        struct plan *p))
 {
-    (void)state;
     DIR *d = opendir("experiments");
     assert_non_null(d);
     int files = 0;
@@ -319,13 +321,156 @@ static void every_shipped_experiment_plans(void **state)
         if (experiment_load(path, e, err, sizeof err) != 0) fail_msg("%s: %s", path, err);
         struct plan p;
         if (plan_from_experiment(e, 1, "", &p, err, sizeof err) != 0) fail_msg("%s: %s", path, err);
-        assert_true(p.n > 0);
+        fn(path, e, &p);
         plan_free(&p);
         done(e);
         files++;
     }
     closedir(d);
-    assert_true(files >= 10);
+    return files;
+}
+
+static void has_points(const char *path, const struct experiment *e, struct plan *p)
+{
+    (void)e;
+    if (p->n == 0) fail_msg("%s: no points", path);
+}
+
+/* Every experiment file the repository ships loads and expands to a plan: a
+ * broken one fails here, not on a GPU host. */
+static void every_shipped_experiment_plans(void **state)
+{
+    (void)state;
+    assert_true(each_shipped_plan(has_points) >= 10);
+}
+
+/* A plan's GPU and host estimate by shard, as shard_assign cut it. */
+static void shard_loads(const struct plan *p, const struct experiment *e, const int *owner, int n,
+                        double *gpu, double *host)
+{
+    for (int k = 0; k < n; k++) gpu[k] = host[k] = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        const struct point *pt = &p->points[i];
+        struct point q = *pt;
+        q.skip = q.skip_env = q.jit_first = 0;
+        const double w = pt->skip && !pt->skip_env ? 0 : point_estimate_s(&q, e);
+        (pt->v->device == DEV_HOST ? host : gpu)[owner[i]] += w;
+        if (pt->v->device != DEV_HOST && (!i || pt->M != p->points[i - 1].M ||
+                                          pt->N != p->points[i - 1].N || pt->K != p->points[i - 1].K ||
+                                          pt->sweep != p->points[i - 1].sweep))
+            gpu[owner[i]] += plan_shape_setup_s(pt->M, pt->N, pt->K, e);
+    }
+}
+
+/* Cut into 1..5 and 16 shards, a shipped plan's shards hold every point once,
+ * in plan order, with the whole plan's hash; a sweep's shape is never split
+ * (its GPU points stay together, and so do its host points); the cut is the
+ * same each time; no shard's estimate exceeds an even share by more than the
+ * heaviest group (greedy's bound); and with host_shard every host point is in
+ * that shard. */
+static void shards_cover_the_plan_once(const char *path, const struct experiment *e,
+                                       struct plan *p)
+{
+    const int counts[] = {1, 2, 3, 4, 5, 16};
+    int *owner = malloc((p->n + 1) * sizeof *owner), *again = malloc((p->n + 1) * sizeof *again);
+    assert_true(owner && again);
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+        const int n = counts[c];
+        for (int host_shard = -1; host_shard <= (n > 1 ? 1 : -1); host_shard += 2) {
+            assert_int_equal(shard_assign(p, e, n, host_shard, owner), 0);
+            assert_int_equal(shard_assign(p, e, n, host_shard, again), 0);
+            assert_memory_equal(owner, again, p->n * sizeof *owner);
+            double gpu[16], host[16], whole_gpu = 0, whole_host = 0, biggest = 0;
+            shard_loads(p, e, owner, n, gpu, host);
+            for (int k = 0; k < n; k++) whole_gpu += gpu[k], whole_host += host[k];
+            for (size_t i = 0; i < p->n; i++) {
+                assert_true(owner[i] >= 0 && owner[i] < n);
+                if (host_shard >= 0 && p->points[i].v->device == DEV_HOST)
+                    assert_int_equal(owner[i], host_shard);
+                if (i && p->points[i].sweep == p->points[i - 1].sweep &&
+                    p->points[i].M == p->points[i - 1].M && p->points[i].N == p->points[i - 1].N &&
+                    p->points[i].K == p->points[i - 1].K)
+                    for (size_t j = i; j-- > 0 && p->points[j].M == p->points[i].M &&
+                                       p->points[j].N == p->points[i].N &&
+                                       p->points[j].K == p->points[i].K &&
+                                       p->points[j].sweep == p->points[i].sweep;)
+                        if (p->points[j].v->device == p->points[i].v->device) {
+                            if (owner[j] != owner[i]) fail_msg("%s: a shape split over shards", path);
+                            break;
+                        }
+            }
+            /* greedy's bound, with the heaviest group bounded by the heaviest shard */
+            for (int k = 0; k < n; k++) biggest = fmax(biggest, fmax(gpu[k], 0));
+            for (int k = 0; k < n; k++) {
+                if (gpu[k] > whole_gpu / n + biggest * (n > 1) + 1e-9 && n > 1)
+                    fail_msg("%s: shard %d of %d has %.1f s of %.1f", path, k, n, gpu[k], whole_gpu);
+                (void)whole_host;
+            }
+            size_t seen = 0;
+            for (int k = 0; k < n; k++) {
+                struct plan q = *p;
+                q.points = malloc((p->n + 1) * sizeof *q.points);
+                assert_non_null(q.points);
+                memcpy(q.points, p->points, p->n * sizeof *q.points);
+                char why[200];
+                assert_int_equal(shard_keep(&q, e, k, n, host_shard, why, sizeof why), 0);
+                assert_true(q.whole == p->n && q.hash == p->hash && q.shard == k && q.shards == n);
+                for (size_t i = 0; i < q.n; i++) {
+                    assert_int_equal(owner[q.points[i].index], k);
+                    if (i) assert_true(q.points[i].index > q.points[i - 1].index);
+                }
+                seen += q.n;
+                free(q.points);
+            }
+            assert_int_equal(seen, p->n);
+        }
+    }
+    free(owner);
+    free(again);
+}
+
+static void shards_of_shipped_plans(void **state)
+{
+    (void)state;
+    assert_true(each_shipped_plan(shards_cover_the_plan_once) >= 10);
+}
+
+/* Two shards of the same two-shape plan; host points with or without a shard
+ * of their own; K/N read, bad ones refused with what was expected; the hash
+ * tells plans apart. */
+static void shard_arguments_and_hash(void **state)
+{
+    (void)state;
+    int k = -1, n = -1;
+    char why[200];
+    assert_int_equal(shard_parse("0/1", &k, &n, why, sizeof why), 0);
+    assert_true(k == 0 && n == 1);
+    assert_int_equal(shard_parse("3/4", &k, &n, why, sizeof why), 0);
+    assert_true(k == 3 && n == 4);
+    const char *bad[] = {"", "1", "4/4", "-1/2", "1/0", "1/", "/2", "1/2x", "0/1025", "a/b",
+                         "99999999999999999999/2"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(shard_parse(bad[i], &k, &n, why, sizeof why), -1);
+        assert_non_null(strstr(why, "expected K/N"));
+    }
+    struct experiment *a = parse("[experiment]\nname = a\nseed = 1\n[s]\n"
+                                 "variants = host_naive gpu_naive\nopt_levels = 1\nshapes = 64x64x64 32x32x32\n");
+    struct experiment *b = parse("[experiment]\nname = b\nseed = 1\n[s]\n"
+                                 "variants = host_naive gpu_naive\nopt_levels = 1\nshapes = 64x64x64 32x32x33\n");
+    struct plan pa, pb;
+    char err[512];
+    if (plan_from_experiment(a, 0, "no GPU", &pa, err, sizeof err) != 0 ||
+        plan_from_experiment(b, 0, "no GPU", &pb, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_true(pa.hash != pb.hash);
+    assert_int_equal(shard_keep(&pa, a, 2, 2, -1, why, sizeof why), -1);
+    assert_int_equal(shard_keep(&pa, a, 1, 2, -1, why, sizeof why), 0);
+    assert_int_equal(pa.n, 2);   /* one shape's host point and GPU point: the lighter shape */
+    assert_int_equal(pa.points[0].M, 32);
+    plan_free(&pa);
+    plan_free(&pb);
+    done(a);
+    done(b);
 }
 
 /* A configuration made for outputs of a few rows or columns (gpu_gemv's) is
@@ -754,5 +899,7 @@ const struct CMUnitTest plan_tests[] = {
     cmocka_unit_test(listed_corpora_halves_cover_them),
     cmocka_unit_test(points_compiled_from_ptx_are_marked_once),
     cmocka_unit_test(shipped_experiments_plan_cleanly),
+    cmocka_unit_test(shards_of_shipped_plans),
+    cmocka_unit_test(shard_arguments_and_hash),
 };
 const size_t plan_tests_count = sizeof plan_tests / sizeof plan_tests[0];
