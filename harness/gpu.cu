@@ -336,6 +336,12 @@ static const char *open_device(struct gpu *g, struct gpu_info *info)
     TRY(ck(g, cudaRuntimeGetVersion(&in.runtime_version), "cudaRuntimeGetVersion"));
     snprintf(in.nvcc_version, sizeof in.nvcc_version, "%d.%d.%d", __CUDACC_VER_MAJOR__,
              __CUDACC_VER_MINOR__, __CUDACC_VER_BUILD__);
+    const unsigned char *u = (const unsigned char *)p.uuid.bytes;
+    snprintf(in.uuid, sizeof in.uuid,
+             "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1],
+             u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+    TRY(ck(g, cudaDeviceGetPCIBusId(in.pci_bus_id, (int)sizeof in.pci_bus_id, 0),
+           "cudaDeviceGetPCIBusId"));
     g->sm_count = in.sm_count;
 
     TRY(ck(g, cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking), "cudaStreamCreate"));

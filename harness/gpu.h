@@ -34,6 +34,8 @@ struct gpu_info {
     long long smem_per_block_optin;
     int driver_version, runtime_version;   /* e.g. 13000 */
     char nvcc_version[32];                  /* of the compiler that built gpu.cu */
+    char uuid[48];                /* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", as nvidia-smi */
+    char pci_bus_id[32];          /* "0000:18:00.0" (cudaDeviceGetPCIBusId) */
 };
 
 struct gpu;  /* opaque: device, stream, events, cuBLAS handle, buffers */

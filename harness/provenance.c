@@ -3,6 +3,7 @@
 #include "provenance.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -39,6 +40,24 @@ static void cpu_model(char *buf, size_t len)
 }
 
 const char *provenance_nvccflags(void) { return MM_NVCCFLAGS; }
+
+/* Where in a machine or cluster the run was placed: the GPUs CUDA was shown
+ * ("unset" when all), and Slurm's job, array and task, where Slurm started it
+ * (each attribute only when its variable is set). */
+static int record_placement(struct results *r)
+{
+    const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
+    int rc = results_attr_str(r, "cuda_visible_devices", cvd ? cvd : "unset");
+    static const char *const slurm[][2] = {
+        {"SLURM_JOB_ID", "slurm_job_id"},         {"SLURM_ARRAY_JOB_ID", "slurm_array_job_id"},
+        {"SLURM_ARRAY_TASK_ID", "slurm_array_task_id"}, {"SLURM_PROCID", "slurm_procid"},
+        {"SLURM_JOB_NODELIST", "slurm_job_nodelist"}};
+    for (size_t i = 0; i < sizeof slurm / sizeof slurm[0]; i++) {
+        const char *v = getenv(slurm[i][0]);
+        if (v) rc |= results_attr_str(r, slurm[i][1], v);
+    }
+    return rc;
+}
 
 int provenance_record(struct results *r, const struct experiment *e, const struct gpu_info *gi,
                       const char *gpu_why, double copy_gbs, int argc, char **argv)
@@ -79,6 +98,8 @@ int provenance_record(struct results *r, const struct experiment *e, const struc
         rc |= results_attr_int(r, "cuda_driver_version", gi->driver_version);
         rc |= results_attr_int(r, "cuda_runtime_version", gi->runtime_version);
         rc |= results_attr_str(r, "gpu_name", gi->name);
+        rc |= results_attr_str(r, "gpu_uuid", gi->uuid);
+        rc |= results_attr_str(r, "gpu_pci_bus_id", gi->pci_bus_id);
         snprintf(buf, sizeof buf, "%d.%d", gi->cc_major, gi->cc_minor);
         rc |= results_attr_str(r, "gpu_cc", buf);
         rc |= results_attr_int(r, "gpu_sm_count", gi->sm_count);
@@ -97,6 +118,7 @@ int provenance_record(struct results *r, const struct experiment *e, const struc
         rc |= results_attr_str(r, "gpu_unavailable", gpu_why ? gpu_why : "");
     }
 
+    rc |= record_placement(r);
     rc |= results_attr_str(r, "experiment_name", e->name);
     rc |= results_attr_str(r, "experiment_description", e->description);
     rc |= results_attr_str(r, "experiment_path", e->path);

@@ -53,6 +53,7 @@ const struct field_desc RESULT_FIELDS[] = {
     RF(kernel_ratio_ci95, FIELD_DBL, 8), RF(kernels_per_launch, FIELD_DBL, 8),
     RF(kernel_name, FIELD_STR, 8), RF(ref_kernel_name, FIELD_STR, 8),
     RF(probe_mhz_mean, FIELD_DBL, 8), RF(warmup_settled, FIELD_INT, 8), RF(crc32, FIELD_INT, 9),
+    RF(point, FIELD_INT, 10),
 };
 const size_t RESULT_NFIELDS = sizeof RESULT_FIELDS / sizeof RESULT_FIELDS[0];
 
@@ -591,7 +592,7 @@ int results_append_samples(struct results *r, const struct result_row *row,
      * samples, then the row's real disposition with the checksum of the row
      * and its samples: each step flushed. */
     struct result_row final = *row;
-    final.crc32 = (int32_t)trust_row_crc(&final, s, (size_t)n);
+    final.crc32 = (int32_t)trust_row_crc(&final, s, (size_t)n, RESULTS_SCHEMA_VERSION);
     struct result_row first = final;
     if (n > 0) snprintf(first.disposition, sizeof first.disposition, "%s", RESULTS_RECORDING);
     int rc = 0;

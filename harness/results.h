@@ -46,8 +46,10 @@
  * timer's (CUPTI) kernel times and ratio, the kernels' names, the SM clock read
  * by the GPU itself after each sample, and whether the warm-up settled; 9 a
  * checksum of each row and its samples (trust.h), so that a flipped bit is
- * found, not believed. */
-#define RESULTS_SCHEMA_VERSION 9
+ * found, not believed; 10 each row's point in the whole plan (`point`), and
+ * the plan's size and hash, the shard and the GPU's identity as attributes, so
+ * that shards can be merged (merge.h). */
+#define RESULTS_SCHEMA_VERSION 10
 
 /* Limits the reader enforces before allocating (a file beyond them is refused
  * as damaged): rows of /results and samples of /samples. */
@@ -134,6 +136,10 @@ struct result_row {
     /* Schema 9: the CRC-32 (zlib's) of the row's other fields and of its
      * samples' (trust.h: trust_row_crc), as a 32-bit pattern; 0 in older files. */
     int32_t crc32;
+    /* Schema 10: the point's place in the whole plan (plan.h), in a run of the
+     * whole plan, a shard's file and a merged one alike (shard.h, merge.h); -1
+     * in older files. */
+    int32_t point;
 };
 
 struct sample_row {

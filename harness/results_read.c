@@ -972,6 +972,8 @@ int results_read(const char *path, struct results_file *out, char *err, size_t e
     free(k);
     if (out->schema_version >= 1 && out->schema_version < 6) unknown_before_6(out);
     if (out->schema_version >= 1 && out->schema_version < 8) unknown_before_8(out);
+    if (out->schema_version < 10)   /* no point of the plan recorded */
+        for (size_t i = 0; i < out->n_rows; i++) out->rows[i].point = -1;
     trust_rows(out, h.says_complete, (long long)h.planned, h.fp32_peak, (size_t)h.lost);
     return 0;
 }

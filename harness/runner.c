@@ -375,6 +375,18 @@ static void host_point(void *p)
     j->n = run_point(j->c, &j->c->hl, j->pt, j->row);
 }
 
+/* The plan the points came from: its size and hash, and, for a shard, which
+ * part of it this file holds (shard.h). */
+static int record_plan(struct results *r, const struct plan *p)
+{
+    int rc = results_attr_int(r, "plan_points", (long long)p->whole) |
+             results_attr_u64(r, "plan_hash", p->hash);
+    if (p->shards > 0)
+        rc |= results_attr_int(r, "shard", p->shard) | results_attr_int(r, "shards", p->shards) |
+              results_attr_int(r, "host_shard", p->host_shard);
+    return rc ? -1 : 0;
+}
+
 static void row_identity(struct result_row *row, const struct point *pt)
 {
     memset(row, 0, sizeof *row);
@@ -384,6 +396,7 @@ static void row_identity(struct result_row *row, const struct point *pt)
     snprintf(row->precision, sizeof row->precision, "%s",
              pt->v->precision == PREC_TF32 ? "tf32" : "fp32");
     snprintf(row->sweep, sizeof row->sweep, "%s", pt->sweep);
+    row->point = (int32_t)pt->index;
     row->M = pt->M; row->N = pt->N; row->K = pt->K;
     row->tile = pt->tile; row->wpt = pt->wpt; row->opt_level = pt->opt_level;
     row->split = pt->split;
@@ -697,7 +710,8 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
      * collide), then the points. */
     if (provenance_record(r, e, g ? gi : NULL, gpu_why, copy_gbs, o->argc, o->argv) != 0 ||
         (g && results_attr_str(r, "gpu_telemetry", tm_source) != 0) ||
-        results_attr_int(r, "planned_points", (long long)p->n) != 0 ||
+        (c->tm && results_attr_str(r, "gpu_serial", telemetry_serial(c->tm)) != 0) ||
+        results_attr_int(r, "planned_points", (long long)p->n) != 0 || record_plan(r, p) != 0 ||
         results_attr_double(r, "estimated_s", est.total_s) != 0 ||
         (g && record_sampling(r, c, refresh_ms, instant_refresh_ms) != 0) || results_begin(r) != 0) {
         snprintf(err, errlen, "%s", results_error(r));

@@ -17,6 +17,7 @@
 struct telemetry {
     struct telemetry_source src;
     char name[96];
+    char serial[32];
     double period_ms;
     pthread_t thread;
     pthread_mutex_t mu;
@@ -165,7 +166,13 @@ struct telemetry *telemetry_start(const char *pci_bus_id, double period_ms, char
     int (*power_limit)(nvml_device, unsigned *) = NULL;
     const int got_limit = !nvml_sym(m, &power_limit, "nvmlDeviceGetEnforcedPowerLimit", e, sizeof e) &&
                           power_limit(m->dev, &limit_mw) == NVML_SUCCESS && limit_mw > 0;
+    /* The board's serial, where this GPU has one (NVML_DEVICE_SERIAL_BUFFER_SIZE). */
+    char serial[30];
+    int (*get_serial)(nvml_device, char *, unsigned) = NULL;
+    const int got_serial = !nvml_sym(m, &get_serial, "nvmlDeviceGetSerial", e, sizeof e) &&
+                           get_serial(m->dev, serial, sizeof serial) == NVML_SUCCESS;
     struct telemetry_source src = {.read = nvml_read, .close = nvml_close, .ctx = m, .name = name,
+                                   .serial = got_serial ? serial : NULL,
                                    .max_clock_mhz = got_max ? max : NAN,
                                    .power_limit_w = got_limit ? limit_mw * 1e-3 : NAN};
     return telemetry_start_source(src, period_ms, why, whylen);
@@ -248,6 +255,7 @@ struct telemetry *telemetry_start_source(struct telemetry_source src, double per
     t->cap = src.capacity ? src.capacity : TELEMETRY_CAPACITY;
     t->period_ms = period_ms;
     snprintf(t->name, sizeof t->name, "%s", src.name ? src.name : "");
+    snprintf(t->serial, sizeof t->serial, "%s", src.serial ? src.serial : "");
     pthread_condattr_t ca;
     int e;
     if (!(period_ms > 0)) {
@@ -310,6 +318,8 @@ double telemetry_max_clock_mhz(const struct telemetry *t) { return t ? t->src.ma
 double telemetry_power_limit_w(const struct telemetry *t) { return t ? t->src.power_limit_w : NAN; }
 
 const char *telemetry_source_name(const struct telemetry *t) { return t ? t->name : ""; }
+
+const char *telemetry_serial(const struct telemetry *t) { return t ? t->serial : ""; }
 
 /* ---- windows ------------------------------------------------------------------ */
 

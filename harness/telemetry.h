@@ -39,6 +39,7 @@ struct telemetry_source {
     const char *name;             /* e.g. "test"; copied */
     double max_clock_mhz;         /* NAN when unknown */
     double power_limit_w;         /* the enforced power limit; NAN when unknown */
+    const char *serial;           /* the board's serial number; NULL when unknown; copied */
     size_t capacity;              /* readings the ring keeps; 0: TELEMETRY_CAPACITY */
 };
 
@@ -72,6 +73,9 @@ double telemetry_power_limit_w(const struct telemetry *t);
 
 /* "NVML 13.580.159.04" (NVML's version), or the source's name; "" for NULL. */
 const char *telemetry_source_name(const struct telemetry *t);
+
+/* The board's serial number as NVML gives it; "" when it does not (or t is NULL). */
+const char *telemetry_serial(const struct telemetry *t);
 
 struct telemetry_summary {
     int n;                         /* readings in the window (0: none, every field NAN, reasons 0) */

@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "results_h5.h"
@@ -55,10 +56,10 @@ uint32_t trust_crc32(uint32_t crc, const void *data, size_t n)
 }
 
 static uint32_t crc_fields(uint32_t crc, const void *rec, const struct field_desc *fd, size_t nf,
-                           const char *skip)
+                           const char *skip, int schema)
 {
     for (size_t k = 0; k < nf; k++) {
-        if (skip && !strcmp(fd[k].name, skip)) continue;
+        if ((skip && !strcmp(fd[k].name, skip)) || fd[k].since > schema) continue;
         const char *p = (const char *)rec + fd[k].offset;
         crc = trust_crc32(crc, p, fd[k].kind == FIELD_STR ? strnlen(p, fd[k].size) : fd[k].size);
     }
@@ -72,10 +73,12 @@ uint32_t trust_attr_crc(uint32_t crc, const char *name, const char *value)
     return trust_crc32(crc, value, strlen(value) + 1);
 }
 
-uint32_t trust_row_crc(const struct result_row *row, const struct sample_row *samples, size_t n)
+uint32_t trust_row_crc(const struct result_row *row, const struct sample_row *samples, size_t n,
+                       int schema)
 {
-    uint32_t crc = crc_fields(0, row, RESULT_FIELDS, RESULT_NFIELDS, "crc32");
-    for (size_t i = 0; i < n; i++) crc = crc_fields(crc, &samples[i], SAMPLE_FIELDS, SAMPLE_NFIELDS, NULL);
+    uint32_t crc = crc_fields(0, row, RESULT_FIELDS, RESULT_NFIELDS, "crc32", schema);
+    for (size_t i = 0; i < n; i++)
+        crc = crc_fields(crc, &samples[i], SAMPLE_FIELDS, SAMPLE_NFIELDS, NULL, schema);
     return crc;
 }
 
@@ -133,11 +136,44 @@ static const char *row_fault(const struct result_row *r, double fp32_peak, char 
     return NULL;
 }
 
+struct point_at {
+    int32_t point;
+    size_t row;
+};
+
+static int by_point(const void *a, const void *b)
+{
+    const struct point_at *x = a, *y = b;
+    if (x->point != y->point) return (x->point > y->point) - (x->point < y->point);
+    return (x->row > y->row) - (x->row < y->row);
+}
+
+/* Rows whose point of the plan (schema 10) an earlier row has too, or below
+ * -1 (-1: not known), flagged 1; NULL when out of memory (then none are). */
+static unsigned char *repeated_points(const struct result_row *rows, size_t n)
+{
+    struct point_at *p = malloc((n ? n : 1) * sizeof *p);
+    unsigned char *flag = calloc(n ? n : 1, 1);
+    if (!p || !flag) {
+        free(p);
+        free(flag);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) p[i] = (struct point_at){rows[i].point, i};
+    qsort(p, n, sizeof *p, by_point);
+    for (size_t i = 0; i < n; i++)
+        if (p[i].point < -1 || (i && p[i].point >= 0 && p[i].point == p[i - 1].point))
+            flag[p[i].row] = 1;
+    free(p);
+    return flag;
+}
+
 void trust_rows(struct results_file *f, int says_complete, long long planned, double fp32_peak,
                 size_t lost)
 {
     f->damaged = 0;
     f->checksummed = f->schema_version >= 9;
+    unsigned char *repeated = f->schema_version >= 10 ? repeated_points(f->rows, f->n_rows) : NULL;
     size_t first = 0, at = 0;
     char first_why[160] = "";
     for (size_t i = 0; i < f->n_rows; i++) {
@@ -148,8 +184,12 @@ void trust_rows(struct results_file *f, int says_complete, long long planned, do
         while (at + n < f->n_samples && f->samples[at + n].row == (int32_t)i) n++;
         char buf[160];
         const char *why = row_fault(r, fp32_peak, buf, sizeof buf);
-        if (!why && f->checksummed && (uint32_t)r->crc32 != trust_row_crc(r, f->samples + at, n))
+        if (!why && f->checksummed &&
+            (uint32_t)r->crc32 != trust_row_crc(r, f->samples + at, n, f->schema_version))
             why = "its checksum does not match its values and samples";
+        if (!why && repeated && repeated[i])
+            why = r->point < -1 ? "its point of the plan is negative"
+                                : "its point of the plan is another row's too (a row repeated)";
         if (!why) continue;
         if (f->damaged++ == 0) {
             first = i;
@@ -158,6 +198,7 @@ void trust_rows(struct results_file *f, int says_complete, long long planned, do
         snprintf(r->reason, sizeof r->reason, "damaged: %.120s (was %.12s)", why, r->disposition);
         snprintf(r->disposition, sizeof r->disposition, "%s", TRUST_DAMAGED);
     }
+    free(repeated);
     if (f->damaged)
         results_note(f, "%zu rows not believed (the first, row %zu: %s): marked '%s'", f->damaged,
                  first, first_why, TRUST_DAMAGED);

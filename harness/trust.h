@@ -16,6 +16,8 @@
  *     32 times it) with a 10% margin.  A row that breaks one is not believed:
  *     its disposition becomes "damaged", its reason says what broke, and the
  *     file's notes say how many.
+ *   - Points of the plan (schema 10): a row whose `point` in the whole plan
+ *     another row has too (a row repeated) is damaged; -1 is "not known".
  *   - Checksums (schema 9): a row whose CRC-32 over its fields and its
  *     samples' differs from its stored one is damaged the same way.  Files of
  *     older schemas have none and are read as they are, said so
@@ -27,12 +29,13 @@
 
 #include "results.h"
 
-/* The checksum of a row (schema 9): zlib's CRC-32 over each field of
- * RESULT_FIELDS but crc32, in order, then each field of each of its samples
- * (SAMPLE_FIELDS); an integer as its 4 bytes and a double as its 8 (little
- * endian), a string as its characters up to its first NUL.  (In Python:
- * zlib.crc32 over the same bytes.) */
-uint32_t trust_row_crc(const struct result_row *row, const struct sample_row *samples, size_t n);
+/* The checksum of a row (schema 9 on): zlib's CRC-32 over each field of
+ * RESULT_FIELDS but crc32 that the file's schema has, in order, then each
+ * field of each of its samples (SAMPLE_FIELDS); an integer as its 4 bytes and
+ * a double as its 8 (little endian), a string as its characters up to its
+ * first NUL.  (In Python: zlib.crc32 over the same bytes.) */
+uint32_t trust_row_crc(const struct result_row *row, const struct sample_row *samples, size_t n,
+                       int schema);
 
 /* The checksum of the root attributes (schema 9), the attribute TRUST_ATTRS_CRC,
  * written when the run ends (0 until then: a killed run's are not checked):

@@ -52,7 +52,11 @@ static void write_rows(const char *path, const struct result_row *rows, size_t n
     if (sms > 0) assert_int_equal(results_attr_double(r, "gpu_sm_count", sms), 0);
     assert_int_equal(results_attr_double(r, "telemetry_refresh_ms", 100.02), 0);
     const double s[2] = {1, 1};
-    for (size_t i = 0; i < n; i++) assert_int_equal(results_append(r, &rows[i], s, NULL, NULL, 2), 0);
+    for (size_t i = 0; i < n; i++) {
+        struct result_row row = rows[i];
+        row.point = (int32_t)i;   /* each its own point of the plan */
+        assert_int_equal(results_append(r, &row, s, NULL, NULL, 2), 0);
+    }
     assert_int_equal(results_finish(r, 1, "2026-11-24T00:00:00Z", 1.0), 0);
     assert_int_equal(results_close(r, err, sizeof err), 0);
 }
@@ -212,6 +216,7 @@ static void append_with_samples(struct results *w, struct result_row row, const 
     assert_true(n <= 8);
     snprintf(row.telemetry, sizeof row.telemetry, "%s", telemetry);
     row.samples = n;
+    row.point = (int32_t)results_rows(w);   /* each its own point of the plan */
     for (int i = 0; i < n; i++)
         s[i] = (struct sample_row){.time_ms = row.time_ms_median, .t_s = ts[i].t_s,
                                    .clock_mhz = ts[i].clock, .power_w = ts[i].power,

@@ -41,7 +41,8 @@ static void round_trip(void **state)
     const double s[3] = {1.5, 2.5, 3.5};
     struct result_row b = {.variant = "gpu_tiled_wpt", .device = "gpu", .precision = "fp32",
                            .M = 17, .N = 33, .K = 65, .flops = a.flops, .tile = 8, .wpt = 16,
-                           .disposition = "skipped", .reason = "WPT 16 does not divide TS 8"};
+                           .disposition = "skipped", .reason = "WPT 16 does not divide TS 8",
+                           .point = 1};
     assert_int_equal(results_append(r, &a, s, NULL, NULL, 3), 0);
     assert_int_equal(results_append(r, &b, NULL, NULL, NULL, 0), 0);
     assert_int_equal(results_rows(r), 2);
@@ -56,7 +57,7 @@ static void round_trip(void **state)
     assert_true(f.checksummed);
     struct sample_row sa[3];
     for (int i = 0; i < 3; i++) sa[i] = f.samples[i];
-    assert_true((uint32_t)f.rows[0].crc32 == trust_row_crc(&a, sa, 3));
+    assert_true((uint32_t)f.rows[0].crc32 == trust_row_crc(&a, sa, 3, RESULTS_SCHEMA_VERSION));
     a.crc32 = f.rows[0].crc32;
     assert_memory_equal(&f.rows[0], &a, sizeof a);
     assert_string_equal(f.rows[1].reason, "WPT 16 does not divide TS 8");
@@ -208,8 +209,11 @@ static void write_rows(const char *path, struct result_row *rows, int n_rows, in
     struct results *r;
     if (results_create(&r, path, 0, err, sizeof err) != 0) fail_msg("%s", err);
     double s[8] = {1, 2, 3, 4, 5, 6, 7, 8};
-    for (int i = 0; i < n_rows; i++)
-        assert_int_equal(results_append(r, &rows[i], s, NULL, NULL, samples_each), 0);
+    for (int i = 0; i < n_rows; i++) {
+        struct result_row row = rows[i];
+        row.point = i;   /* each its own point of the plan */
+        assert_int_equal(results_append(r, &row, s, NULL, NULL, samples_each), 0);
+    }
     assert_int_equal(results_finish(r, 1, "2026-11-24T00:00:00Z", 1.0), 0);
     assert_int_equal(results_close(r, err, sizeof err), 0);
 }
@@ -379,7 +383,11 @@ static void write_trust_case(const char *path, const struct result_row *rows, in
     if (schema != RESULTS_SCHEMA_VERSION)
         assert_int_equal(results_attr_int(r, "schema_version", schema), 0);
     const double s[2] = {1, 1};
-    for (int i = 0; i < n; i++) assert_int_equal(results_append(r, &rows[i], s, NULL, NULL, 2), 0);
+    for (int i = 0; i < n; i++) {
+        struct result_row row = rows[i];
+        row.point = i;   /* each its own point of the plan */
+        assert_int_equal(results_append(r, &row, s, NULL, NULL, 2), 0);
+    }
     assert_int_equal(results_finish(r, 1, "2026-11-24T00:00:00Z", 1.0), 0);
     assert_int_equal(results_close(r, err, sizeof err), 0);
 }
@@ -416,6 +424,37 @@ static void write_without_column(const char *path, const char *drop)
     hid_t a = H5Acreate2(f, "schema_version", H5T_NATIVE_LLONG, as, H5P_DEFAULT, H5P_DEFAULT);
     assert_true(a >= 0 && H5Awrite(a, H5T_NATIVE_LLONG, &v) >= 0);
     H5Aclose(a); H5Sclose(as); H5Sclose(sp); H5Fclose(f);
+}
+
+/* A row repeated (its point of the plan another row's too) is marked
+ * damaged, the first of them believed; points not known (-1) are no repeats. */
+static void repeated_points_are_damaged(void **state)
+{
+    (void)state;
+    char dir[256], path[300], err[1024];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/p.h5", dir);
+    struct results *r;
+    if (results_create(&r, path, 0, err, sizeof err) != 0) fail_msg("%s", err);
+    assert_int_equal(results_attr_double(r, "gpu_fp32_peak_gflops", 60000), 0);
+    const int32_t points[] = {4, 2, 4, -1, -1, -7};
+    const double s[2] = {1, 1};
+    for (int i = 0; i < 6; i++) {
+        struct result_row row = sound_row(64 + i);
+        row.point = points[i];
+        assert_int_equal(results_append(r, &row, s, NULL, NULL, 2), 0);
+    }
+    assert_int_equal(results_finish(r, 1, "2026-11-24T00:00:00Z", 1.0), 0);
+    assert_int_equal(results_close(r, err, sizeof err), 0);
+    struct results_file f;
+    assert_int_equal(results_read(path, &f, err, sizeof err), 0);
+    const char *want[] = {"passed", "passed", "damaged", "passed", "passed", "damaged"};
+    for (int i = 0; i < 6; i++) assert_string_equal(f.rows[i].disposition, want[i]);
+    assert_non_null(strstr(f.rows[2].reason, "another row's too"));
+    assert_non_null(strstr(f.rows[5].reason, "negative"));
+    assert_int_equal(f.damaged, 2);
+    results_file_free(&f);
+    test_rmtree(dir);
 }
 
 /* The defects of a file the readers once believed (issue: a truncated file read
@@ -539,7 +578,7 @@ static void untrustworthy_files_are_refused_or_marked(void **state)
     unlink(path);
     write_without_column(path, "gflops");
     assert_int_equal(results_read(path, &f, err, sizeof err), -1);
-    assert_non_null(strstr(err, "/results has no column 'gflops', which schema 9 has"));
+    assert_non_null(strstr(err, "/results has no column 'gflops', which schema 10 has"));
     test_rmtree(dir);
 }
 
@@ -576,6 +615,7 @@ static void fuzz_triage_tells_the_library_from_ours(void **state)
 const struct CMUnitTest results_tests[] = {
     cmocka_unit_test(damaged_metadata_is_refused_not_waited_on),
     cmocka_unit_test(untrustworthy_files_are_refused_or_marked),
+    cmocka_unit_test(repeated_points_are_damaged),
     cmocka_unit_test(fuzz_triage_tells_the_library_from_ours),
     cmocka_unit_test(a_column_of_impossible_width_is_refused),
     cmocka_unit_test(crafted_files_are_refused_or_recovered),
