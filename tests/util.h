@@ -31,7 +31,7 @@ void test_reference(const char *key, char *buf, size_t len);
  * Makefile's REF_RUNS gives them (those data/references.mk names); returns how
  * many were written (at most max). */
 size_t test_reference_runs(char (*args)[600], size_t max);
-/* Room for every role data/references.mk can name (the MAX_RUNS of main.c). */
+/* Room for every role data/references.mk can name (CLI_MAX_RUNS, harness/cli.h). */
 #define TEST_MAX_RUNS 24
 /* Run argv (argv[0] is the program) with stdout and stderr captured into
  * malloc'd strings; returns the exit status, or 128+signal. */

@@ -1,0 +1,178 @@
+/* mmladder's command line as a function (cli.h): the usage, the dispatch to
+ * the commands (cmd_*.c), what they share, and the check of what reached
+ * standard output. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "derive.h"
+#include "results.h"
+
+const char CLI_USAGE[] =
+    "usage: mmladder COMMAND [ARGS]\n"
+    "\n"
+    "The matrix-multiplication ladder: run a declared experiment, every point verified\n"
+    "against float64, into a new self-describing HDF5 file.\n"
+    "\n"
+    "commands:\n"
+    "  run EXPERIMENT.ini [-o FILE.h5 | -d DIR] [--host-budget S | --no-budget] [--kernel-timer]\n"
+    "        run every point; write FILE.h5 (default DIR/NAME-GPU-UTCSTAMP.h5, DIR = data)\n"
+    "        never overwrites; each point is flushed to disk as soon as it is recorded.\n"
+    "        A host point whose estimated time (see plan) exceeds the host budget is\n"
+    "        recorded as skipped with that reason: the budget is the file's [sampling]\n"
+    "        host_point_budget_s (default 60 s); --host-budget S sets it to S seconds,\n"
+    "        --no-budget runs every host point; --kernel-timer times every GPU sample's\n"
+    "        kernels by their CUPTI records too, as [sampling] kernel_timer = cupti does\n"
+    "  list [--markdown | EXPERIMENT.ini [--host-budget S | --no-budget]]\n"
+    "        the variants (rungs) in ladder order (--markdown: as the README's table), or\n"
+    "        the points a file expands to\n"
+    "  plan EXPERIMENT.ini [--host-budget S | --no-budget]\n"
+    "        dry run: the points, skip reasons and an estimated time; runs nothing\n"
+    "  info FILE.h5\n"
+    "        provenance attributes, counts and the summary table of a results file\n"
+    "  export FILE.h5 [--csv] [--passed | --samples | --attrs]\n"
+    "        rows of /results, of /samples, or the root attributes, as TSV (default)\n"
+    "        or CSV on stdout; --passed keeps verified rows only\n"
+    "  compare NEW.h5 REFERENCE.h5 [--tolerance 0.10] [--tsv]\n"
+    "        per rung and shape: best GFLOP/s in each file, the ratio, and whether it\n"
+    "        is within the tolerance (exit 0 either way; 1 if nothing matched)\n"
+    "  table VIEW [--n N] [ROLE=]FILE.h5 ...\n"
+    "        a derived view as a table with a header row (the figures draw these):\n"
+    "        rungs (no file), runs (any number), ladder, configs, speedup, samples\n"
+    "        (--n: the square size, default 4096 or the largest), telemetry (every\n"
+    "        GPU sample's time, clock, power and throttling), transfers, shapes (the\n"
+    "        shape suite: each rung's best per shape, class, waves, K per block),\n"
+    "        suite (per shape and precision: the fastest hand-written rung, the\n"
+    "        dispatch row, cuBLAS), corpus (a corpus run: per shape and precision, its\n"
+    "        class, the fastest rung at least as precise and the dispatch row, as % of\n"
+    "        cuBLAS, and the bytes moved against the copy bandwidth), corpus-classes\n"
+    "        (the same summed up per class), corpus-cdf (their distribution: each\n"
+    "        shape's % in rising order), estimates (each paired row's paired,\n"
+    "        kernel-timer and standalone % of cuBLAS) (one file each), compare (two)\n"
+    "  claims CLAIMS.ini [--markdown] [--partial] [--mine FILE.h5] ROLE=FILE.h5 ...\n"
+    "        every claim of the file checked against the runs: measured, expected,\n"
+    "        verdict (exit 1 if one fails, or if one names a run not given, unless\n"
+    "        --partial); --mine: the claims a reviewer's own run can check, on that run\n"
+    "  values --claims CLAIMS.ini --out VALUES.tex --tables DIR ROLE=FILE.h5 ... --\n"
+    "         PAPER.tex ...\n"
+    "        every \\val{KEY} and \\valtable{NAME} of the paper answered from the runs\n"
+    "        (harness/values.h lists the keys); a key it cannot answer is an error\n"
+    "  device\n"
+    "        the GPU this binary would use, or why there is none (exit 3)\n"
+    "\n"
+    "exit status: 0 all points passed (or were skipped by design); 1 bad input or I/O\n"
+    "error; 2 some point incorrect or failed; 3 some points could not run on this\n"
+    "machine (no GPU); 130 interrupted (the file keeps every completed point).\n";
+
+
+const char *cli_option_value(const struct cli *c, const char *cmd, int argc, char **argv, int *i,
+                             const char *expect)
+{
+    if (*i + 1 >= argc) {
+        fprintf(c->err, "mmladder %s: '%s' needs a value (expected %s %s)\n", cmd, argv[*i],
+                argv[*i], expect);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+void cli_warn_about(const struct cli *c, const char *path, const struct results_file *f)
+{
+    if (f->damaged)
+        fprintf(c->err, "mmladder: warning: %s is DAMAGED: %zu rows or samples not believed "
+                        "or lost (see below)\n", path, f->damaged);
+    if (!f->complete)
+        fprintf(c->err, "mmladder: warning: %s is incomplete (it holds fewer rows than its "
+                        "plan)\n", path);
+    if (f->notes[0]) fprintf(c->err, "mmladder: warning: %s: %s\n", path, f->notes);
+}
+
+int cli_open_runs(const struct cli *c, int argc, char **argv, int first, struct run *runs,
+                  size_t max, int strict)
+{
+    size_t n = 0;
+    for (int i = first; i < argc; i++) {
+        if (n == max) {
+            fprintf(c->err, "mmladder: more than %zu results files\n", max);
+            goto fail;
+        }
+        char role[32], err[PATH_MAX + 512];
+        const char *path = argv[i], *eq = strchr(argv[i], '=');
+        if (eq && (size_t)(eq - argv[i]) < sizeof role && eq > argv[i]) {
+            snprintf(role, sizeof role, "%.*s", (int)(eq - argv[i]), argv[i]);
+            path = eq + 1;
+        } else {
+            snprintf(role, sizeof role, "run%zu", n + 1);
+        }
+        for (size_t j = 0; j < n; j++)
+            if (!strcmp(runs[j].role, role)) {
+                fprintf(c->err, "mmladder: role '%s' given twice (%s and %s; expected one file "
+                                "a role)\n", role, runs[j].path, path);
+                goto fail;
+            }
+        if (derive_open(&runs[n], role, path, err, sizeof err) != 0) {
+            fprintf(c->err, "mmladder: %s\n", err);
+            goto fail;
+        }
+        n++;
+        const struct results_file *f = &runs[n - 1].f;
+        cli_warn_about(c, path, f);
+        if (strict && (f->damaged || !f->complete)) {
+            fprintf(c->err, "mmladder: %s=%s is %s: nothing is stated from it%s\n", role, path,
+                    f->damaged ? "damaged" : "incomplete",
+                    strict == 2 ? "; left out" : " (--partial: leave it out)");
+            if (strict != 2) goto fail;
+            derive_close(&runs[--n]);
+        }
+    }
+    return (int)n;
+fail:
+    while (n > 0) derive_close(&runs[--n]);
+    return -1;
+}
+
+static int dispatch(const struct cli *c, int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+        !strcmp(argv[1], "help")) {
+        fputs(CLI_USAGE, argc < 2 ? c->err : c->out);
+        return argc < 2 ? EXIT_INPUT : EXIT_OK;
+    }
+    if (!strcmp(argv[1], "run")) return cmd_run(c, argc, argv);
+    if (!strcmp(argv[1], "list")) return cmd_list_or_plan(c, argc, argv, 0);
+    if (!strcmp(argv[1], "plan")) return cmd_list_or_plan(c, argc, argv, 1);
+    if (!strcmp(argv[1], "info")) return cmd_info(c, argc, argv);
+    if (!strcmp(argv[1], "export")) return cmd_export(c, argc, argv);
+    if (!strcmp(argv[1], "compare")) return cmd_compare(c, argc, argv);
+    if (!strcmp(argv[1], "table")) return cmd_table(c, argc, argv);
+    if (!strcmp(argv[1], "claims")) return cmd_claims(c, argc, argv);
+    if (!strcmp(argv[1], "values")) return cmd_values(c, argc, argv);
+    if (!strcmp(argv[1], "device")) {
+        if (argc == 2) return cmd_device(c);
+        fprintf(c->err, "mmladder device: unexpected argument '%s' (it takes none)\n", argv[2]);
+        return EXIT_INPUT;
+    }
+    fprintf(c->err, "mmladder: unknown command '%s'\n%s", argv[1], CLI_USAGE);
+    return EXIT_INPUT;
+}
+
+int cli_main(const struct cli *c, int argc, char **argv)
+{
+    int rc = dispatch(c, argc, argv);
+    /* A failed write leaves its errno; a flush that has nothing left to write
+     * sets none, so the one of the last failed write is kept. */
+    const int earlier = errno;
+    errno = 0;
+    const int flushed = fflush(c->out);
+    if (flushed != 0 || ferror(c->out)) {
+        const int e = flushed != 0 && errno ? errno : earlier;
+        fprintf(c->err, "mmladder: writing to standard output failed: %s%s\n",
+                e ? strerror(e) : "a write error",
+                argc > 1 && !strcmp(argv[1], "run") ? " (the results file is not affected)" : "");
+        if (rc == EXIT_OK || rc == EXIT_UNAVAILABLE) rc = EXIT_INPUT;
+    }
+    return rc;
+}

@@ -1,0 +1,142 @@
+/* mmladder claims and values: the claims checked against the runs, and the
+ * paper's every value answered from them. */
+#define _POSIX_C_SOURCE 200809L
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "claims.h"
+#include "cli.h"
+#include "derive.h"
+#include "values.h"
+
+/* claims CLAIMS.ini [--markdown] [--mine FILE] [--partial] [ROLE=]FILE...:
+ * each claim's measured value and verdict; exit 1 when a claim fails, or when
+ * one could not be evaluated for want of a run it names (not evaluated is not
+ * passed), unless --partial (or --mine) asks for the claims the runs given
+ * allow. */
+int cmd_claims(const struct cli *c, int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(c->err, "mmladder claims: no claims file given\n%s", CLI_USAGE);
+        return EXIT_INPUT;
+    }
+    const char *mine_path = NULL;
+    int markdown = 0, partial = 0, first = 3;
+    for (; first < argc && argv[first][0] == '-'; first++) {
+        if (!strcmp(argv[first], "--markdown")) {
+            markdown = 1;
+        } else if (!strcmp(argv[first], "--partial")) {
+            partial = 1;
+        } else if (!strcmp(argv[first], "--mine") && first + 1 < argc) {
+            mine_path = argv[++first];
+        } else {
+            fprintf(c->err, "mmladder claims: unknown option '%s' (expected --markdown, "
+                            "--partial or --mine FILE)\n", argv[first]);
+            return EXIT_INPUT;
+        }
+    }
+    char err[PATH_MAX + 512];
+    struct claims *cs = calloc(1, sizeof *cs);
+    struct claim_result *rs = calloc(CLAIM_MAX, sizeof *rs);
+    struct run *runs = calloc(CLI_MAX_RUNS + 1, sizeof *runs);
+    if (!cs || !rs || !runs) {
+        fprintf(c->err, "mmladder claims: out of memory\n");
+        free(cs), free(rs), free(runs);
+        return EXIT_INPUT;
+    }
+    int rc = EXIT_INPUT, n = -1;
+    if (claims_load(argv[2], cs, err, sizeof err) != 0) {
+        fprintf(c->err, "mmladder: %s\n", err);
+        goto out;
+    }
+    n = cli_open_runs(c, argc, argv, first, runs, CLI_MAX_RUNS, partial ? 2 : 1);
+    if (n < 0) goto out;
+    if (claims_check_roles(cs, runs, (size_t)n, err, sizeof err) != 0) {
+        fprintf(c->err, "mmladder claims: %s\n", err);
+        goto out;
+    }
+    if (mine_path && derive_open(&runs[CLI_MAX_RUNS], "mine", mine_path, err, sizeof err) != 0) {
+        fprintf(c->err, "mmladder: %s\n", err);
+        goto out;
+    }
+    for (size_t i = 0; i < cs->n; i++) {
+        if (mine_path)
+            claims_evaluate_mine(&cs->c[i], &runs[CLI_MAX_RUNS], runs, (size_t)n, &rs[i]);
+        else
+            claims_evaluate(&cs->c[i], runs, (size_t)n, &rs[i]);
+    }
+    size_t failed = claims_report(c->out, cs, rs, markdown);
+    size_t evaluated = 0;
+    for (size_t i = 0; i < cs->n; i++) evaluated += rs[i].verdict != CLAIM_NOT_EVALUATED;
+    if (!markdown)
+        fprintf(c->out, "\n%zu claims: %zu evaluated, %zu failed, %zu not evaluated\n", cs->n,
+                evaluated, failed, cs->n - evaluated);
+    rc = failed ? EXIT_INPUT : EXIT_OK;
+    if (evaluated < cs->n && !partial && !mine_path) {
+        size_t first_missing = 0;
+        while (rs[first_missing].verdict != CLAIM_NOT_EVALUATED) first_missing++;
+        fprintf(c->err, "mmladder claims: %zu of %zu claims not evaluated (the first, [%s]: %s); "
+                        "a claim not evaluated is not passed (expected every run the claims "
+                        "name, or --partial for those the runs given allow)\n",
+                cs->n - evaluated, cs->n, cs->c[first_missing].id, rs[first_missing].why);
+        rc = EXIT_INPUT;
+    }
+    if (mine_path) derive_close(&runs[CLI_MAX_RUNS]);
+out:
+    for (int i = 0; i < n; i++) derive_close(&runs[i]);
+    free(cs), free(rs), free(runs);
+    return rc;
+}
+
+/* values --claims CLAIMS.ini --out VALUES.tex --tables DIR ROLE=FILE... -- TEX...:
+ * every \\val{KEY} and \\valtable{NAME} the TeX files use, answered. */
+int cmd_values(const struct cli *c, int argc, char **argv)
+{
+    const char *claims_path = NULL, *out = NULL, *tables = NULL;
+    int i = 2;
+    for (; i + 1 < argc && argv[i][0] == '-' && strcmp(argv[i], "--"); i += 2) {
+        if (!strcmp(argv[i], "--claims")) claims_path = argv[i + 1];
+        else if (!strcmp(argv[i], "--out")) out = argv[i + 1];
+        else if (!strcmp(argv[i], "--tables")) tables = argv[i + 1];
+        else break;
+    }
+    int dash = i;
+    while (dash < argc && strcmp(argv[dash], "--")) dash++;
+    if (!claims_path || !out || !tables || dash >= argc - 1) {
+        fprintf(c->err, "mmladder values: usage: values --claims CLAIMS.ini --out VALUES.tex "
+                        "--tables DIR ROLE=FILE.h5 ... -- PAPER.tex ...\n");
+        return EXIT_INPUT;
+    }
+    char err[PATH_MAX + 512];
+    struct claims *cs = calloc(1, sizeof *cs);
+    struct claim_result *rs = calloc(CLAIM_MAX, sizeof *rs);
+    struct run *runs = calloc(CLI_MAX_RUNS, sizeof *runs);
+    int rc = EXIT_INPUT, n = -1;
+    if (!cs || !rs || !runs) goto out;
+    if (claims_load(claims_path, cs, err, sizeof err) != 0) {
+        fprintf(c->err, "mmladder: %s\n", err);
+        goto out;
+    }
+    char *saved = argv[dash];
+    argv[dash] = NULL;   /* cli_open_runs stops at argc: give it the runs only */
+    n = cli_open_runs(c, dash, argv, i, runs, CLI_MAX_RUNS, 1);
+    argv[dash] = saved;
+    if (n < 0) goto out;
+    if (claims_check_roles(cs, runs, (size_t)n, err, sizeof err) != 0) {
+        fprintf(c->err, "mmladder values: %s\n", err);
+        goto out;
+    }
+    for (size_t k = 0; k < cs->n; k++) claims_evaluate(&cs->c[k], runs, (size_t)n, &rs[k]);
+    if (values_write((const char *const *)argv + dash + 1, (size_t)(argc - dash - 1), out, tables,
+                     runs, (size_t)n, cs, rs, err, sizeof err) != 0) {
+        fprintf(c->err, "mmladder values: %s\n", err);
+        goto out;
+    }
+    rc = EXIT_OK;
+out:
+    for (int k = 0; k < n; k++) derive_close(&runs[k]);
+    free(cs), free(rs), free(runs);
+    return rc;
+}

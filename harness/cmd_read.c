@@ -1,0 +1,236 @@
+/* mmladder info, export, compare and table: what results files hold, as they
+ * are and as derived views. */
+#define _POSIX_C_SOURCE 200809L
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "derive.h"
+#include "report.h"
+#include "results.h"
+#include "trust.h"
+
+/* One attribute of a file, on the stream out. */
+static void print_attr(const char *name, const char *value, void *out)
+{
+    if (!strcmp(name, "experiment_text")) {
+        fprintf(out, "  %-26s (%zu bytes; mmladder export shows rows)\n", name, strlen(value));
+        return;
+    }
+    fprintf(out, "  %-26s %s\n", name, value);
+}
+
+int cmd_info(const struct cli *c, int argc, char **argv)
+{
+    if (argc != 3) {
+        if (argc < 3)
+            fprintf(c->err, "mmladder info: no results file given\n%s", CLI_USAGE);
+        else
+            fprintf(c->err, "mmladder info: unexpected argument '%s' (expected one results "
+                            "file)\n", argv[3]);
+        return EXIT_INPUT;
+    }
+    char err[PATH_MAX + 512];
+    struct results_file f;
+    if (results_read(argv[2], &f, err, sizeof err) != 0) {
+        fprintf(c->err, "mmladder: %s\n", err);
+        return EXIT_INPUT;
+    }
+    derive_upgrade(&f);
+    fprintf(c->out, "%s\nattributes:\n", argv[2]);
+    const int attrs_ok = results_visit_attrs(argv[2], print_attr, c->out, err, sizeof err) == 0;
+    if (!attrs_ok) fprintf(c->out, "  (cannot be read: %s)\n", err);
+    size_t counts[TRUST_UNKNOWN + 1] = {0};
+    for (size_t i = 0; i < f.n_rows; i++) counts[trust_disposition(f.rows[i].disposition)]++;
+    fprintf(c->out, "rows: %zu (%zu passed, %zu incorrect, %zu skipped, %zu failed, %zu damaged), "
+            "samples: %zu, %s%s\n", f.n_rows, counts[0], counts[1], counts[2], counts[3],
+            counts[4], f.n_samples, f.complete ? "complete" : "INCOMPLETE",
+            f.damaged || !attrs_ok ? ", DAMAGED" : "");
+    if (f.checksummed)
+        fprintf(c->out, "checksums: every row's, with its samples, matched or marked damaged\n");
+    else
+        fprintf(c->out, "checksums: none (schema %d; a changed value within reason is not "
+                "found)\n", f.schema_version);
+    if (f.notes[0]) fprintf(c->out, "%s: %s\n", f.damaged ? "damaged" : "recovered", f.notes);
+    cli_warn_about(c, argv[2], &f);
+    fprintf(c->out, "\n");
+    report_summary(c->out, f.rows, f.n_rows);
+    results_file_free(&f);
+    if (!attrs_ok) fprintf(c->err, "mmladder: %s\n", err);
+    return attrs_ok ? EXIT_OK : EXIT_INPUT;
+}
+
+int cmd_export(const struct cli *c, int argc, char **argv)
+{
+    const char *path = NULL;
+    int csv = 0, passed = 0, samples = 0, attrs = 0;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--csv")) csv = 1;
+        else if (!strcmp(argv[i], "--passed")) passed = 1;
+        else if (!strcmp(argv[i], "--samples")) samples = 1;
+        else if (!strcmp(argv[i], "--attrs")) attrs = 1;
+        else if (argv[i][0] != '-' && !path) path = argv[i];
+        else {
+            fprintf(c->err, "mmladder export: %s '%s'\n%s",
+                    argv[i][0] == '-' ? "unknown option" : "unexpected argument", argv[i],
+                    CLI_USAGE);
+            return EXIT_INPUT;
+        }
+    }
+    if (!path) {
+        fprintf(c->err, "mmladder export: no results file given\n%s", CLI_USAGE);
+        return EXIT_INPUT;
+    }
+    char err[PATH_MAX + 512];
+    if (samples + passed + attrs > 1) {
+        fprintf(c->err, "mmladder export: --passed, --samples and --attrs exclude each other\n");
+        return EXIT_INPUT;
+    }
+    if (attrs) {
+        if (report_export_attrs(c->out, path, csv ? EXPORT_CSV : EXPORT_TSV, err, sizeof err)) {
+            fprintf(c->err, "mmladder: %s\n", err);
+            return EXIT_INPUT;
+        }
+        return EXIT_OK;   /* main checks what reached standard output */
+    }
+    struct results_file f;
+    if (results_read(path, &f, err, sizeof err) != 0) {
+        fprintf(c->err, "mmladder: %s\n", err);
+        return EXIT_INPUT;
+    }
+    cli_warn_about(c, path, &f);
+    derive_upgrade(&f);
+    if (samples)
+        report_export_samples(c->out, &f, csv ? EXPORT_CSV : EXPORT_TSV);
+    else
+        report_export_rows(c->out, &f, csv ? EXPORT_CSV : EXPORT_TSV, passed);
+    results_file_free(&f);
+    return EXIT_OK;   /* main checks what reached standard output */
+}
+
+static void take_gpu_name(const char *name, const char *value, void *ctx)
+{
+    if (!strcmp(name, "gpu_name")) snprintf(ctx, 128, "%s", value);
+}
+
+int cmd_compare(const struct cli *c, int argc, char **argv)
+{
+    const char *paths[2] = {NULL, NULL};
+    double tol = 0.10;
+    int tsv = 0, np = 0;
+    for (int i = 2; i < argc; i++) {
+        char *end = NULL;
+        if (!strcmp(argv[i], "--tsv")) {
+            tsv = 1;
+        } else if (!strcmp(argv[i], "--tolerance")) {
+            if (!cli_option_value(c, "compare", argc, argv, &i, "FRACTION, e.g. 0.10"))
+                return EXIT_INPUT;
+            tol = strtod(argv[i], &end);
+            if (*end || !(tol > 0 && tol < 10)) {
+                fprintf(c->err, "mmladder compare: --tolerance '%s' (expected a fraction, e.g. "
+                                "0.10 for 10%%)\n", argv[i]);
+                return EXIT_INPUT;
+            }
+        } else if (argv[i][0] != '-' && np < 2) {
+            paths[np++] = argv[i];
+        } else {
+            fprintf(c->err, "mmladder compare: unexpected argument '%s'\n%s", argv[i], CLI_USAGE);
+            return EXIT_INPUT;
+        }
+    }
+    if (np != 2) {
+        if (np == 1)
+            fprintf(c->err, "mmladder compare: only one results file, '%s' (expected NEW.h5 and "
+                            "REFERENCE.h5)\n", paths[0]);
+        else
+            fprintf(c->err, "mmladder compare: no results files given (expected NEW.h5 and "
+                            "REFERENCE.h5)\n%s", CLI_USAGE);
+        return EXIT_INPUT;
+    }
+    char err[PATH_MAX + 512];
+    struct results_file f[2];
+    for (int k = 0; k < 2; k++) {
+        if (results_read(paths[k], &f[k], err, sizeof err) != 0) {
+            fprintf(c->err, "mmladder: %s\n", err);
+            if (k) results_file_free(&f[0]);
+            return EXIT_INPUT;
+        }
+        cli_warn_about(c, paths[k], &f[k]);
+        derive_upgrade(&f[k]);
+    }
+    /* Tolerances are per GPU model: two models' runs are reported, not judged. */
+    char gpu[2][128] = {"", ""};
+    for (int k = 0; k < 2; k++)
+        results_visit_attrs(paths[k], take_gpu_name, gpu[k], err, sizeof err);
+    const int across = gpu[0][0] && gpu[1][0] && strcmp(gpu[0], gpu[1]) != 0;
+    if (across)
+        fprintf(c->err, "mmladder compare: %s ran on '%s' and %s on '%s': two GPU models; their "
+                        "pairs are reported, not held to a tolerance\n", paths[0], gpu[0],
+                paths[1], gpu[1]);
+    size_t compared = 0, host = 0;
+    size_t outside = report_compare(c->out, &f[0], &f[1], tol, across, tsv, &compared, &host);
+    if (!tsv) {
+        fprintf(c->out, "\n");
+        if (compared)
+            fprintf(c->out, "%zu of %zu GPU (rung, shape) pairs within %.0f%% of the reference\n",
+                    compared - outside, compared, tol * 100);
+        if (across)
+            fprintf(c->out, "%zu (rung, shape) pairs of two GPU models ('%s' against '%s') "
+                    "reported, not held to a tolerance\n", host, gpu[0], gpu[1]);
+        else if (host)
+            fprintf(c->out, "%zu host (rung, shape) pairs reported, not held to a tolerance (one "
+                    "CPU core's timings differ between machines and runs)\n", host);
+    }
+    results_file_free(&f[0]);
+    results_file_free(&f[1]);
+    if (!compared && !host) {
+        fprintf(c->err, "mmladder compare: no passed (rung, shape) in common\n");
+        return EXIT_INPUT;
+    }
+    return EXIT_OK;
+}
+
+int cmd_table(const struct cli *c, int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(c->err, "mmladder table: no view given (expected one of: %s)\n%s", DERIVE_VIEWS,
+                CLI_USAGE);
+        return EXIT_INPUT;
+    }
+    const char *view = argv[2], *n_arg = NULL;
+    int first = 3;
+    if (argc > 4 && !strcmp(argv[3], "--n")) {
+        n_arg = argv[4];
+        char *end;
+        long n = strtol(n_arg, &end, 10);
+        if (*end || n < 1 || n > 1000000) {
+            fprintf(c->err, "mmladder table: --n '%s' (expected a square size, e.g. 4096)\n",
+                    n_arg);
+            return EXIT_INPUT;
+        }
+        first = 5;
+    }
+    for (int i = first; i < argc; i++)
+        if (argv[i][0] == '-') {
+            fprintf(c->err, "mmladder table: unknown option '%s'\n%s", argv[i], CLI_USAGE);
+            return EXIT_INPUT;
+        }
+    struct run *runs = calloc(CLI_MAX_RUNS, sizeof *runs);
+    if (!runs) {
+        fprintf(c->err, "mmladder table: out of memory\n");
+        return EXIT_INPUT;
+    }
+    int n = cli_open_runs(c, argc, argv, first, runs, CLI_MAX_RUNS, 0);
+    if (n < 0) {
+        free(runs);
+        return EXIT_INPUT;
+    }
+    char err[512];
+    int rc = derive_table(c->out, view, runs, (size_t)n, n_arg, err, sizeof err);
+    if (rc != 0) fprintf(c->err, "mmladder table: %s\n", err);
+    for (int i = 0; i < n; i++) derive_close(&runs[i]);
+    free(runs);
+    return rc ? EXIT_INPUT : EXIT_OK;
+}

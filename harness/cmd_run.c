@@ -1,0 +1,248 @@
+/* mmladder run: an experiment's every point run, verified and recorded into a
+ * new results file that nothing else is allowed to be written over. */
+#define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "cli.h"
+#include "experiment.h"
+#include "gpu.h"
+#include "plan.h"
+#include "runner.h"
+
+/* NULL if path is an existing folder, else what it is instead. */
+static const char *not_a_folder(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) return errno == ENOENT ? "does not exist" : strerror(errno);
+    return S_ISDIR(st.st_mode) ? NULL : "is not a folder";
+}
+
+/* Refuse an output that cannot be created before anything runs: the file must
+ * not exist (never overwritten) and its folder must. */
+static int check_output(const struct cli *c, const char *out, const char *dir, int dir_given)
+{
+    const char *why;
+    const char *given = out ? out : dir;
+    if (strlen(given) >= PATH_MAX - 128) {
+        fprintf(c->err, "mmladder run: %s '%.60s...': %zu bytes long (expected a path of at most "
+                        "%d bytes%s)\n", out ? "-o" : "-d", given, strlen(given), PATH_MAX - 129,
+                out ? "" : ", leaving room for the file name");
+        return -1;
+    }
+    if (!out) {
+        if ((why = not_a_folder(dir))) {
+            fprintf(c->err, "mmladder run: %s '%s': %s (expected an existing folder%s)\n",
+                    dir_given ? "-d" : "output folder", dir, why,
+                    dir_given ? "" : "; the default, relative to here: -d DIR or -o FILE.h5 "
+                                     "to choose another");
+            return -1;
+        }
+        return 0;
+    }
+    struct stat st;
+    if (lstat(out, &st) == 0) {
+        fprintf(c->err, "mmladder run: -o '%s': already exists (results files are never "
+                        "overwritten; name a new file)\n", out);
+        return -1;
+    }
+    char parent[PATH_MAX];
+    const char *slash = strrchr(out, '/');
+    if (!slash)
+        snprintf(parent, sizeof parent, ".");
+    else if (slash == out)
+        snprintf(parent, sizeof parent, "/");
+    else
+        snprintf(parent, sizeof parent, "%.*s", (int)(slash - out), out);
+    if ((why = not_a_folder(parent))) {
+        fprintf(c->err, "mmladder run: -o '%s': folder '%s' %s (expected an existing folder)\n",
+                out, parent, why);
+        return -1;
+    }
+    return 0;
+}
+
+static void slug(char *out, size_t len, const char *name)
+{
+    size_t j = 0;
+    if (strncmp(name, "NVIDIA ", 7) == 0) name += 7;
+    for (size_t i = 0; name[i] && j + 1 < len; i++) {
+        unsigned char ch = (unsigned char)name[i];
+        if (isalnum(ch))
+            out[j++] = (char)tolower(ch);
+        else if (j > 0 && out[j - 1] != '-')
+            out[j++] = '-';
+    }
+    while (j > 0 && out[j - 1] == '-') j--;
+    out[j] = '\0';
+}
+
+struct run_args {
+    const char *exp_path, *out, *dir;
+    struct budget_opt budget;
+    int kernel_timer;
+};
+
+static int parse_run_args(const struct cli *c, int argc, char **argv, struct run_args *a)
+{
+    memset(a, 0, sizeof *a);
+    for (int i = 2; i < argc; i++) {
+        const char *arg = argv[i];
+        int b = cli_budget_arg(c, "run", argc, argv, &i, &a->budget);
+        if (b < 0) return -1;
+        if (b > 0) continue;
+        if (!strcmp(arg, "-o") || !strcmp(arg, "-d")) {
+            const char **dst = arg[1] == 'o' ? &a->out : &a->dir;
+            const char *v = cli_option_value(c, "run", argc, argv, &i,
+                                             arg[1] == 'o' ? "FILE.h5" : "DIR");
+            if (!v) return -1;
+            if (*dst) {
+                fprintf(c->err, "mmladder run: %s given twice ('%s', then '%s')\n", arg, *dst,
+                        v);
+                return -1;
+            }
+            if (!*v) {
+                fprintf(c->err, "mmladder run: %s '' (expected a %s)\n", arg,
+                        arg[1] == 'o' ? "file name" : "folder");
+                return -1;
+            }
+            *dst = v;
+        } else if (!strcmp(arg, "--kernel-timer")) {
+            a->kernel_timer = 1;
+        } else if (arg[0] == '-' && arg[1]) {
+            fprintf(c->err, "mmladder run: unknown option '%s'\n%s", arg, CLI_USAGE);
+            return -1;
+        } else if (a->exp_path) {
+            fprintf(c->err, "mmladder run: unexpected argument '%s' (one experiment file: '%s' "
+                            "came first)\n", arg, a->exp_path);
+            return -1;
+        } else {
+            a->exp_path = arg;
+        }
+    }
+    if (a->out && a->dir) {
+        fprintf(c->err, "mmladder run: -o '%s' and -d '%s' exclude each other (-o names the "
+                        "file, -d the folder of a generated name)\n", a->out, a->dir);
+        return -1;
+    }
+    if (!a->exp_path) {
+        fprintf(c->err, "mmladder run: no experiment file given\n%s", CLI_USAGE);
+        return -1;
+    }
+    return 0;
+}
+
+/* The results file's path: -o's, or DIR/NAME-GPU-UTCSTAMP.h5. */
+static void output_path(char *path, size_t len, const char *out, const char *dir,
+                        const struct experiment *e, const char *gpu_name)
+{
+    if (out) {
+        snprintf(path, len, "%s", out);
+        return;
+    }
+    char stamp[32], dev[64];
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+    slug(dev, sizeof dev, gpu_name);
+    snprintf(path, len, "%s/%s-%s-%s.h5", dir, e->name, dev, stamp);
+}
+
+/* What a finished (or interrupted) run says, and its exit status. */
+static int say_outcome(const struct cli *c, const struct run_summary *s)
+{
+    fprintf(c->out, "\n%s: %zu of %zu points recorded in %.1f s: %zu passed, %zu incorrect, %zu "
+            "failed, %zu skipped (%zu for want of this machine)%s\n",
+            s->path, s->recorded, s->planned, s->wall_s, s->passed, s->incorrect, s->failed,
+            s->skipped, s->skipped_env, s->complete ? "; complete" : "; INCOMPLETE");
+    if (s->interrupted) {
+        if (s->complete)
+            fprintf(c->err, "mmladder: interrupted after the last point: %s is complete\n",
+                    s->path);
+        else
+            fprintf(c->err, "mmladder: interrupted: kept %zu of %zu points in %s (marked "
+                            "incomplete)\n", s->recorded, s->planned, s->path);
+        return EXIT_INTERRUPTED;
+    }
+    if (s->incorrect || s->failed) {
+        fprintf(c->err, "mmladder: %zu incorrect and %zu failed points (see 'reason' in %s)\n",
+                s->incorrect, s->failed, s->path);
+        return EXIT_WRONG;
+    }
+    return s->skipped_env ? EXIT_UNAVAILABLE : EXIT_OK;
+}
+
+int cmd_run(const struct cli *c, int argc, char **argv)
+{
+    /* From the start: an interrupt before the run begins writes nothing. */
+    if (c->catch_interrupts) c->catch_interrupts();
+    struct run_args a;
+    if (parse_run_args(c, argc, argv, &a) != 0) return EXIT_INPUT;
+    const char *out = a.out, *dir = a.dir ? a.dir : "data";
+    if (check_output(c, out, dir, a.dir != NULL) != 0) return EXIT_INPUT;
+    struct experiment *e = calloc(1, sizeof *e);
+    if (!e) abort();
+    if (cli_load(c, a.exp_path, e) != 0) {
+        free(e);
+        return EXIT_INPUT;
+    }
+    struct gpu_info gi;
+    char why[512] = "";
+    struct gpu *g = cli_open_gpu(&gi, why, sizeof why);
+    struct plan p;
+    int rc = EXIT_INPUT;
+    const double budget_s = cli_budget_of(&a.budget, e);
+    size_t over;
+    if (cli_plan(c, e, g != NULL, why, g ? &gi : NULL, budget_s, &p, &over) != 0) goto out_exp;
+
+    char path[PATH_MAX], err[PATH_MAX + 512];
+    output_path(path, sizeof path, out, dir, e, g ? gi.name : "cpu");
+    if (runner_preflight(&p, e->path, g, &gi, err, sizeof err) != 0) {
+        fprintf(c->err, "mmladder: %s\n", err);
+        goto out_plan;
+    }
+    cli_say_unavailable(c->err, &p);
+    if (plan_count_runnable(&p) == 0 && plan_count_skipped_env(&p) > 0) {
+        /* A file of nothing but "no GPU" rows would only stand in the way. */
+        fprintf(c->err, "mmladder: nothing of %s can run on this machine; no file was written\n",
+                e->path);
+        rc = EXIT_UNAVAILABLE;
+        goto out_plan;
+    }
+    cli_say_over_budget(c, over, budget_s);
+
+    if (*c->interrupted) {
+        fprintf(c->err, "mmladder: interrupted before the run began; no file was written\n");
+        rc = EXIT_INTERRUPTED;
+        goto out_plan;
+    }
+
+    /* Default names are made unique (a suffix when taken); -o names are never reused. */
+    struct run_options o = {.out_path = path, .unique_name = !out, .log = c->out,
+                            .interrupted = c->interrupted, .kernel_timer = a.kernel_timer,
+                            .argc = argc, .argv = argv};
+    struct run_summary s;
+    if (runner_run(e, &p, g, &gi, why, &o, &s, err, sizeof err) != 0) {
+        fprintf(c->err, "mmladder: %s\n", err);
+        if (s.abandoned) return EXIT_INPUT;   /* see below */
+        goto out_plan;
+    }
+    rc = say_outcome(c, &s);
+    /* A host job the interrupt left running still reads the plan and the
+     * experiment: they stay until the process exits, moments from now. */
+    if (s.abandoned) return rc;
+out_plan:
+    plan_free(&p);
+out_exp:
+    gpu_close(g);
+    experiment_free(e);
+    free(e);
+    return rc;
+}
