@@ -19,18 +19,22 @@ const char CLI_USAGE[] =
     "\n"
     "commands:\n"
     "  run EXPERIMENT.ini [-o FILE.h5 | -d DIR] [--host-budget S | --no-budget] [--kernel-timer]\n"
+    "      [--shard K/N [--host-shard K]]\n"
     "        run every point; write FILE.h5 (default DIR/NAME-GPU-UTCSTAMP.h5, DIR = data)\n"
     "        never overwrites; each point is flushed to disk as soon as it is recorded.\n"
     "        A host point whose estimated time (see plan) exceeds the host budget is\n"
     "        recorded as skipped with that reason: the budget is the file's [sampling]\n"
     "        host_point_budget_s (default 60 s); --host-budget S sets it to S seconds,\n"
     "        --no-budget runs every host point; --kernel-timer times every GPU sample's\n"
-    "        kernels by their CUPTI records too, as [sampling] kernel_timer = cupti does\n"
+    "        kernels by their CUPTI records too, as [sampling] kernel_timer = cupti does;\n"
+    "        --shard K/N runs part K (0..N-1) of the plan cut into N (--host-shard K:\n"
+    "        every host point in part K), into NAME-GPU-UTCSTAMP-shardK-of-N.h5\n"
     "  list [--markdown | EXPERIMENT.ini [--host-budget S | --no-budget]]\n"
     "        the variants (rungs) in ladder order (--markdown: as the README's table), or\n"
     "        the points a file expands to\n"
-    "  plan EXPERIMENT.ini [--host-budget S | --no-budget]\n"
-    "        dry run: the points, skip reasons and an estimated time; runs nothing\n"
+    "  plan EXPERIMENT.ini [--host-budget S | --no-budget] [--shard K/N [--host-shard K]]\n"
+    "        dry run: the points (numbered as in the whole plan), skip reasons and an\n"
+    "        estimated time; runs nothing\n"
     "  info FILE.h5\n"
     "        provenance attributes, counts and the summary table of a results file\n"
     "  export FILE.h5 [--csv] [--passed | --samples | --attrs]\n"
@@ -60,12 +64,16 @@ const char CLI_USAGE[] =
     "         PAPER.tex ...\n"
     "        every \\val{KEY} and \\valtable{NAME} of the paper answered from the runs\n"
     "        (harness/values.h lists the keys); a key it cannot answer is an error\n"
+    "  merge OUT.h5 SHARD.h5 ...\n"
+    "        one file from the shards of a plan; refuses shards that do not belong\n"
+    "        together; with shards missing, writes OUT.h5 marked incomplete (exit 4)\n"
     "  device\n"
     "        the GPU this binary would use, or why there is none (exit 3)\n"
     "\n"
     "exit status: 0 all points passed (or were skipped by design); 1 bad input or I/O\n"
     "error; 2 some point incorrect or failed; 3 some points could not run on this\n"
-    "machine (no GPU); 130 interrupted (the file keeps every completed point).\n";
+    "machine (no GPU); 4 merged but incomplete; 130 interrupted (the file keeps every\n"
+    "completed point).\n";
 
 
 const char *cli_option_value(const struct cli *c, const char *cmd, int argc, char **argv, int *i,
@@ -150,6 +158,7 @@ static int dispatch(const struct cli *c, int argc, char **argv)
     if (!strcmp(argv[1], "table")) return cmd_table(c, argc, argv);
     if (!strcmp(argv[1], "claims")) return cmd_claims(c, argc, argv);
     if (!strcmp(argv[1], "values")) return cmd_values(c, argc, argv);
+    if (!strcmp(argv[1], "merge")) return cmd_merge(c, argc, argv);
     if (!strcmp(argv[1], "device")) {
         if (argc == 2) return cmd_device(c);
         fprintf(c->err, "mmladder device: unexpected argument '%s' (it takes none)\n", argv[2]);

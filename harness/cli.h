@@ -26,6 +26,7 @@ enum exit_code {
     EXIT_INPUT = 1,        /* bad command line, experiment file or output; I/O error */
     EXIT_WRONG = 2,        /* a point was incorrect or failed */
     EXIT_UNAVAILABLE = 3,  /* points could not run on this machine (e.g. no GPU) */
+    EXIT_PARTIAL = 4,      /* merge: written, marked incomplete (shards missing or cut short) */
     EXIT_INTERRUPTED = 130,
 };
 
@@ -72,6 +73,22 @@ struct budget_opt {
     const char *arg;    /* the first budget option given, for messages */
 };
 
+/* --shard K/N and --host-shard K (run, plan): which part of the plan (shard.h). */
+struct shard_opt {
+    int k, n;           /* n 0: the whole plan */
+    int host_shard;     /* -1: host points balanced over the shards like the rest */
+    const char *arg;    /* --shard's value, for messages */
+};
+#define SHARD_OPT_NONE {0, 0, -1, NULL}
+
+/* Is argv[*i] a shard option?  1: taken (with its value, *i advanced), 0: not
+ * one, -1: refused (message printed). */
+int cli_shard_arg(const struct cli *c, const char *cmd, int argc, char **argv, int *i,
+                  struct shard_opt *s);
+/* Once every argument is read: --host-shard without --shard, or beyond it.  0,
+ * or -1 after a message. */
+int cli_shard_check(const struct cli *c, const char *cmd, const struct shard_opt *s);
+
 /* Is argv[*i] a budget option?  1: taken (with its value, *i advanced), 0: not
  * one, -1: refused (message printed). */
 int cli_budget_arg(const struct cli *c, const char *cmd, int argc, char **argv, int *i,
@@ -81,10 +98,12 @@ double cli_budget_of(const struct budget_opt *b, const struct experiment *e);
 int cli_load(const struct cli *c, const char *path, struct experiment *e);
 /* Open the GPU if there is one; never fatal here (the plan records why not). */
 struct gpu *cli_open_gpu(struct gpu_info *gi, char *why, size_t whylen);
-/* Expand the plan, skip what the GPU gi (NULL: none opened) cannot run, and
- * apply the host budget; *over gets the points the budget skipped. */
+/* Expand the plan, keep the shard sh asks for (NULL: the whole plan), skip what
+ * the GPU gi (NULL: none opened) cannot run, and apply the host budget; *over
+ * gets the points the budget skipped. */
 int cli_plan(const struct cli *c, const struct experiment *e, int gpu_ok, const char *why,
-             const struct gpu_info *gi, double budget_s, struct plan *p, size_t *over);
+             const struct gpu_info *gi, double budget_s, const struct shard_opt *sh,
+             struct plan *p, size_t *over);
 void cli_say_unavailable(FILE *out, const struct plan *p);
 void cli_say_over_budget(const struct cli *c, size_t over, double budget_s);
 
@@ -98,5 +117,6 @@ int cmd_compare(const struct cli *c, int argc, char **argv);
 int cmd_table(const struct cli *c, int argc, char **argv);
 int cmd_claims(const struct cli *c, int argc, char **argv);                /* cmd_claims.c */
 int cmd_values(const struct cli *c, int argc, char **argv);
+int cmd_merge(const struct cli *c, int argc, char **argv);                 /* cmd_merge.c */
 
 #endif

@@ -12,6 +12,7 @@
 #include "experiment.h"
 #include "gpu.h"
 #include "plan.h"
+#include "shard.h"
 #include "provenance.h"
 #include "registry.h"
 #include "runner.h"
@@ -65,7 +66,8 @@ static void print_points(const struct cli *c, const struct experiment *e, const 
     for (size_t i = 0; i < p->n; i++) {
         const struct point *pt = &p->points[i];
         double est = point_estimate_s(pt, e);
-        fprintf(c->out, "%4zu  %-12s %-19s %5d %5d %5d  TS=%-3d WPT=%-3d S=%-3d -O%d %-8s  ", i,
+        fprintf(c->out, "%4zu  %-12s %-19s %5d %5d %5d  TS=%-3d WPT=%-3d S=%-3d -O%d %-8s  ",
+                pt->index,
                 pt->sweep, pt->v->name, pt->M, pt->N, pt->K, pt->tile, pt->wpt, pt->split,
                 pt->opt_level, host_memory_name(pt->host_memory));
         if (pt->skip_env)
@@ -79,6 +81,8 @@ static void print_points(const struct cli *c, const struct experiment *e, const 
     }
     fprintf(c->out, "%zu points, %zu to run, %zu skipped", p->n, plan_count_runnable(p),
             p->n - plan_count_runnable(p));
+    if (p->shards)
+        fprintf(c->out, " (shard %d of %d of a plan of %zu points)", p->shard, p->shards, p->whole);
     if (with_estimate) {
         struct plan_estimate est;
         plan_estimate(p, e, &est);
@@ -140,12 +144,57 @@ double cli_budget_of(const struct budget_opt *b, const struct experiment *e)
     return b->given == 2 ? 0.0 : b->given == 1 ? b->s : e->host_point_budget_s;
 }
 
+int cli_shard_arg(const struct cli *c, const char *cmd, int argc, char **argv, int *i,
+                  struct shard_opt *s)
+{
+    const char *a = argv[*i];
+    const int host = !strcmp(a, "--host-shard");
+    if (!host && strcmp(a, "--shard") != 0) return 0;
+    const char *v = cli_option_value(c, cmd, argc, argv, i, host ? "K (a shard's number)" : "K/N");
+    if (!v) return -1;
+    char why[200];
+    if (host) {
+        char *end;
+        errno = 0;
+        const long k = strtol(v, &end, 10);
+        if (end == v || *end || errno || k < 0 || k >= SHARD_MAX || s->host_shard >= 0) {
+            fprintf(c->err, "mmladder %s: --host-shard '%s' (expected a shard's number, 0 to N-1, "
+                            "once)\n", cmd, v);
+            return -1;
+        }
+        s->host_shard = (int)k;
+    } else if (s->n || shard_parse(v, &s->k, &s->n, why, sizeof why) != 0) {
+        fprintf(c->err, "mmladder %s: --shard %s\n", cmd,
+                s->n ? "given twice (expected once)" : why);
+        return -1;
+    } else {
+        s->arg = v;
+    }
+    return 1;
+}
+
+int cli_shard_check(const struct cli *c, const char *cmd, const struct shard_opt *s)
+{
+    if (s->host_shard >= 0 && (!s->n || s->host_shard >= s->n)) {
+        fprintf(c->err, "mmladder %s: --host-shard %d %s (expected a shard of --shard K/N, 0 to "
+                        "N-1)\n", cmd, s->host_shard, s->n ? "is not one of the shards" : "without --shard");
+        return -1;
+    }
+    return 0;
+}
+
 int cli_plan(const struct cli *c, const struct experiment *e, int gpu_ok, const char *why,
-             const struct gpu_info *gi, double budget_s, struct plan *p, size_t *over)
+             const struct gpu_info *gi, double budget_s, const struct shard_opt *sh,
+             struct plan *p, size_t *over)
 {
     char err[PATH_MAX + 512];
     if (plan_from_experiment(e, gpu_ok, why, p, err, sizeof err) != 0) {
         fprintf(c->err, "mmladder: %s\n", err);
+        return -1;
+    }
+    if (sh && sh->n && shard_keep(p, e, sh->k, sh->n, sh->host_shard, err, sizeof err) != 0) {
+        fprintf(c->err, "mmladder: %s\n", err);
+        plan_free(p);
         return -1;
     }
     if (gi) {
@@ -221,15 +270,19 @@ int cmd_list_or_plan(const struct cli *c, int argc, char **argv, int dry_run)
         return EXIT_OK;
     }
     struct budget_opt budget = {0};
+    struct shard_opt shard = SHARD_OPT_NONE;
     for (int i = 3; i < argc; i++) {
         int b = cli_budget_arg(c, argv[1], argc, argv, &i, &budget);
+        if (b == 0) b = cli_shard_arg(c, argv[1], argc, argv, &i, &shard);
         if (b < 0) return EXIT_INPUT;
         if (b == 0) {
             fprintf(c->err, "mmladder %s: unexpected argument '%s' (expected EXPERIMENT.ini "
-                            "[--host-budget S | --no-budget])\n", argv[1], argv[i]);
+                            "[--host-budget S | --no-budget] [--shard K/N [--host-shard K]])\n",
+                    argv[1], argv[i]);
             return EXIT_INPUT;
         }
     }
+    if (cli_shard_check(c, argv[1], &shard) != 0) return EXIT_INPUT;
     struct experiment *e = calloc(1, sizeof *e);
     if (!e) abort();
     int rc = EXIT_INPUT;
@@ -241,8 +294,8 @@ int cmd_list_or_plan(const struct cli *c, int argc, char **argv, int dry_run)
         struct plan p;
         const double budget_s = cli_budget_of(&budget, e);
         size_t over;
-        if (cli_plan(c, e, dry_run ? g != NULL : 1, why, g ? &gi : NULL, budget_s, &p, &over)
-            == 0) {
+        if (cli_plan(c, e, dry_run ? g != NULL : 1, why, g ? &gi : NULL, budget_s, &shard, &p,
+                     &over) == 0) {
             print_points(c, e, &p, dry_run);
             cli_say_over_budget(c, over, budget_s);
             rc = EXIT_OK;

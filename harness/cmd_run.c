@@ -86,15 +86,18 @@ static void slug(char *out, size_t len, const char *name)
 struct run_args {
     const char *exp_path, *out, *dir;
     struct budget_opt budget;
+    struct shard_opt shard;
     int kernel_timer;
 };
 
 static int parse_run_args(const struct cli *c, int argc, char **argv, struct run_args *a)
 {
     memset(a, 0, sizeof *a);
+    a->shard = (struct shard_opt)SHARD_OPT_NONE;
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
         int b = cli_budget_arg(c, "run", argc, argv, &i, &a->budget);
+        if (b == 0) b = cli_shard_arg(c, "run", argc, argv, &i, &a->shard);
         if (b < 0) return -1;
         if (b > 0) continue;
         if (!strcmp(arg, "-o") || !strcmp(arg, "-d")) {
@@ -135,12 +138,13 @@ static int parse_run_args(const struct cli *c, int argc, char **argv, struct run
         fprintf(c->err, "mmladder run: no experiment file given\n%s", CLI_USAGE);
         return -1;
     }
-    return 0;
+    return cli_shard_check(c, "run", &a->shard);
 }
 
-/* The results file's path: -o's, or DIR/NAME-GPU-UTCSTAMP.h5. */
+/* The results file's path: -o's, or DIR/NAME-GPU-UTCSTAMP.h5 (a shard's:
+ * DIR/NAME-GPU-UTCSTAMP-shardK-of-N.h5). */
 static void output_path(char *path, size_t len, const char *out, const char *dir,
-                        const struct experiment *e, const char *gpu_name)
+                        const struct experiment *e, const char *gpu_name, const struct plan *p)
 {
     if (out) {
         snprintf(path, len, "%s", out);
@@ -152,7 +156,9 @@ static void output_path(char *path, size_t len, const char *out, const char *dir
     gmtime_r(&t, &tm);
     strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
     slug(dev, sizeof dev, gpu_name);
-    snprintf(path, len, "%s/%s-%s-%s.h5", dir, e->name, dev, stamp);
+    char part[48] = "";
+    if (p->shards) snprintf(part, sizeof part, "-shard%d-of-%d", p->shard, p->shards);
+    snprintf(path, len, "%s/%s-%s-%s%s.h5", dir, e->name, dev, stamp, part);
 }
 
 /* What a finished (or interrupted) run says, and its exit status. */
@@ -200,10 +206,19 @@ int cmd_run(const struct cli *c, int argc, char **argv)
     int rc = EXIT_INPUT;
     const double budget_s = cli_budget_of(&a.budget, e);
     size_t over;
-    if (cli_plan(c, e, g != NULL, why, g ? &gi : NULL, budget_s, &p, &over) != 0) goto out_exp;
+    if (cli_plan(c, e, g != NULL, why, g ? &gi : NULL, budget_s, &a.shard, &p, &over) != 0)
+        goto out_exp;
 
     char path[PATH_MAX], err[PATH_MAX + 512];
-    output_path(path, sizeof path, out, dir, e, g ? gi.name : "cpu");
+    output_path(path, sizeof path, out, dir, e, g ? gi.name : "cpu", &p);
+    if (p.n == 0) {
+        /* More shards than the plan has shapes: this one has nothing (merge.h
+         * takes a plan's points from the shards that have any). */
+        fprintf(c->err, "mmladder: shard %d of %d of %s has no points (a plan of %zu points); no "
+                        "file was written\n", p.shard, p.shards, e->path, p.whole);
+        rc = EXIT_OK;
+        goto out_plan;
+    }
     if (runner_preflight(&p, e->path, g, &gi, err, sizeof err) != 0) {
         fprintf(c->err, "mmladder: %s\n", err);
         goto out_plan;

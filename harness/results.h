@@ -232,5 +232,12 @@ void results_file_free(struct results_file *f);
 /* Visit every root attribute as text (for `info`). */
 typedef void (*attr_visit_fn)(const char *name, const char *value, void *ctx);
 int results_visit_attrs(const char *path, attr_visit_fn fn, void *ctx, char *err, size_t errlen);
+/* The same with each value's kind, as stored: a string, a signed or unsigned
+ * integer (value in decimal), a float (value as %.17g, which reads back
+ * exactly), or anything else (value a description, not the value). */
+enum attr_kind { ATTR_TEXT, ATTR_INT, ATTR_UINT, ATTR_FLOAT, ATTR_OTHER };
+typedef void (*attr_kind_fn)(const char *name, const char *value, enum attr_kind kind, void *ctx);
+int results_visit_attrs_kind(const char *path, attr_kind_fn fn, void *ctx, char *err,
+                             size_t errlen);
 
 #endif

@@ -492,14 +492,15 @@ void results_file_free(struct results_file *f)
 /* ---- attributes as text ---------------------------------------------------------- */
 
 struct visit {
-    attr_visit_fn fn;
+    attr_kind_fn fn;
     void *ctx;
 };
 
 /* One attribute's value as text into *text (malloc'd when long). */
-static void attr_text(hid_t a, char *buf, size_t len, char **text)
+static void attr_text(hid_t a, char *buf, size_t len, char **text, enum attr_kind *kind)
 {
     *text = buf;
+    *kind = ATTR_OTHER;
     snprintf(buf, len, "(unreadable)");
     hid_t t = H5Aget_type(a), sp = H5Aget_space(a);
     hssize_t npoints = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
@@ -509,6 +510,7 @@ static void attr_text(hid_t a, char *buf, size_t len, char **text)
     } else if (npoints != 1) {
         snprintf(buf, len, "(%lld values, not shown)", (long long)npoints);
     } else if (cls == H5T_STRING && H5Tis_variable_str(t) > 0) {
+        *kind = ATTR_TEXT;
         hid_t mt = H5Tcopy(H5T_C_S1);
         char *s = NULL;
         if (mt >= 0 && H5Tset_size(mt, H5T_VARIABLE) >= 0 && H5Tset_cset(mt, H5Tget_cset(t)) >= 0 &&
@@ -524,6 +526,7 @@ static void attr_text(hid_t a, char *buf, size_t len, char **text)
         if (s) H5free_memory(s);
         if (mt >= 0) H5Tclose(mt);
     } else if (cls == H5T_STRING) {
+        *kind = ATTR_TEXT;
         size_t sz = H5Tget_size(t);
         if (sz == 0 || sz > MAX_ATTR_BYTES) {
             snprintf(buf, len, "(a string of %zu bytes, not shown)", sz);
@@ -541,14 +544,14 @@ static void attr_text(hid_t a, char *buf, size_t len, char **text)
     } else if (cls == H5T_INTEGER) {
         if (H5Tget_sign(t) == H5T_SGN_NONE) {
             unsigned long long u = 0;
-            if (H5Aread(a, H5T_NATIVE_ULLONG, &u) >= 0) snprintf(buf, len, "%llu", u);
+            if (H5Aread(a, H5T_NATIVE_ULLONG, &u) >= 0) snprintf(buf, len, "%llu", u), *kind = ATTR_UINT;
         } else {
             long long s = 0;
-            if (H5Aread(a, H5T_NATIVE_LLONG, &s) >= 0) snprintf(buf, len, "%lld", s);
+            if (H5Aread(a, H5T_NATIVE_LLONG, &s) >= 0) snprintf(buf, len, "%lld", s), *kind = ATTR_INT;
         }
     } else if (cls == H5T_FLOAT) {
         double d = 0;
-        if (H5Aread(a, H5T_NATIVE_DOUBLE, &d) >= 0) snprintf(buf, len, "%.17g", d);
+        if (H5Aread(a, H5T_NATIVE_DOUBLE, &d) >= 0) snprintf(buf, len, "%.17g", d), *kind = ATTR_FLOAT;
     } else {
         snprintf(buf, len, "(a value of another type, not shown)");
     }
@@ -562,21 +565,23 @@ static herr_t visit_one(hid_t loc, const char *name, const H5A_info_t *info, voi
     (void)info;
     struct visit *v = op;
     char buf[256], *text = buf;
+    enum attr_kind kind = ATTR_OTHER;
     hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
     if (a >= 0) {
-        attr_text(a, buf, sizeof buf, &text);
+        attr_text(a, buf, sizeof buf, &text, &kind);
         H5Aclose(a);
     } else {
         snprintf(buf, sizeof buf, "(unreadable)");
     }
     H5Eclear2(H5E_DEFAULT);
-    v->fn(name, text, v->ctx);
+    v->fn(name, text, kind, v->ctx);
     if (text != buf) free(text);
     return 0;
 }
 
-static void add_attr_crc(const char *name, const char *value, void *ctx)
+static void add_attr_crc(const char *name, const char *value, enum attr_kind kind, void *ctx)
 {
+    (void)kind;
     uint32_t *crc = ctx;
     *crc = trust_attr_crc(*crc, name, value);
 }
@@ -592,7 +597,7 @@ int results_attrs_crc(hid_t file, uint32_t *crc)
 }
 
 /* Visit in the child (results_visit_attrs has checked the file). */
-static int visit_file(const char *path, attr_visit_fn fn, void *ctx, char *err, size_t errlen)
+static int visit_file(const char *path, attr_kind_fn fn, void *ctx, char *err, size_t errlen)
 {
     h5_setup();
     char why[512];
@@ -668,18 +673,20 @@ static void child_read(const char *path, int fd)
     _exit(0);
 }
 
-/* Attributes go as (name length, name, value length, value) with 32-bit
- * lengths, then UINT32_MAX and a wire_head for the outcome. */
+/* Attributes go as (name length, name, kind, value length, value) with 32-bit
+ * lengths and the kind (enum attr_kind) in a byte, then UINT32_MAX and a
+ * wire_head for the outcome. */
 struct attr_sink {
     int fd;
     int failed;
 };
 
-static void send_attr(const char *name, const char *value, void *ctx)
+static void send_attr(const char *name, const char *value, enum attr_kind kind, void *ctx)
 {
     struct attr_sink *s = ctx;
     uint32_t n = (uint32_t)strlen(name), v = (uint32_t)strlen(value);
-    if (write_all(s->fd, &n, sizeof n) || write_all(s->fd, name, n) ||
+    const unsigned char k = (unsigned char)kind;
+    if (write_all(s->fd, &n, sizeof n) || write_all(s->fd, name, n) || write_all(s->fd, &k, 1) ||
         write_all(s->fd, &v, sizeof v) || write_all(s->fd, value, v))
         s->failed = 1;
 }
@@ -978,7 +985,34 @@ int results_read(const char *path, struct results_file *out, char *err, size_t e
     return 0;
 }
 
-int results_visit_attrs(const char *path, attr_visit_fn fn, void *ctx, char *err, size_t errlen)
+/* One entry of a child_visit stream at *at: 1 with its parts (name and value
+ * not NUL-ended) and *at past it, 0 at the end marker (*at past it), -1 when
+ * the stream is cut or malformed. */
+struct attr_entry {
+    const char *name, *value;
+    uint32_t n, v;
+    enum attr_kind kind;
+};
+
+static int next_attr(const char *buf, size_t len, size_t *at, struct attr_entry *e)
+{
+    if (*at + 4 > len) return -1;
+    memcpy(&e->n, buf + *at, 4);
+    *at += 4;
+    if (e->n == UINT32_MAX) return 0;
+    if (e->n > len - *at || len - *at - e->n < 5) return -1;
+    const unsigned char k = (unsigned char)buf[*at + e->n];
+    memcpy(&e->v, buf + *at + e->n + 1, 4);
+    if (k > ATTR_OTHER || e->v > len - (*at + e->n + 5)) return -1;
+    e->name = buf + *at;
+    e->kind = (enum attr_kind)k;
+    e->value = buf + *at + e->n + 5;
+    *at += (size_t)e->n + 5 + e->v;
+    return 1;
+}
+
+int results_visit_attrs_kind(const char *path, attr_kind_fn fn, void *ctx, char *err,
+                             size_t errlen)
 {
     char why[512];
     struct stat st;
@@ -998,32 +1032,24 @@ int results_visit_attrs(const char *path, attr_visit_fn fn, void *ctx, char *err
     /* Decode every entry before the first callback, so that a damaged stream
      * is refused whole. */
     size_t at = 0, count = 0;
-    int ok = 0;
+    int ok = 0, r;
     struct wire_head h;
+    struct attr_entry e;
     uint32_t crc = 0;
     long long stored = 0;   /* TRUST_ATTRS_CRC; 0: none (an older schema, or a killed run) */
-    while (at + 4 <= len) {
-        uint32_t n;
-        memcpy(&n, buf + at, 4);
-        at += 4;
-        if (n == UINT32_MAX) {
-            ok = at + sizeof h == len;
-            if (ok) memcpy(&h, buf + at, sizeof h);
-            break;
-        }
-        uint32_t v;
-        if (n > len - at || at + n + 4 > len) break;
-        memcpy(&v, buf + at + n, 4);
-        if (v > len - (at + n + 4)) break;
-        char *name = strndup(buf + at, n), *value = strndup(buf + at + n + 4, v);
+    while ((r = next_attr(buf, len, &at, &e)) == 1) {
+        char *name = strndup(e.name, e.n), *value = strndup(e.value, e.v);
         if (name && value) {
             crc = trust_attr_crc(crc, name, value);
             if (!strcmp(name, TRUST_ATTRS_CRC)) stored = strtoll(value, NULL, 10);
         }
         free(name);
         free(value);
-        at += (size_t)n + 4 + v;
         count++;
+    }
+    if (r == 0 && at + sizeof h == len) {
+        memcpy(&h, buf + at, sizeof h);
+        ok = 1;
     }
     if (ok && stored != 0 && (uint32_t)stored != crc) {
         snprintf(err, errlen, "%s: damaged (its attributes do not match their checksum, %s)", path,
@@ -1043,23 +1069,31 @@ int results_visit_attrs(const char *path, attr_visit_fn fn, void *ctx, char *err
         return -1;
     }
     at = 0;
-    for (size_t i = 0; i < count; i++) {
-        uint32_t n, v;
-        memcpy(&n, buf + at, 4);
-        char *name = malloc((size_t)n + 1);
-        memcpy(&v, buf + at + 4 + n, 4);
-        char *value = malloc((size_t)v + 1);
-        if (name && value) {
-            memcpy(name, buf + at + 4, n);
-            name[n] = '\0';
-            memcpy(value, buf + at + 8 + n, v);
-            value[v] = '\0';
-            fn(name, value, ctx);
-        }
+    for (size_t i = 0; i < count && next_attr(buf, len, &at, &e) == 1; i++) {
+        char *name = strndup(e.name, e.n), *value = strndup(e.value, e.v);
+        if (name && value) fn(name, value, e.kind, ctx);
         free(name);
         free(value);
-        at += (size_t)n + 8 + v;
     }
     free(buf);
     return 0;
+}
+
+/* results_visit_attrs's callback and its context, for the kind-blind visit. */
+struct untyped {
+    attr_visit_fn fn;
+    void *ctx;
+};
+
+static void without_kind(const char *name, const char *value, enum attr_kind kind, void *ctx)
+{
+    (void)kind;
+    const struct untyped *u = ctx;
+    u->fn(name, value, u->ctx);
+}
+
+int results_visit_attrs(const char *path, attr_visit_fn fn, void *ctx, char *err, size_t errlen)
+{
+    struct untyped u = {fn, ctx};
+    return results_visit_attrs_kind(path, without_kind, &u, err, errlen);
 }

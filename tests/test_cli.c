@@ -373,6 +373,123 @@ static void archive_records_the_commit_it_was_cut_from(void **state)
     test_rmtree(dir);
 }
 
+/* `mmladder ARGS...` (at most 8), its output and error freed; the exit status. */
+static int run_v(const char *const *args)
+{
+    char *argv[10] = {(char *)test_binary()};
+    for (int i = 0; args[i] && i < 8; i++) argv[i + 1] = (char *)args[i];
+    char *out, *err;
+    const int rc = test_run(argv, &out, &err);
+    free(out);
+    free(err);
+    return rc;
+}
+
+/* The point numbers `plan --shard K/N` lists (all with N 0), as a bitmask. */
+static unsigned long long planned_points(const char *exp, int k, int n)
+{
+    char shard[16], *out, *err;
+    snprintf(shard, sizeof shard, "%d/%d", k, n);
+    char *argv[] = {(char *)test_binary(), "plan", (char *)exp, n ? "--shard" : NULL, shard, NULL};
+    assert_int_equal(test_run(argv, &out, &err), 0);
+    unsigned long long mask = 0;
+    for (char *line = out; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        char *end;
+        const long i = strtol(line, &end, 10);
+        if (end != line && !strncmp(end, "  ", 2) && i >= 0 && i < 64) mask |= 1ull << i;   /* "%4zu  " */
+    }
+    free(out);
+    free(err);
+    return mask;
+}
+
+/* Three shards of a host experiment, each run alone, merge into what one run
+ * of it gives: the same points, in plan order, complete; `plan --shard` lists
+ * each point in one shard.  Refused, writing nothing: a shard twice, a shard
+ * of another plan, a file that is no shard, a damaged shard, an output that
+ * exists.  With a shard missing the merge writes a file marked incomplete,
+ * saying so, and exits 4. */
+static void shards_merge_into_what_one_run_gives(void **state)
+{
+    (void)state;
+    char dir[256], exp[300], other[300], s[3][300], whole[300], merged[300], part[300], bad[300],
+        err[512];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(exp, sizeof exp, "%s/e.ini", dir);
+    snprintf(other, sizeof other, "%s/o.ini", dir);
+    test_write_file(exp, "[experiment]\nname = e\nseed = 3\n"
+                         "[sampling]\nhost_min_samples = 3\nhost_min_time_ms = 2\nhost_timeout_ms = 20\n"
+                         "[h]\nvariants = host_naive host_restrict\nsizes = 16 24\nshapes = 17x33x65\n"
+                         "opt_levels = 1 3\n");
+    test_write_file(other, "[experiment]\nname = e\nseed = 3\n"
+                           "[h]\nvariants = host_naive\nsizes = 16 32\nopt_levels = 1\n");
+    unsigned long long seen = 0;
+    for (int k = 0; k < 3; k++) {
+        const unsigned long long m = planned_points(exp, k, 3);
+        assert_int_equal(seen & m, 0);
+        seen |= m;
+    }
+    assert_true(seen == planned_points(exp, 0, 0) && seen == (1ull << 12) - 1);
+    for (int k = 0; k < 3; k++) {
+        char shard[8];
+        snprintf(shard, sizeof shard, "%d/3", k);
+        snprintf(s[k], sizeof s[k], "%s/s%d.h5", dir, k);
+        assert_int_equal(run_v((const char *[]){"run", exp, "--shard", shard, "-o", s[k], NULL}), 0);
+    }
+    snprintf(whole, sizeof whole, "%s/whole.h5", dir);
+    snprintf(merged, sizeof merged, "%s/m.h5", dir);
+    assert_int_equal(run_v((const char *[]){"run", exp, "-o", whole, NULL}), 0);
+    assert_int_equal(run_v((const char *[]){"merge", merged, s[2], s[0], s[1], NULL}), 0);
+    struct results_file a, b;
+    assert_int_equal(results_read(whole, &a, err, sizeof err), 0);
+    assert_int_equal(results_read(merged, &b, err, sizeof err), 0);
+    assert_true(b.complete && !b.damaged && b.n_rows == a.n_rows && a.n_rows == 12);
+    for (size_t i = 0; i < b.n_rows; i++) {
+        assert_int_equal(b.rows[i].point, (int32_t)i);
+        size_t j = 0;
+        while (j < a.n_rows && a.rows[j].point != (int32_t)i) j++;
+        assert_true(j < a.n_rows);
+        assert_string_equal(a.rows[j].variant, b.rows[i].variant);
+        assert_true(a.rows[j].M == b.rows[i].M && a.rows[j].N == b.rows[i].N &&
+                    a.rows[j].K == b.rows[i].K && a.rows[j].opt_level == b.rows[i].opt_level);
+        assert_string_equal(b.rows[i].disposition, "passed");
+    }
+    results_file_free(&a);
+    results_file_free(&b);
+
+    /* refusals: nothing written */
+    char other_shard[300];
+    snprintf(other_shard, sizeof other_shard, "%s/other.h5", dir);
+    assert_int_equal(run_v((const char *[]){"run", other, "--shard", "1/3", "-o", other_shard, NULL}), 0);
+    snprintf(bad, sizeof bad, "%s/cut.h5", dir);
+    char *cp[] = {"cp", s[1], bad, NULL}, *o, *e;
+    assert_int_equal(test_run(cp, &o, &e), 0);
+    free(o), free(e);
+    assert_int_equal(truncate(bad, 4096), 0);
+    const char *refused[][5] = {{s[0], s[0], s[1], s[2], NULL}, {s[0], other_shard, s[2], NULL},
+                                {s[0], whole, NULL},            {s[0], bad, s[2], NULL}};
+    snprintf(part, sizeof part, "%s/r.h5", dir);
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        const char *args[8] = {"merge", part};
+        for (int j = 0; refused[i][j]; j++) args[2 + j] = refused[i][j];
+        assert_int_equal(run_v(args), 1);
+        assert_int_equal(access(part, F_OK), -1);
+    }
+    assert_int_equal(run_v((const char *[]){"merge", merged, s[0], s[1], s[2], NULL}), 1);
+
+    /* a shard missing */
+    assert_int_equal(run_v((const char *[]){"merge", part, s[0], s[2], NULL}), 4);
+    assert_int_equal(results_read(part, &b, err, sizeof err), 0);
+    assert_true(!b.complete && b.n_rows < 12);
+    results_file_free(&b);
+    char *info[] = {(char *)test_binary(), "info", part, NULL};
+    assert_int_equal(test_run(info, &o, &e), 0);
+    assert_non_null(strstr(o, "shard 1 missing"));
+    assert_non_null(strstr(o, "INCOMPLETE"));
+    free(o), free(e);
+    test_rmtree(dir);
+}
+
 const struct CMUnitTest cli_tests[] = {
     cmocka_unit_test(host_run_info_export),
     cmocka_unit_test(gpu_points_go_shape_by_shape_host_points_beside),
@@ -383,5 +500,6 @@ const struct CMUnitTest cli_tests[] = {
     cmocka_unit_test(claims_need_their_runs_and_roles_are_one_file_each),
     cmocka_unit_test(help_and_list),
     cmocka_unit_test(archive_records_the_commit_it_was_cut_from),
+    cmocka_unit_test(shards_merge_into_what_one_run_gives),
 };
 const size_t cli_tests_count = sizeof cli_tests / sizeof cli_tests[0];
