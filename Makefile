@@ -36,7 +36,8 @@ include data/references.mk
 export REF_H100 REF_H200 REF_TRANSFERS REF_REPRO REF_SHAPES_H100 REF_SHAPES_H200 REF_PORTABILITY_H100 \
        REF_REPRO_SHAPES_H100 REF_REPRO_TRANSFERS_H100 REF_TRANSFERS_H200 REF_PORTABILITY_H200 \
        REF_REPRO_H200 REF_REPRO_SHAPES_H200 REF_REPRO_TRANSFERS_H200 REF_ESTIMATES_H100 \
-       REF_ESTIMATES_H200 REF_HELDOUT_H100 REF_HELDOUT_H200 REF_REPRO_HELDOUT_H100
+       REF_ESTIMATES_H200 REF_HELDOUT_H100 REF_HELDOUT_H200 REF_REPRO_HELDOUT_H100 \
+       REF_X2_SHAPES_H100 REF_X2_ONE_SHAPES_H100
 # Host rungs: each level is its own object, so -O is an axis of the experiment.
 HOST_KERNEL_CFLAGS := -std=c11 -g $(WARN)
 NVCCFLAGS  ?= -O3 -std=c++17 -lineinfo \
@@ -156,7 +157,9 @@ REF_RUNS = h100=$(REF_H100) h200=$(REF_H200) $(if $(REF_TRANSFERS),transfers=$(R
            $(if $(REF_ESTIMATES_H200),estimates_h200=$(REF_ESTIMATES_H200)) \
            $(if $(REF_HELDOUT_H100),heldout_h100=$(REF_HELDOUT_H100)) \
            $(if $(REF_HELDOUT_H200),heldout_h200=$(REF_HELDOUT_H200)) \
-           $(if $(REF_REPRO_HELDOUT_H100),repro_heldout_h100=$(REF_REPRO_HELDOUT_H100))
+           $(if $(REF_REPRO_HELDOUT_H100),repro_heldout_h100=$(REF_REPRO_HELDOUT_H100)) \
+           $(if $(REF_X2_SHAPES_H100),x2_shapes_h100=$(REF_X2_SHAPES_H100)) \
+           $(if $(REF_X2_ONE_SHAPES_H100),x2_one_shapes_h100=$(REF_X2_ONE_SHAPES_H100))
 
 check-claims: bin/mmladder               ## every claim of README and paper checked against data/
 	bin/mmladder claims paper/claims.ini $(REF_RUNS)

@@ -32,7 +32,7 @@ static const struct {
     {"corpus_dispatch_pct", CV_CORPUS_DISPATCH_PCT, 0},
     {"corpus_dispatch_geomean", CV_CORPUS_DISPATCH_GEOMEAN, 0},
     {"corpus_dispatch_share", CV_CORPUS_DISPATCH_SHARE, 0},
-    {"corpus_share_90", CV_CORPUS_SHARE_90, 0},
+    {"corpus_share_90", CV_CORPUS_SHARE_90, 0}, {"wall_ratio", CV_WALL_RATIO, 0},
 };
 #define N_VALUES (sizeof VALUES / sizeof VALUES[0])
 
@@ -273,8 +273,10 @@ static int check_claim(struct parse *p, struct claim *c)
         return bad(p, "[%s] needs text, value, runs and expect", c->id);
     if (pairwise(c->value) && c->n_runs != 2)
         return bad(p, "[%s]: agreement compares exactly two runs", c->id);
+    if (c->value == CV_WALL_RATIO && c->n_runs != 2)
+        return bad(p, "[%s]: wall_ratio compares exactly two runs", c->id);
     if (!pairwise(c->value) && c->value != CV_UNVERIFIED && c->value != CV_ESTIMATE &&
-        c->value != CV_WALL_S && !per_run(c->value) && !over_suite(c->value) && !c->n_shapes)
+        c->value != CV_WALL_S && c->value != CV_WALL_RATIO && !per_run(c->value) && !over_suite(c->value) && !c->n_shapes)
         return bad(p, "[%s] needs shapes", c->id);
     if (over_suite(c->value) && c->precision < 0)
         return bad(p, "[%s]: a value over the shape suite or a corpus needs precision (fp32 or tf32)", c->id);
@@ -495,7 +497,8 @@ static double value_at(const struct claim *c, const struct run *r, int i, struct
     case CV_UNSTABLE_UNCAPPED: case CV_SUITE_PCT_REF: case CV_SUITE_GEOMEAN:
     case CV_DISPATCH_SHARE: case CV_ESTIMATE: case CV_WALL_S: case CV_AGREEMENT_SHARE:
     case CV_CORPUS_PCT_REF: case CV_CORPUS_GEOMEAN: case CV_CORPUS_DISPATCH_PCT:
-    case CV_CORPUS_DISPATCH_GEOMEAN: case CV_CORPUS_DISPATCH_SHARE: case CV_CORPUS_SHARE_90: break;
+    case CV_CORPUS_DISPATCH_GEOMEAN: case CV_CORPUS_DISPATCH_SHARE: case CV_CORPUS_SHARE_90:
+    case CV_WALL_RATIO: break;
     }
     return NAN;
 }
@@ -534,7 +537,8 @@ static void take(struct acc *a, const struct claim *c, double x, const char *whe
 static const char *fmt_of(enum claim_value v)
 {
     switch (v) {
-    case CV_RATIO: case CV_STEP: case CV_AGREEMENT: case CV_ESTIMATE: return "%.2f";
+    case CV_RATIO: case CV_STEP: case CV_AGREEMENT: case CV_ESTIMATE: case CV_WALL_RATIO:
+        return "%.2f";
     case CV_REF_IN_PAIRS: case CV_CLOCK_IN_PAIRS: return "%.3f";
     case CV_UNVERIFIED: case CV_UNSTABLE_UNCAPPED: case CV_WALL_S: return "%.0f";
     case CV_PCT_REF_CI: case CV_ESTIMATES_SPREAD: return "%.2f";
@@ -733,6 +737,8 @@ static void evaluate(const struct claim *c, const struct run *const *rs, size_t 
         for (size_t k = 0; k < nrs; k++)
             take(&a, c, c->value == CV_WALL_S ? rs[k]->wall_s : rs[k]->wall_s / rs[k]->estimated_s,
                  rs[k]->role, rs[k]->role);
+    } else if (c->value == CV_WALL_RATIO) {
+        take(&a, c, rs[0]->wall_s / rs[1]->wall_s, rs[0]->role, rs[0]->role);
     } else if (c->value == CV_UNVERIFIED) {
         for (size_t k = 0; k < nrs; k++) {
             size_t bad = 0;

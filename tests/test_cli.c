@@ -490,6 +490,34 @@ static void shards_merge_into_what_one_run_gives(void **state)
     test_rmtree(dir);
 }
 
+/* The shipped two-GPU run merges again from its shards' shipped files into
+ * the same rows, each with the same values, in plan order. */
+static void shipped_shards_merge_into_the_shipped_run(void **state)
+{
+    (void)state;
+    char merged[600], dir[256], again[300], s0[700], s1[700], err[512];
+    test_reference("REF_X2_SHAPES_H100", merged, sizeof merged);
+    const size_t stem = strlen(merged) - strlen(".h5");
+    snprintf(s0, sizeof s0, "%.*s-shard0-of-2.h5", (int)stem, merged);
+    snprintf(s1, sizeof s1, "%.*s-shard1-of-2.h5", (int)stem, merged);
+    test_tmpdir(dir, sizeof dir);
+    snprintf(again, sizeof again, "%s/again.h5", dir);
+    assert_int_equal(run_v((const char *[]){"merge", again, s1, s0, NULL}), 0);
+    struct results_file a, b;
+    assert_int_equal(results_read(merged, &a, err, sizeof err), 0);
+    assert_int_equal(results_read(again, &b, err, sizeof err), 0);
+    assert_true(a.complete && b.complete && a.n_rows == b.n_rows && a.n_samples == b.n_samples);
+    for (size_t i = 0; i < a.n_rows; i++) {
+        assert_int_equal(a.rows[i].point, (int32_t)i);
+        assert_int_equal(b.rows[i].point, (int32_t)i);
+        assert_string_equal(a.rows[i].variant, b.rows[i].variant);
+        assert_true(a.rows[i].gflops == b.rows[i].gflops && a.rows[i].crc32 == b.rows[i].crc32);
+    }
+    results_file_free(&a);
+    results_file_free(&b);
+    test_rmtree(dir);
+}
+
 const struct CMUnitTest cli_tests[] = {
     cmocka_unit_test(host_run_info_export),
     cmocka_unit_test(gpu_points_go_shape_by_shape_host_points_beside),
@@ -501,5 +529,6 @@ const struct CMUnitTest cli_tests[] = {
     cmocka_unit_test(help_and_list),
     cmocka_unit_test(archive_records_the_commit_it_was_cut_from),
     cmocka_unit_test(shards_merge_into_what_one_run_gives),
+    cmocka_unit_test(shipped_shards_merge_into_the_shipped_run),
 };
 const size_t cli_tests_count = sizeof cli_tests / sizeof cli_tests[0];

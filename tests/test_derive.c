@@ -566,7 +566,8 @@ static void agreement_share_and_wall_time(void **state)
                   "runs = new ref\nexpect = at_least 90\n"
                   "[wall]\ntext = {max} s\nvalue = wall_s\nruns = new ref\nexpect = at_most 2\n"
                   "[but]\ntext = {count} pairs, {range}\nvalue = agreement\nexcept_rungs = gpu_tiled\n"
-                  "runs = new ref\nexpect = about 1 2%\n");
+                  "runs = new ref\nexpect = about 1 2%\n"
+                  "[ratio]\ntext = {range}\nvalue = wall_ratio\nruns = new ref\nexpect = at_most 0.55\n");
     struct claims *cs = calloc(1, sizeof *cs);
     assert_int_equal(claims_load(p, cs, err, sizeof err), 0);
     struct claim_result cr;
@@ -579,6 +580,10 @@ static void agreement_share_and_wall_time(void **state)
     assert_string_equal(cr.time, "1 s to 4 min on the Test");
     /* gpu_tiled's 1.05 left out */
     expect_claim(&cs->c[3], runs, 2, CLAIM_PASSED, "2 pairs, 0.99-1.01");
+    /* the first run's wall time over the second's: 240 s against 1 s, then 0.5 s */
+    expect_claim(&cs->c[4], runs, 2, CLAIM_FAILED, "240.00");
+    runs[0].wall_s = 0.5;
+    expect_claim(&cs->c[4], runs, 2, CLAIM_PASSED, "0.50");
     derive_close(&runs[0]);
     derive_close(&runs[1]);
     free(runs);
