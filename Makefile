@@ -82,7 +82,7 @@ LIB_OBJ := $(HARNESS_OBJ) $(HOST_KERNEL_OBJ) $(GPU_OBJ) build/kernels/rung_confi
 LIBS     = $(HDF5_LIBS) $(INIH_LIBS) $(LINK_LIBS) -ldl -lpthread -lm
 
 # ---- user-facing targets -------------------------------------------------------
-.PHONY: all help test test-built deps deps-paper figures figures-built paper check-claims readme \
+.PHONY: all help test test-built deps deps-slurm deps-paper figures figures-built paper check-claims readme \
         reproduce archs \
         reproduce-built quick run-paper shapes host transfers autotune sanitize fuzz deps-fuzz clean FORCE
 all: bin/mmladder                        ## build the harness (GPU build when nvcc is found)
@@ -102,6 +102,9 @@ test: deps                               ## unit and end-to-end tests (GPU tests
 
 test-built: bin/mmladder build/tests/run_tests $(TEST_BINS)
 	MMLADDER=bin/mmladder build/tests/run_tests
+
+deps-slurm:                              ## install Slurm and munge (Debian's) when root, or say how
+	@scripts/deps.sh --slurm
 
 # Every GPU kernel compiled (not linked) for each architecture the project
 # supports, as nvcc sees them: a kernel that does not build for one fails here.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# deps.sh [--paper | --fuzz] -- is what the build needs here?  If not, install
+# deps.sh [--paper | --fuzz | --slurm] -- is what the build needs here?  If not, install
 # Debian's packages when we are root, or print the apt-get line and fail.
 #
 #   (none)    the compilers (cc; g++ as nvcc's host compiler when NVCC is set),
@@ -9,6 +9,8 @@
 #             Python example, run by the tests)
 #   --paper   LaTeX (one file from each package the paper needs), BibTeX and pdffonts
 #   --fuzz    clang with libFuzzer and the sanitizers, and inih (FUZZ_CC)
+#   --slurm   Slurm's daemons and commands and munge, for a one-box cluster
+#             (scripts/slurm-local.sh) that the Slurm scripts are tested on
 #
 # A probe that still fails after the install shows the compiler's own messages.
 set -u
@@ -70,6 +72,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; (void
 C
 }
 
+probe_slurm() {
+    : > "$probe_log"
+    for tool in munged munge unmunge slurmctld slurmd sbatch sinfo squeue scontrol scancel; do
+        command -v $tool >/dev/null || echo "$tool: not found" >> "$probe_log"
+    done
+    [ ! -s "$probe_log" ]
+}
+
 # apt_install PKG... -- as root with apt-get: install, else return 1.
 apt_install() {
     [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null || return 1
@@ -109,6 +119,9 @@ case $mode in
         texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended \
         latexmk poppler-utils
     ;;
+--slurm)
+    ensure "Slurm (slurmctld, slurmd, sbatch, ...) and munge" probe_slurm slurm-wlm munge
+    ;;
 --fuzz)
     ensure "${FUZZ_CC:-clang} -fsanitize=fuzzer with inih" probe_fuzz \
         clang libclang-rt-dev libinih-dev
@@ -135,7 +148,7 @@ case $mode in
         libhdf5-dev hdf5-tools libinih-dev libcmocka-dev pkg-config gnuplot-nox python3-h5py
     ;;
 *)
-    echo "usage: scripts/deps.sh [--paper | --fuzz]" >&2
+    echo "usage: scripts/deps.sh [--paper | --fuzz | --slurm]" >&2
     exit 2
     ;;
 esac
