@@ -180,9 +180,12 @@ do_status() {
 }
 
 write_conf() {
-    local cpus
+    local cpus mem
     cpus=$(nproc)
     [ "$cpus" -ge 4 ] || cpus=4
+    # nine tenths of this machine's memory, in MB, for jobs that ask (--mem)
+    mem=$(awk '/^MemTotal:/ { print int($2 / 1024 * 0.9) }' /proc/meminfo)
+    [ -n "$mem" ] || mem=1
     cat > "$conf" <<EOF
 # A one-box cluster for tests, written by scripts/slurm-local.sh: every
 # daemon as root, no cgroups, no accounting; GPUs are stand-in device files.
@@ -215,7 +218,7 @@ SlurmdParameters=config_overrides
 # Finished jobs stay visible to scontrol for 10 minutes.
 MinJobAge=600
 GresTypes=gpu
-NodeName=$node NodeAddr=127.0.0.1 CPUs=$cpus Gres=gpu:$gpus State=UNKNOWN
+NodeName=$node NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem Gres=gpu:$gpus State=UNKNOWN
 PartitionName=debug Nodes=$node Default=YES MaxTime=INFINITE State=UP
 EOF
     {
