@@ -82,7 +82,7 @@ LIB_OBJ := $(HARNESS_OBJ) $(HOST_KERNEL_OBJ) $(GPU_OBJ) build/kernels/rung_confi
 LIBS     = $(HDF5_LIBS) $(INIH_LIBS) $(LINK_LIBS) -ldl -lpthread -lm
 
 # ---- user-facing targets -------------------------------------------------------
-.PHONY: all help test test-built deps deps-slurm deps-paper figures figures-built paper check-claims readme \
+.PHONY: all help test test-built test-slurm deps deps-slurm deps-paper figures figures-built paper check-claims readme \
         reproduce archs \
         reproduce-built quick run-paper shapes host transfers autotune sanitize fuzz deps-fuzz clean FORCE
 all: bin/mmladder                        ## build the harness (GPU build when nvcc is found)
@@ -102,6 +102,16 @@ test: deps                               ## unit and end-to-end tests (GPU tests
 
 test-built: bin/mmladder build/tests/run_tests $(TEST_BINS)
 	MMLADDER=bin/mmladder build/tests/run_tests
+
+# The Slurm tests (tests/test_slurm.c) on a one-box cluster that this target
+# starts and stops again (one already up is used and left up); `make test`
+# skips them when no such cluster is up.
+test-slurm: deps deps-slurm              ## scripts/slurm-shards.sh against a real one-box Slurm (as root; CI)
+	@$(MAKE) --no-print-directory bin/mmladder build/tests/run_tests
+	@if scripts/slurm-local.sh status >/dev/null 2>&1; then started=0; \
+	 else scripts/slurm-local.sh start || exit 1; started=1; fi; \
+	 MMLADDER=bin/mmladder MM_TESTS='slurm_*' build/tests/run_tests; rc=$$?; \
+	 if [ $$started = 1 ]; then scripts/slurm-local.sh stop || rc=1; fi; exit $$rc
 
 deps-slurm:                              ## install Slurm and munge (Debian's) when root, or say how
 	@scripts/deps.sh --slurm
