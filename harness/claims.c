@@ -33,6 +33,7 @@ static const struct {
     {"corpus_dispatch_geomean", CV_CORPUS_DISPATCH_GEOMEAN, 0},
     {"corpus_dispatch_share", CV_CORPUS_DISPATCH_SHARE, 0},
     {"corpus_share_90", CV_CORPUS_SHARE_90, 0}, {"wall_ratio", CV_WALL_RATIO, 0},
+    {"corpus_estimates_share", CV_CORPUS_ESTIMATES_SHARE, 0},
 };
 #define N_VALUES (sizeof VALUES / sizeof VALUES[0])
 
@@ -206,7 +207,7 @@ static int over_corpus(enum claim_value v)
 {
     return v == CV_CORPUS_PCT_REF || v == CV_CORPUS_GEOMEAN || v == CV_CORPUS_DISPATCH_PCT ||
            v == CV_CORPUS_DISPATCH_GEOMEAN || v == CV_CORPUS_DISPATCH_SHARE ||
-           v == CV_CORPUS_SHARE_90;
+           v == CV_CORPUS_SHARE_90 || v == CV_CORPUS_ESTIMATES_SHARE;
 }
 
 /* The values over the shape suite (derive_suite) or a corpus. */
@@ -498,7 +499,7 @@ static double value_at(const struct claim *c, const struct run *r, int i, struct
     case CV_DISPATCH_SHARE: case CV_ESTIMATE: case CV_WALL_S: case CV_AGREEMENT_SHARE:
     case CV_CORPUS_PCT_REF: case CV_CORPUS_GEOMEAN: case CV_CORPUS_DISPATCH_PCT:
     case CV_CORPUS_DISPATCH_GEOMEAN: case CV_CORPUS_DISPATCH_SHARE: case CV_CORPUS_SHARE_90:
-    case CV_WALL_RATIO: break;
+    case CV_WALL_RATIO: case CV_CORPUS_ESTIMATES_SHARE: break;
     }
     return NAN;
 }
@@ -652,6 +653,23 @@ static void run_times(const struct run *const *rs, size_t nrs, char *out, size_t
     }
 }
 
+/* Of the corpus points whose fastest rung was sampled paired with the
+ * corpus's reference, the % whose paired estimate of its % of the reference
+ * agrees with the standalone one within ESTIMATES_CLOSE; NaN when none was. */
+static double estimates_share(const struct suite_point *pt, size_t n)
+{
+    size_t paired = 0, close = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct result_row *b = pt[i].best_row;
+        if (!b || !pt[i].ref || b->pairs < 2 || strcmp(b->paired_with, pt[i].ref->name) != 0 ||
+            !isfinite(b->ref_ratio) || !(pt[i].best_pct > 0))
+            continue;
+        paired++;
+        close += fabs(100.0 * b->ref_ratio / pt[i].best_pct - 1.0) <= ESTIMATES_CLOSE;
+    }
+    return paired ? 100.0 * (double)close / (double)paired : NAN;
+}
+
 /* Evaluate over the claim's runs, in its order. */
 static void evaluate(const struct claim *c, const struct run *const *rs, size_t nrs,
                      struct claim_result *out)
@@ -715,6 +733,9 @@ static void evaluate(const struct claim *c, const struct run *const *rs, size_t 
                              d ? "dispatch" : pt[i].best->name);
                     take(&a, c, d ? pt[i].dispatch_pct : pt[i].best_pct, where, strchr(where, ' ') + 1);
                 }
+            } else if (c->value == CV_CORPUS_ESTIMATES_SHARE) {
+                const double x = estimates_share(pt, m);
+                take(&a, c, x, rs[k]->role, rs[k]->role);
             } else if (corpus && m) {
                 struct corpus_summary su;
                 derive_corpus_summary(pt, m, CC_COUNT, &su);

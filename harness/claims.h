@@ -70,6 +70,12 @@
  *   estimate        per run: its wall time over the plan's estimate (the file's
  *                   estimated_s, plan.h): how well `mmladder plan` foretold it
  *   wall_s          per run: its wall time, seconds
+ *   corpus_estimates_share  over a corpus run: % of its shapes (of the
+ *                   precision, and classes) whose fastest rung was sampled
+ *                   paired with the corpus's cuBLAS line where the paired
+ *                   estimate of its % of cuBLAS (ref_ratio) and the standalone
+ *                   one (the two rows' GFLOP/s, as the corpus values take it)
+ *                   agree within ESTIMATES_CLOSE
  *   wall_ratio      two runs: the first's wall time over the second's (a run
  *                   cut over GPUs and merged against one run on one of them)
  *   unstable_uncapped  per run: how many of those had a relative stddev above 1%
@@ -103,10 +109,12 @@ enum claim_value { CV_PCT_REF, CV_PCT_PEAK, CV_TFLOPS, CV_RATIO, CV_STEP, CV_REL
                    CV_PCT_REF_KERNEL, CV_PCT_REF_ALONE, CV_PCT_REF_LOWEST, CV_ESTIMATES_SPREAD,
                    CV_REF_IN_PAIRS, CV_CLOCK_IN_PAIRS, CV_CORPUS_PCT_REF, CV_CORPUS_GEOMEAN,
                    CV_CORPUS_DISPATCH_PCT, CV_CORPUS_DISPATCH_GEOMEAN, CV_CORPUS_DISPATCH_SHARE,
-                   CV_CORPUS_SHARE_90, CV_WALL_RATIO };
+                   CV_CORPUS_SHARE_90, CV_WALL_RATIO, CV_CORPUS_ESTIMATES_SHARE };
 
 /* agreement_share counts the pairs within this of 1 */
 #define AGREEMENT_CLOSE 0.02
+/* corpus_estimates_share counts the shapes whose two estimates are within this */
+#define ESTIMATES_CLOSE 0.05
 enum claim_expect { CE_AT_LEAST, CE_AT_MOST, CE_BETWEEN };
 
 struct claim {

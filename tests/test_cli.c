@@ -518,6 +518,40 @@ static void shipped_shards_merge_into_the_shipped_run(void **state)
     test_rmtree(dir);
 }
 
+/* scripts/run-gpus.sh over two GPUs named by CUDA_VISIBLE_DEVICES: one shard
+ * a GPU, every host point in shard 0 (so shard 1 of a host experiment has no
+ * points and writes no file), merged into a complete file of the whole plan;
+ * without a GPU it still cuts, runs and merges the host points. */
+static void one_shard_per_gpu_then_merged(void **state)
+{
+    (void)state;
+    char dir[256], exp[300], err[512];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(exp, sizeof exp, "%s/g.ini", dir);
+    test_write_file(exp, SMALL_HOST);
+    char *old = getenv("CUDA_VISIBLE_DEVICES") ? strdup(getenv("CUDA_VISIBLE_DEVICES")) : NULL;
+    setenv("CUDA_VISIBLE_DEVICES", "0,1", 1);
+    setenv("MMLADDER", test_binary(), 0);
+    char *argv[] = {"scripts/run-gpus.sh", exp, dir, NULL}, *out, *er;
+    const int rc = test_run(argv, &out, &er);
+    if (old) setenv("CUDA_VISIBLE_DEVICES", old, 1);
+    else unsetenv("CUDA_VISIBLE_DEVICES");
+    free(old);
+    if (rc != 0) fail_msg("run-gpus.sh exited %d: %s%s", rc, out, er);
+    assert_non_null(strstr(out, "as 2 shard(s) on GPU(s) 0 1"));
+    const char *at = strstr(out, "-> ");
+    assert_non_null(at);
+    char merged[400];
+    snprintf(merged, sizeof merged, "%.*s", (int)strcspn(at + 3, "\n;"), at + 3);
+    struct results_file f;
+    assert_int_equal(results_read(merged, &f, err, sizeof err), 0);
+    assert_true(f.complete && f.n_rows == 12);   /* 2 rungs x 2 shapes x 3 levels */
+    for (size_t i = 0; i < f.n_rows; i++) assert_int_equal(f.rows[i].point, (int32_t)i);
+    results_file_free(&f);
+    free(out), free(er);
+    test_rmtree(dir);
+}
+
 const struct CMUnitTest cli_tests[] = {
     cmocka_unit_test(host_run_info_export),
     cmocka_unit_test(gpu_points_go_shape_by_shape_host_points_beside),
@@ -530,5 +564,6 @@ const struct CMUnitTest cli_tests[] = {
     cmocka_unit_test(archive_records_the_commit_it_was_cut_from),
     cmocka_unit_test(shards_merge_into_what_one_run_gives),
     cmocka_unit_test(shipped_shards_merge_into_the_shipped_run),
+    cmocka_unit_test(one_shard_per_gpu_then_merged),
 };
 const size_t cli_tests_count = sizeof cli_tests / sizeof cli_tests[0];

@@ -835,6 +835,12 @@ static void corpus_points_classes_and_finer_rungs(void **state)
         row_at("cublas_fp32", 5000, 5000, 16, 1000, 0, 0, 0, 0, 0, 0),
         row_at("cublas_tf32", 5000, 5000, 16, 1000, 0, 0, 0, 0, 0, 0),
     };
+    /* paired with cuBLAS: TF32 rung 17 at 2000^3 (1.24 against 1.25 standalone: within
+     * 5%), gpu_short_k (1.5 against 2.0) */
+    rows[2].pairs = rows[9].pairs = 4;
+    snprintf(rows[2].paired_with, sizeof rows[2].paired_with, "cublas_tf32");
+    snprintf(rows[9].paired_with, sizeof rows[9].paired_with, "cublas_fp32");
+    rows[2].ref_ratio = 1.24, rows[9].ref_ratio = 1.5;
     char path[400];
     snprintf(path, sizeof path, "%s/corpus.h5", k->dir);
     write_rows(path, rows, sizeof rows / sizeof rows[0], 0, 132);
@@ -896,11 +902,21 @@ static void corpus_points_classes_and_finer_rungs(void **state)
                       "[gemv]\ntext = {min} at {min_at}\nvalue = corpus_pct_ref\nprecision = tf32\n"
                       "classes = gemv\nruns = corpus\nexpect = at_most 80\n"
                       "[none]\ntext = {range}\nvalue = corpus_dispatch_geomean\nprecision = tf32\n"
-                      "classes = short_k rest\nruns = corpus\nexpect = at_least 1\n");
+                      "classes = short_k rest\nruns = corpus\nexpect = at_least 1\n"
+                      "[est]\ntext = {range}\nvalue = corpus_estimates_share\nprecision = tf32\n"
+                      "runs = corpus\nexpect = at_least 95\n"
+                      "[est32]\ntext = {range}\nvalue = corpus_estimates_share\nprecision = fp32\n"
+                      "runs = corpus\nexpect = at_least 95\n");
     struct claims *cs = calloc(1, sizeof *cs);
-    struct claim_result res[4];
+    struct claim_result res[6];
     assert_int_equal(claims_load(cpath, cs, err, sizeof err), 0);
-    for (size_t i = 0; i < 4; i++) claims_evaluate(&cs->c[i], &r, 1, &res[i]);
+    for (size_t i = 0; i < 6; i++) claims_evaluate(&cs->c[i], &r, 1, &res[i]);
+    /* of the shapes whose fastest rung was paired with cuBLAS at the precision:
+     * TF32 one, within 5%; FP32 one, 25% apart */
+    assert_int_equal(res[4].verdict, CLAIM_PASSED);
+    assert_string_equal(res[4].text, "100.0");
+    assert_int_equal(res[5].verdict, CLAIM_FAILED);
+    assert_string_equal(res[5].text, "0.0");
     assert_int_equal(res[0].verdict, CLAIM_PASSED);
     assert_int_equal(res[1].verdict, CLAIM_PASSED);
     assert_int_equal(res[2].verdict, CLAIM_PASSED);
