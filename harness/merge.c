@@ -218,7 +218,9 @@ static int write_attrs(struct results *w, const struct shard_file *s, size_t n, 
     int rc = 0;
     for (size_t i = 0; i < s[base].na; i++) {
         const struct attr *a = &s[base].a[i];
-        if (!LISTED(a->name, OWN_WRITER) && !LISTED(a->name, JOINED)) rc |= write_like(w, a->name, a);
+        /* one shard's Slurm task is no more the merged file's than its host */
+        if (!LISTED(a->name, OWN_WRITER) && !LISTED(a->name, JOINED) && strncmp(a->name, "slurm_", 6))
+            rc |= write_like(w, a->name, a);
     }
     char earliest[64] = "";
     for (size_t i = 0; i < n; i++) {

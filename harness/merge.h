@@ -11,8 +11,8 @@
  *
  * The merged file has the rows in plan order, each with its samples; the
  * attributes the shards share, once; what each shard says of itself (its host,
- * GPU, Slurm task, command line, times and counts) as `shardK_NAME`, and at the
- * root the hosts and GPUs of all, joined; `planned_points` the whole plan's,
+ * GPU, Slurm task, command line, times and counts) as `shardK_NAME` (a Slurm
+ * task's ids there alone), and at the root the hosts and GPUs of all, joined; `planned_points` the whole plan's,
  * `wall_time_s` the longest shard's (they run side by side).  It is complete
  * when it holds every point of the plan and every shard said it was complete;
  * else it is written marked incomplete, `merge_missing` naming the shards
