@@ -311,6 +311,62 @@ static void claims_need_their_runs_and_roles_are_one_file_each(void **state)
     }
 }
 
+/* What a values command is given: a fresh folder, the H100 reference run as
+ * role h100, DIR/v.tex for --out. */
+struct values_case {
+    char dir[256], role[300], out[300];
+};
+
+static void values_case(struct values_case *v)
+{
+    char ref[256];
+    test_tmpdir(v->dir, sizeof v->dir);
+    test_reference("REF_H100", ref, sizeof ref);
+    snprintf(v->role, sizeof v->role, "h100=%s", ref);
+    snprintf(v->out, sizeof v->out, "%s/v.tex", v->dir);
+}
+
+/* No command takes an empty argument (an unset shell variable gives one): it
+ * is refused, naming the option or the place, before anything is read or
+ * written; values --tables '' once wrote its tables into the root folder. */
+static void empty_arguments_are_refused(void **state)
+{
+    (void)state;
+    struct values_case v;
+    values_case(&v);
+    char tex[300], exp[300];
+    const char *dir = v.dir, *role = v.role, *out = v.out;
+    snprintf(tex, sizeof tex, "%s/p.tex", dir);
+    snprintf(exp, sizeof exp, "%s/small.ini", dir);
+    test_write_file(tex, "\\valtable{hardware.h100}\n");
+    test_write_file(exp, SMALL_HOST);
+    const int root_table = access("/table-hardware.h100.tex", F_OK) == 0;
+    struct {
+        const char *a[11];
+        const char *expect;
+    } cases[] = {
+        {{"export", "", NULL}, "mmladder export: argument 1 is ''"},
+        {{"run", exp, "-o", "", NULL}, "mmladder run: -o ''"},
+        {{"plan", "", NULL}, "mmladder plan: argument 1 is ''"},
+        {{"table", "ladder", "h100=", NULL}, "'h100=' names no file"},
+        {{"values", "--claims", "paper/claims.ini", "--out", out, "--tables", "", role, "--", tex,
+          NULL}, "mmladder values: --tables ''"},
+        {{"values", "--claims", "paper/claims.ini", "--out", out, "--tables", dir, role, "--",
+          "", NULL}, "mmladder values: argument 9 is ''"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *argv[12] = {(char *)test_binary()}, *o, *e;
+        for (size_t k = 0; cases[i].a[k]; k++) argv[k + 1] = (char *)cases[i].a[k];
+        const int rc = test_run(argv, &o, &e);
+        if (rc != 1 || !strstr(e, cases[i].expect))
+            fail_msg("case %zu (%s): exit %d, stderr: %s", i, cases[i].a[0], rc, e);
+        free(o), free(e);
+    }
+    if (!root_table) assert_int_equal(access("/table-hardware.h100.tex", F_OK), -1);
+    assert_int_equal(access(out, F_OK), -1);
+    test_rmtree(dir);
+}
+
 static void help_and_list(void **state)
 {
     (void)state;
@@ -381,6 +437,7 @@ const struct CMUnitTest cli_tests[] = {
     cmocka_unit_test(nothing_runnable_writes_no_file),
     cmocka_unit_test(transfer_points_time_the_copies),
     cmocka_unit_test(claims_need_their_runs_and_roles_are_one_file_each),
+    cmocka_unit_test(empty_arguments_are_refused),
     cmocka_unit_test(help_and_list),
     cmocka_unit_test(archive_records_the_commit_it_was_cut_from),
 };
