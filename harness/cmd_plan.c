@@ -271,8 +271,8 @@ int cmd_device(const struct cli *c, int argc, char **argv)
     struct gpu_info gi;
     char why[512];
     struct gpu *g = cli_open_gpu(&gi, why, sizeof why);
-    if (!g) {
-        fprintf(c->out, "%s\n", why);
+    if (!g) {   /* like every other non-zero exit, said on stderr */
+        fprintf(c->err, "mmladder device: %s\n", why);
         return EXIT_UNAVAILABLE;
     }
     fprintf(c->out, "%s (compute capability %d.%d, %d SMs, %d MHz, %.0f GiB, L2 %lld MiB), CUDA "

@@ -367,6 +367,23 @@ static void empty_arguments_are_refused(void **state)
     test_rmtree(dir);
 }
 
+/* device: the GPU's name on stdout (exit 0), or, like every other non-zero
+ * exit, why there is none on stderr (exit 3) and nothing on stdout. */
+static void device_says_why_on_stderr(void **state)
+{
+    (void)state;
+    char *out, *er;
+    const int rc = run(&out, &er, "device", NULL, NULL, NULL, NULL);
+    if (rc == 0) {
+        assert_non_null(strstr(out, "compute capability"));
+    } else {
+        assert_int_equal(rc, 3);
+        assert_string_equal(out, "");
+        assert_true(strncmp(er, "mmladder device: ", 17) == 0 && strlen(er) > 18);
+    }
+    free(out), free(er);
+}
+
 static void help_and_list(void **state)
 {
     (void)state;
@@ -438,6 +455,7 @@ const struct CMUnitTest cli_tests[] = {
     cmocka_unit_test(transfer_points_time_the_copies),
     cmocka_unit_test(claims_need_their_runs_and_roles_are_one_file_each),
     cmocka_unit_test(empty_arguments_are_refused),
+    cmocka_unit_test(device_says_why_on_stderr),
     cmocka_unit_test(help_and_list),
     cmocka_unit_test(archive_records_the_commit_it_was_cut_from),
 };
