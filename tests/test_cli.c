@@ -384,6 +384,52 @@ static void device_says_why_on_stderr(void **state)
     free(out), free(er);
 }
 
+/* values writes its tables beside --out under the same rules: a file it did
+ * not write is never written over, and a refused paper (a key that cannot be
+ * answered after a table was written) leaves no table behind. */
+static void values_tables_are_its_own_and_go_with_a_refusal(void **state)
+{
+    (void)state;
+    struct values_case v;
+    values_case(&v);
+    char good[300], bad[300], table[300];
+    const char *dir = v.dir, *out = v.out;
+    snprintf(good, sizeof good, "%s/good.tex", dir);
+    snprintf(bad, sizeof bad, "%s/bad.tex", dir);
+    snprintf(table, sizeof table, "%s/table-hardware.h100.tex", dir);
+    test_write_file(good, "\\val{h100.points} points\n\\valtable{hardware.h100}\n");
+    test_write_file(bad, "\\val{h100.no_such_key}\n");
+    char *argv[] = {(char *)test_binary(), "values", "--claims", "paper/claims.ini", "--out", v.out,
+                    "--tables", v.dir, v.role, "--", good, bad, NULL}, *o, *e;
+    int rc = test_run(argv, &o, &e);
+    if (rc != 1 || !strstr(e, "bad.tex:1:")) fail_msg("values: exit %d, stderr: %s", rc, e);
+    free(o), free(e);
+    assert_int_equal(access(table, F_OK), -1);   /* written, then removed with the refusal */
+    assert_int_equal(access(out, F_OK), -1);
+
+    argv[11] = NULL;   /* good.tex alone: the table, marked as values' own */
+    for (int twice = 0; twice < 2; twice++) {
+        rc = test_run(argv, &o, &e);
+        if (rc != 0) fail_msg("values: exit %d, stderr: %s", rc, e);
+        free(o), free(e);
+    }
+    char *t = test_read_file(table, NULL);
+    assert_true(t && !strncmp(t, "% written by mmladder values", 28) && strstr(t, "SMs & "));
+    free(t);
+
+    test_write_file(table, "a table of mine\n");
+    unlink(out);
+    rc = test_run(argv, &o, &e);
+    if (rc != 1 || !strstr(e, "exists and was not written by mmladder values"))
+        fail_msg("values over a file of mine: exit %d, stderr: %s", rc, e);
+    free(o), free(e);
+    t = test_read_file(table, NULL);
+    assert_string_equal(t, "a table of mine\n");
+    free(t);
+    assert_int_equal(access(out, F_OK), -1);
+    test_rmtree(dir);
+}
+
 static void help_and_list(void **state)
 {
     (void)state;
@@ -456,6 +502,7 @@ const struct CMUnitTest cli_tests[] = {
     cmocka_unit_test(claims_need_their_runs_and_roles_are_one_file_each),
     cmocka_unit_test(empty_arguments_are_refused),
     cmocka_unit_test(device_says_why_on_stderr),
+    cmocka_unit_test(values_tables_are_its_own_and_go_with_a_refusal),
     cmocka_unit_test(help_and_list),
     cmocka_unit_test(archive_records_the_commit_it_was_cut_from),
 };
