@@ -133,13 +133,15 @@ archs:                                   ## compile every GPU kernel for each of
 sanitize: bin/mmladder build/tests/sanitize-one  ## compute-sanitizer over every GPU kernel -> data/sanitizer-<gpu>.tsv
 	scripts/sanitize.sh
 
-fuzz: deps-fuzz                          ## fuzz the experiment parser, the results reader, the claims and the views, FUZZ_SECONDS each
+fuzz: deps-fuzz                          ## fuzz the experiment parser, the results reader, the claims, the views and the command line, FUZZ_SECONDS each
 	$(MAKE) build/fuzz/fuzz_experiment build/fuzz/fuzz_results build/fuzz/fuzz_claims \
 	  build/fuzz/fuzz_derive
+	$(MAKE) build/fuzz/fuzz_cli
 	scripts/fuzz.sh build/fuzz/fuzz_experiment tests/fuzz/experiment build/fuzz/experiment $(FUZZ_SECONDS) $(FUZZ_SEED)
 	scripts/fuzz.sh build/fuzz/fuzz_results tests/fuzz/results build/fuzz/results $(FUZZ_SECONDS) $(FUZZ_SEED)
 	scripts/fuzz.sh build/fuzz/fuzz_claims tests/fuzz/claims build/fuzz/claims $(FUZZ_SECONDS) $(FUZZ_SEED)
 	scripts/fuzz.sh build/fuzz/fuzz_derive tests/fuzz/derive build/fuzz/derive $(FUZZ_SECONDS) $(FUZZ_SEED)
+	scripts/fuzz.sh build/fuzz/fuzz_cli tests/fuzz/cli build/fuzz/cli $(FUZZ_SECONDS) $(FUZZ_SEED)
 
 deps-fuzz:                               ## install clang with libFuzzer (Debian's) when root, or say how
 	@FUZZ_CC="$(FUZZ_CC)" scripts/deps.sh --fuzz
@@ -252,6 +254,17 @@ $(FUZZ_DERIVE_BINS): $(FUZZ_DERIVE_SRC) $(FUZZ_CONF_OBJ) $(wildcard harness/*.h 
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -DMM_HAVE_CUDA=0 -Iharness -Ikernels $(HDF5_CFLAGS) -o $@ \
 	  $(filter %.c %.o,$^) $(HDF5_LIBS) -lpthread -lm
+
+# The command line in-process (cli_main): every harness module but main.c, as
+# the host-only build has them (gpu_none.c, the kernels' configurations, no
+# CUDA); the target copies files from this tree, named here.
+FUZZ_CLI_SRC := $(filter-out harness/main.c,$(wildcard harness/*.c))
+build/fuzz/fuzz_cli: tests/fuzz/fuzz_cli.c $(FUZZ_CLI_SRC) $(FUZZ_CONF_OBJ) build/buildinfo.h \
+                     $(wildcard harness/*.h) data/references.mk
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -DMM_HAVE_CUDA=0 -Iharness -Ikernels -Ibuild $(HDF5_CFLAGS) \
+	  -DFUZZ_CLI_REPO='"$(CURDIR)"' -DFUZZ_CLI_GPU_RUN='"$(REF_PORTABILITY_H100)"' -o $@ \
+	  $(filter %.c %.o,$^) $(HDF5_LIBS) $(INIH_LIBS) -ldl -lpthread -lm
 
 bin/mmladder: build/harness/main.o $(LIB_OBJ)
 	@mkdir -p $(@D)

@@ -115,6 +115,10 @@ int cli_open_runs(const struct cli *c, int argc, char **argv, int first, struct 
         } else {
             snprintf(role, sizeof role, "run%zu", n + 1);
         }
+        if (!path[0]) {
+            fprintf(c->err, "mmladder: '%s' names no file (expected ROLE=FILE.h5)\n", argv[i]);
+            goto fail;
+        }
         for (size_t j = 0; j < n; j++)
             if (!strcmp(runs[j].role, role)) {
                 fprintf(c->err, "mmladder: role '%s' given twice (%s and %s; expected one file "
@@ -142,6 +146,43 @@ fail:
     return -1;
 }
 
+/* No command takes an empty argument: as a path it names nothing (or, as a
+ * folder, the root: values --tables '' wrote its tables into /), and a message
+ * about it could not show the value.  An unset shell variable gives one. */
+static int refuse_empty(const struct cli *c, int argc, char **argv)
+{
+    for (int i = 2; i < argc; i++) {
+        if (argv[i][0]) continue;
+        if (i > 2 && argv[i - 1][0] == '-' && strcmp(argv[i - 1], "--") != 0)
+            fprintf(c->err, "mmladder %s: %s '' (expected a value, not an empty argument)\n",
+                    argv[1], argv[i - 1]);
+        else
+            fprintf(c->err, "mmladder %s: argument %d is '' (expected a file or an option, not "
+                            "an empty argument)\n", argv[1], i - 1);
+        return -1;
+    }
+    return 0;
+}
+
+static int cmd_list(const struct cli *c, int argc, char **argv)
+{
+    return cmd_list_or_plan(c, argc, argv, 0);
+}
+
+static int cmd_plan(const struct cli *c, int argc, char **argv)
+{
+    return cmd_list_or_plan(c, argc, argv, 1);
+}
+
+static const struct {
+    const char *name;
+    int (*fn)(const struct cli *c, int argc, char **argv);
+} COMMANDS[] = {
+    {"run", cmd_run},       {"list", cmd_list},     {"plan", cmd_plan},     {"info", cmd_info},
+    {"export", cmd_export}, {"compare", cmd_compare}, {"table", cmd_table}, {"claims", cmd_claims},
+    {"values", cmd_values}, {"merge", cmd_merge},   {"device", cmd_device},
+};
+
 static int dispatch(const struct cli *c, int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
@@ -149,21 +190,9 @@ static int dispatch(const struct cli *c, int argc, char **argv)
         fputs(CLI_USAGE, argc < 2 ? c->err : c->out);
         return argc < 2 ? EXIT_INPUT : EXIT_OK;
     }
-    if (!strcmp(argv[1], "run")) return cmd_run(c, argc, argv);
-    if (!strcmp(argv[1], "list")) return cmd_list_or_plan(c, argc, argv, 0);
-    if (!strcmp(argv[1], "plan")) return cmd_list_or_plan(c, argc, argv, 1);
-    if (!strcmp(argv[1], "info")) return cmd_info(c, argc, argv);
-    if (!strcmp(argv[1], "export")) return cmd_export(c, argc, argv);
-    if (!strcmp(argv[1], "compare")) return cmd_compare(c, argc, argv);
-    if (!strcmp(argv[1], "table")) return cmd_table(c, argc, argv);
-    if (!strcmp(argv[1], "claims")) return cmd_claims(c, argc, argv);
-    if (!strcmp(argv[1], "values")) return cmd_values(c, argc, argv);
-    if (!strcmp(argv[1], "merge")) return cmd_merge(c, argc, argv);
-    if (!strcmp(argv[1], "device")) {
-        if (argc == 2) return cmd_device(c);
-        fprintf(c->err, "mmladder device: unexpected argument '%s' (it takes none)\n", argv[2]);
-        return EXIT_INPUT;
-    }
+    for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
+        if (!strcmp(argv[1], COMMANDS[i].name))
+            return refuse_empty(c, argc, argv) ? EXIT_INPUT : COMMANDS[i].fn(c, argc, argv);
     fprintf(c->err, "mmladder: unknown command '%s'\n%s", argv[1], CLI_USAGE);
     return EXIT_INPUT;
 }

@@ -110,7 +110,7 @@ void cli_say_over_budget(const struct cli *c, size_t over, double budget_s);
 /* ---- the commands: each returns its exit status ------------------------------- */
 int cmd_run(const struct cli *c, int argc, char **argv);                   /* cmd_run.c */
 int cmd_list_or_plan(const struct cli *c, int argc, char **argv, int dry_run);  /* cmd_plan.c */
-int cmd_device(const struct cli *c);
+int cmd_device(const struct cli *c, int argc, char **argv);
 int cmd_info(const struct cli *c, int argc, char **argv);                  /* cmd_read.c */
 int cmd_export(const struct cli *c, int argc, char **argv);
 int cmd_compare(const struct cli *c, int argc, char **argv);

@@ -315,13 +315,17 @@ int cmd_list_or_plan(const struct cli *c, int argc, char **argv, int dry_run)
     return rc;
 }
 
-int cmd_device(const struct cli *c)
+int cmd_device(const struct cli *c, int argc, char **argv)
 {
+    if (argc > 2) {
+        fprintf(c->err, "mmladder device: unexpected argument '%s' (it takes none)\n", argv[2]);
+        return EXIT_INPUT;
+    }
     struct gpu_info gi;
     char why[512];
     struct gpu *g = cli_open_gpu(&gi, why, sizeof why);
-    if (!g) {
-        fprintf(c->out, "%s\n", why);
+    if (!g) {   /* like every other non-zero exit, said on stderr */
+        fprintf(c->err, "mmladder device: %s\n", why);
         return EXIT_UNAVAILABLE;
     }
     fprintf(c->out, "%s (compute capability %d.%d, %d SMs, %d MHz, %.0f GiB, L2 %lld MiB), CUDA "

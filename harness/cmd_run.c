@@ -110,11 +110,6 @@ static int parse_run_args(const struct cli *c, int argc, char **argv, struct run
                         v);
                 return -1;
             }
-            if (!*v) {
-                fprintf(c->err, "mmladder run: %s '' (expected a %s)\n", arg,
-                        arg[1] == 'o' ? "file name" : "folder");
-                return -1;
-            }
             *dst = v;
         } else if (!strcmp(arg, "--kernel-timer")) {
             a->kernel_timer = 1;

@@ -872,17 +872,79 @@ static int table_estimates(FILE *f, char *roles_s, char *rungs_s, char *shapes_s
     return 0;
 }
 
+/* ---- writing ----------------------------------------------------------------------- */
+
+/* The first line of every file values writes: what it may write again. */
+#define VALUES_MARK "% written by mmladder values"
+#define VALUES_HEADER VALUES_MARK ": every value the paper uses, by key\n"
+
+/* path may be written (for option, --out or --tables): it does not exist, or
+ * values wrote it (its first line), and it is none of the sources. */
+static int may_write(const char *path, const char *option, const char *const *tex, size_t ntex,
+                     char *err, size_t errlen)
+{
+    struct stat so, st;
+    if (stat(path, &so) != 0) {
+        if (errno == ENOENT) return 0;
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        return -1;
+    }
+    for (size_t t = 0; t < ntex; t++)
+        if (stat(tex[t], &st) == 0 && st.st_dev == so.st_dev && st.st_ino == so.st_ino) {
+            snprintf(err, errlen, "%s: is one of the paper's sources (expected another path "
+                                  "for %s)", path, option);
+            return -1;
+        }
+    char first[sizeof VALUES_MARK] = "";
+    FILE *f = fopen(path, "r");
+    const int ours = f && fread(first, 1, sizeof first - 1, f) == sizeof first - 1 &&
+                     !strcmp(first, VALUES_MARK);
+    if (f) fclose(f);
+    if (!ours) {
+        snprintf(err, errlen, "%s: exists and was not written by mmladder values (expected %s, "
+                              "or that file removed first)", path,
+                 strcmp(option, "--out") ? "another folder for --tables" : "a new path for --out");
+        return -1;
+    }
+    return 0;
+}
+
+/* The tables one values_write has written: removed again if it fails, so
+ * that a refused paper leaves nothing behind. */
+struct written {
+    char (*path)[512];
+    size_t n, room;
+};
+
+static int remember(struct written *w, const char *path)
+{
+    if (w->n == w->room) {
+        const size_t room = w->room ? 2 * w->room : 16;
+        char(*more)[512] = realloc(w->path, room * sizeof *more);
+        if (!more) return -1;
+        w->path = more, w->room = room;
+    }
+    snprintf(w->path[w->n++], sizeof w->path[0], "%s", path);
+    return 0;
+}
+
+/* The rows of \valtable{name} into DIR/table-NAME.tex, after a line that
+ * says who wrote them. */
 static int write_table(const char *name, const char *dir, const struct run *runs, size_t nruns,
-                       char *why, size_t whylen)
+                       const char *const *tex, size_t ntex, struct written *w, char *why,
+                       size_t whylen)
 {
     char buf[256], *p[4], path[512];
     int n = split(name, buf, sizeof buf, p, 4);
     snprintf(path, sizeof path, "%.300s/table-%.128s.tex", dir, name);
+    if (may_write(path, "--tables", tex, ntex, why, whylen) != 0) return -1;
     FILE *f = fopen(path, "w");
-    if (!f) {
-        snprintf(why, whylen, "cannot write %s: %s", path, strerror(errno));
+    if (!f || remember(w, path) != 0) {
+        snprintf(why, whylen, "cannot write %s: %s", path, f ? "out of memory" : strerror(errno));
+        if (f) fclose(f), remove(path);
         return -1;
     }
+    fprintf(f, "%s: the rows of the table %s\n", VALUES_MARK, name);
     int rc;
     if (n == 3 && !strcmp(p[0], "ladder")) rc = table_ladder(f, p[1], p[2], runs, nruns, why, whylen);
     else if (n == 2 && !strcmp(p[0], "host")) rc = table_host(f, p[1], runs, nruns, why, whylen);
@@ -905,42 +967,11 @@ static int write_table(const char *name, const char *dir, const struct run *runs
 
 /* ---- scanning the paper ------------------------------------------------------------ */
 
-#define VALUES_HEADER "% written by mmladder values: every value the paper uses, by key\n"
-
-/* out may be written: it does not exist, or it is an earlier output of
- * values_write (its first line), and it is none of the sources. */
-static int may_write(const char *out, const char *const *tex, size_t ntex, char *err,
-                     size_t errlen)
-{
-    struct stat so, st;
-    if (stat(out, &so) != 0) {
-        if (errno == ENOENT) return 0;
-        snprintf(err, errlen, "%s: cannot read: %s", out, strerror(errno));
-        return -1;
-    }
-    for (size_t t = 0; t < ntex; t++)
-        if (stat(tex[t], &st) == 0 && st.st_dev == so.st_dev && st.st_ino == so.st_ino) {
-            snprintf(err, errlen, "%s: is one of the paper's sources (expected another path "
-                                  "for --out)", out);
-            return -1;
-        }
-    char first[sizeof VALUES_HEADER] = "";
-    FILE *f = fopen(out, "r");
-    const int ours = f && fgets(first, sizeof first, f) && !strcmp(first, VALUES_HEADER);
-    if (f) fclose(f);
-    if (!ours) {
-        snprintf(err, errlen, "%s: exists and was not written by mmladder values (expected a "
-                              "new path for --out, or that file removed first)", out);
-        return -1;
-    }
-    return 0;
-}
-
 int values_write(const char *const *tex, size_t ntex, const char *out, const char *tabledir,
                  const struct run *runs, size_t nruns, const struct claims *cs,
                  const struct claim_result *rs, char *err, size_t errlen)
 {
-    if (may_write(out, tex, ntex, err, errlen) != 0) return -1;
+    if (may_write(out, "--out", tex, ntex, err, errlen) != 0) return -1;
     FILE *o = fopen(out, "w");
     if (!o) {
         snprintf(err, errlen, "%s: cannot write: %s", out, strerror(errno));
@@ -948,6 +979,7 @@ int values_write(const char *const *tex, size_t ntex, const char *out, const cha
     }
     fputs(VALUES_HEADER, o);
     int rc = 0;
+    struct written tables = {0};
     char (*done)[128] = NULL;   /* the keys answered, each once */
     size_t ndone = 0, room = 0;
     for (size_t t = 0; t < ntex && rc == 0; t++) {
@@ -987,7 +1019,8 @@ int values_write(const char *const *tex, size_t ntex, const char *out, const cha
                 /* answered already, or a macro's own definition (\val{#1}, \val{claim.#1.text}) */
                 if (j < ndone || strchr(key, '#')) continue;
                 char val[1024], why[640];
-                if (table ? write_table(key, tabledir, runs, nruns, why, sizeof why)
+                if (table ? write_table(key, tabledir, runs, nruns, tex, ntex, &tables, why,
+                                        sizeof why)
                           : values_key(key, runs, nruns, cs, rs, val, sizeof val, why, sizeof why)) {
                     snprintf(err, errlen, "%s:%d: %s{%s}: %s", tex[t], lineno,
                              table ? "\\valtable" : "\\val", key, why);
@@ -1015,6 +1048,10 @@ int values_write(const char *const *tex, size_t ntex, const char *out, const cha
         snprintf(err, errlen, "%s: cannot write: %s", out, strerror(errno));
         rc = -1;
     }
-    if (rc != 0) remove(out);
+    if (rc != 0) {
+        remove(out);
+        for (size_t i = 0; i < tables.n; i++) remove(tables.path[i]);
+    }
+    free(tables.path);
     return rc;
 }

@@ -117,8 +117,10 @@ int values_key(const char *key, const struct run *runs, size_t nruns, const stru
  * a macro's own \val{#1}); write every value to
  * OUT (\valdef{KEY}{TEXT} lines) and every table to TABLEDIR/table-NAME.tex.
  * 0, or -1 with err naming the first key it could not answer (file:line).  OUT
- * is never a file values_write did not write (its first line): an existing
- * other file, or one of the sources, is refused and left as it was. */
+ * and the tables are never files values_write did not write (their first
+ * line says so): an existing other file, or one of the sources, is refused
+ * and left as it was.  On -1 nothing it wrote is left: OUT and every table of
+ * this call are removed. */
 int values_write(const char *const *tex, size_t ntex, const char *out, const char *tabledir,
                  const struct run *runs, size_t nruns, const struct claims *cs,
                  const struct claim_result *rs, char *err, size_t errlen);

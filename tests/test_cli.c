@@ -311,6 +311,125 @@ static void claims_need_their_runs_and_roles_are_one_file_each(void **state)
     }
 }
 
+/* What a values command is given: a fresh folder, the H100 reference run as
+ * role h100, DIR/v.tex for --out. */
+struct values_case {
+    char dir[256], role[300], out[300];
+};
+
+static void values_case(struct values_case *v)
+{
+    char ref[256];
+    test_tmpdir(v->dir, sizeof v->dir);
+    test_reference("REF_H100", ref, sizeof ref);
+    snprintf(v->role, sizeof v->role, "h100=%s", ref);
+    snprintf(v->out, sizeof v->out, "%s/v.tex", v->dir);
+}
+
+/* No command takes an empty argument (an unset shell variable gives one): it
+ * is refused, naming the option or the place, before anything is read or
+ * written; values --tables '' once wrote its tables into the root folder. */
+static void empty_arguments_are_refused(void **state)
+{
+    (void)state;
+    struct values_case v;
+    values_case(&v);
+    char tex[300], exp[300];
+    const char *dir = v.dir, *role = v.role, *out = v.out;
+    snprintf(tex, sizeof tex, "%s/p.tex", dir);
+    snprintf(exp, sizeof exp, "%s/small.ini", dir);
+    test_write_file(tex, "\\valtable{hardware.h100}\n");
+    test_write_file(exp, SMALL_HOST);
+    const int root_table = access("/table-hardware.h100.tex", F_OK) == 0;
+    struct {
+        const char *a[11];
+        const char *expect;
+    } cases[] = {
+        {{"export", "", NULL}, "mmladder export: argument 1 is ''"},
+        {{"run", exp, "-o", "", NULL}, "mmladder run: -o ''"},
+        {{"plan", "", NULL}, "mmladder plan: argument 1 is ''"},
+        {{"table", "ladder", "h100=", NULL}, "'h100=' names no file"},
+        {{"values", "--claims", "paper/claims.ini", "--out", out, "--tables", "", role, "--", tex,
+          NULL}, "mmladder values: --tables ''"},
+        {{"values", "--claims", "paper/claims.ini", "--out", out, "--tables", dir, role, "--",
+          "", NULL}, "mmladder values: argument 9 is ''"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *argv[12] = {(char *)test_binary()}, *o, *e;
+        for (size_t k = 0; cases[i].a[k]; k++) argv[k + 1] = (char *)cases[i].a[k];
+        const int rc = test_run(argv, &o, &e);
+        if (rc != 1 || !strstr(e, cases[i].expect))
+            fail_msg("case %zu (%s): exit %d, stderr: %s", i, cases[i].a[0], rc, e);
+        free(o), free(e);
+    }
+    if (!root_table) assert_int_equal(access("/table-hardware.h100.tex", F_OK), -1);
+    assert_int_equal(access(out, F_OK), -1);
+    test_rmtree(dir);
+}
+
+/* device: the GPU's name on stdout (exit 0), or, like every other non-zero
+ * exit, why there is none on stderr (exit 3) and nothing on stdout. */
+static void device_says_why_on_stderr(void **state)
+{
+    (void)state;
+    char *out, *er;
+    const int rc = run(&out, &er, "device", NULL, NULL, NULL, NULL);
+    if (rc == 0) {
+        assert_non_null(strstr(out, "compute capability"));
+    } else {
+        assert_int_equal(rc, 3);
+        assert_string_equal(out, "");
+        assert_true(strncmp(er, "mmladder device: ", 17) == 0 && strlen(er) > 18);
+    }
+    free(out), free(er);
+}
+
+/* values writes its tables beside --out under the same rules: a file it did
+ * not write is never written over, and a refused paper (a key that cannot be
+ * answered after a table was written) leaves no table behind. */
+static void values_tables_are_its_own_and_go_with_a_refusal(void **state)
+{
+    (void)state;
+    struct values_case v;
+    values_case(&v);
+    char good[300], bad[300], table[300];
+    const char *dir = v.dir, *out = v.out;
+    snprintf(good, sizeof good, "%s/good.tex", dir);
+    snprintf(bad, sizeof bad, "%s/bad.tex", dir);
+    snprintf(table, sizeof table, "%s/table-hardware.h100.tex", dir);
+    test_write_file(good, "\\val{h100.points} points\n\\valtable{hardware.h100}\n");
+    test_write_file(bad, "\\val{h100.no_such_key}\n");
+    char *argv[] = {(char *)test_binary(), "values", "--claims", "paper/claims.ini", "--out", v.out,
+                    "--tables", v.dir, v.role, "--", good, bad, NULL}, *o, *e;
+    int rc = test_run(argv, &o, &e);
+    if (rc != 1 || !strstr(e, "bad.tex:1:")) fail_msg("values: exit %d, stderr: %s", rc, e);
+    free(o), free(e);
+    assert_int_equal(access(table, F_OK), -1);   /* written, then removed with the refusal */
+    assert_int_equal(access(out, F_OK), -1);
+
+    argv[11] = NULL;   /* good.tex alone: the table, marked as values' own */
+    for (int twice = 0; twice < 2; twice++) {
+        rc = test_run(argv, &o, &e);
+        if (rc != 0) fail_msg("values: exit %d, stderr: %s", rc, e);
+        free(o), free(e);
+    }
+    char *t = test_read_file(table, NULL);
+    assert_true(t && !strncmp(t, "% written by mmladder values", 28) && strstr(t, "SMs & "));
+    free(t);
+
+    test_write_file(table, "a table of mine\n");
+    unlink(out);
+    rc = test_run(argv, &o, &e);
+    if (rc != 1 || !strstr(e, "exists and was not written by mmladder values"))
+        fail_msg("values over a file of mine: exit %d, stderr: %s", rc, e);
+    free(o), free(e);
+    t = test_read_file(table, NULL);
+    assert_string_equal(t, "a table of mine\n");
+    free(t);
+    assert_int_equal(access(out, F_OK), -1);
+    test_rmtree(dir);
+}
+
 static void help_and_list(void **state)
 {
     (void)state;
@@ -560,6 +679,9 @@ const struct CMUnitTest cli_tests[] = {
     cmocka_unit_test(nothing_runnable_writes_no_file),
     cmocka_unit_test(transfer_points_time_the_copies),
     cmocka_unit_test(claims_need_their_runs_and_roles_are_one_file_each),
+    cmocka_unit_test(empty_arguments_are_refused),
+    cmocka_unit_test(device_says_why_on_stderr),
+    cmocka_unit_test(values_tables_are_its_own_and_go_with_a_refusal),
     cmocka_unit_test(help_and_list),
     cmocka_unit_test(archive_records_the_commit_it_was_cut_from),
     cmocka_unit_test(shards_merge_into_what_one_run_gives),
