@@ -12,6 +12,8 @@
 #include <cmocka.h>
 
 #include "results.h"
+#include "results_h5.h"
+#include "trust.h"
 #include "util.h"
 
 static const char SMALL_HOST[] =
@@ -492,6 +494,29 @@ static void archive_records_the_commit_it_was_cut_from(void **state)
     test_rmtree(dir);
 }
 
+/* A copy of a results file at `to` that says another commit built it, its
+ * attributes' checksum made again (as a build of that commit would have
+ * written it): what a shard of another commit looks like. */
+static void copy_of_another_commit(const char *from, const char *to)
+{
+    char *cp[] = {"cp", (char *)from, (char *)to, NULL}, *o, *e;
+    assert_int_equal(test_run(cp, &o, &e), 0);
+    free(o), free(e);
+    hid_t f = H5Fopen(to, H5F_ACC_RDWR, H5P_DEFAULT);
+    hid_t a = f >= 0 ? H5Aopen(f, "git_commit", H5P_DEFAULT) : -1;
+    hid_t t = H5Tcopy(H5T_C_S1);
+    const char *other = "0123456789abcdef0123456789abcdef01234567";
+    assert_true(a >= 0 && t >= 0 && H5Tset_size(t, H5T_VARIABLE) >= 0 &&
+                H5Tset_cset(t, H5T_CSET_UTF8) >= 0 && H5Awrite(a, t, &other) >= 0);
+    H5Tclose(t), H5Aclose(a);
+    uint32_t crc;
+    assert_int_equal(results_attrs_crc(f, &crc), 0);
+    const long long v = crc;
+    a = H5Aopen(f, TRUST_ATTRS_CRC, H5P_DEFAULT);
+    assert_true(a >= 0 && H5Awrite(a, H5T_NATIVE_LLONG, &v) >= 0);
+    H5Aclose(a), H5Fclose(f);
+}
+
 /* `mmladder ARGS...` (at most 8), its output and error freed; the exit status. */
 static int run_v(const char *const *args)
 {
@@ -585,8 +610,15 @@ static void shards_merge_into_what_one_run_gives(void **state)
     assert_int_equal(test_run(cp, &o, &e), 0);
     free(o), free(e);
     assert_int_equal(truncate(bad, 4096), 0);
+    char commit[300];
+    snprintf(commit, sizeof commit, "%s/commit.h5", dir);
+    copy_of_another_commit(s[1], commit);
+    assert_int_equal(results_read(commit, &a, err, sizeof err), 0);   /* a sound file */
+    assert_true(a.complete && !a.damaged);
+    results_file_free(&a);
     const char *refused[][5] = {{s[0], s[0], s[1], s[2], NULL}, {s[0], other_shard, s[2], NULL},
-                                {s[0], whole, NULL},            {s[0], bad, s[2], NULL}};
+                                {s[0], whole, NULL},            {s[0], bad, s[2], NULL},
+                                {s[0], commit, s[2], NULL}};
     snprintf(part, sizeof part, "%s/r.h5", dir);
     for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
         const char *args[8] = {"merge", part};
@@ -595,6 +627,10 @@ static void shards_merge_into_what_one_run_gives(void **state)
         assert_int_equal(access(part, F_OK), -1);
     }
     assert_int_equal(run_v((const char *[]){"merge", merged, s[0], s[1], s[2], NULL}), 1);
+    char *argv[] = {(char *)test_binary(), "merge", part, s[0], commit, NULL}, *why;
+    assert_int_equal(test_run(argv, &o, &why), 1);
+    assert_non_null(strstr(why, "differ in git_commit"));
+    free(o), free(why);
 
     /* a shard missing */
     assert_int_equal(run_v((const char *[]){"merge", part, s[0], s[2], NULL}), 4);
