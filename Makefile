@@ -123,7 +123,7 @@ fuzz: deps-fuzz                          ## fuzz the experiment parser, the resu
 	$(MAKE) build/fuzz/fuzz_experiment build/fuzz/fuzz_results build/fuzz/fuzz_claims \
 	  build/fuzz/fuzz_derive
 	scripts/fuzz.sh build/fuzz/fuzz_experiment tests/fuzz/experiment build/fuzz/experiment $(FUZZ_SECONDS) $(FUZZ_SEED)
-	scripts/fuzz.sh build/fuzz/fuzz_results tests/fuzz/results build/fuzz/results $(FUZZ_SECONDS) $(FUZZ_SEED)
+	scripts/fuzz.sh --fork build/fuzz/fuzz_results tests/fuzz/results build/fuzz/results $(FUZZ_SECONDS) $(FUZZ_SEED)
 	scripts/fuzz.sh build/fuzz/fuzz_claims tests/fuzz/claims build/fuzz/claims $(FUZZ_SECONDS) $(FUZZ_SEED)
 	scripts/fuzz.sh build/fuzz/fuzz_derive tests/fuzz/derive build/fuzz/derive $(FUZZ_SECONDS) $(FUZZ_SEED)
 
@@ -230,11 +230,14 @@ FUZZ_DERIVE_SRC := harness/results.c harness/results_read.c harness/trust.c harn
                    harness/measure.c harness/derive.c harness/estimates.c harness/registry.c
 FUZZ_DERIVE_BINS := build/fuzz/fuzz_results build/fuzz/fuzz_claims build/fuzz/fuzz_derive
 build/fuzz/fuzz_results: tests/fuzz/fuzz_results.c harness/report.c
+# fuzz_results reads each file in its own process, not in a child (results_read.c:
+# RESULTS_READ_IN_PROCESS), so that libFuzzer sees the reader's coverage.
+build/fuzz/fuzz_results: FUZZ_DEFS := -DRESULTS_READ_IN_PROCESS
 build/fuzz/fuzz_claims: tests/fuzz/fuzz_claims.c harness/claims.c
 build/fuzz/fuzz_derive: tests/fuzz/fuzz_derive.c
 $(FUZZ_DERIVE_BINS): $(FUZZ_DERIVE_SRC) $(FUZZ_CONF_OBJ) $(wildcard harness/*.h tests/fuzz/*.h)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -DMM_HAVE_CUDA=0 -Iharness -Ikernels $(HDF5_CFLAGS) -o $@ \
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_DEFS) -DMM_HAVE_CUDA=0 -Iharness -Ikernels $(HDF5_CFLAGS) -o $@ \
 	  $(filter %.c %.o,$^) $(HDF5_LIBS) -lpthread -lm
 
 bin/mmladder: build/harness/main.o $(LIB_OBJ)
