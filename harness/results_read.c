@@ -215,13 +215,30 @@ static hid_t matching_type(hid_t ft, const struct field_desc *fd, size_t nf, siz
     return mt;
 }
 
+/* The transfer properties of a table's reads: HDF5 converts records through
+ * buffers of 1 MiB unless told otherwise, allocated and zeroed for every read;
+ * a table of a few records gets buffers of its own size (at most 1 MiB, at
+ * least one record as stored or in memory).  -1 if they cannot be made. */
+static hid_t transfer_props(hsize_t nrec, size_t file_rec, size_t rec_size)
+{
+    const size_t rec = file_rec > rec_size ? file_rec : rec_size, most = (size_t)1 << 20;
+    const size_t size = nrec == 0 ? rec : nrec >= most / rec ? (most > rec ? most : rec) : (size_t)nrec * rec;
+    hid_t dxpl = H5Pcreate(H5P_DATASET_XFER);
+    if (dxpl >= 0 && H5Pset_buffer(dxpl, size, NULL, NULL) < 0) {
+        H5Pclose(dxpl);
+        dxpl = -1;
+    }
+    return dxpl;
+}
+
 /* Read records [at, at + n) of d into buf (records of rec_size bytes). */
-static herr_t read_block(hid_t d, hid_t mt, size_t rec_size, hsize_t at, hsize_t n, void *buf)
+static herr_t read_block(hid_t d, hid_t mt, hid_t dxpl, size_t rec_size, hsize_t at, hsize_t n,
+                         void *buf)
 {
     hid_t fs = H5Dget_space(d), ms = H5Screate_simple(1, &n, NULL);
     herr_t st = (fs < 0 || ms < 0 || H5Sselect_hyperslab(fs, H5S_SELECT_SET, &at, NULL, &n, NULL) < 0)
                     ? -1
-                    : H5Dread(d, mt, ms, fs, H5P_DEFAULT, (char *)buf + at * rec_size);
+                    : H5Dread(d, mt, ms, fs, dxpl, (char *)buf + at * rec_size);
     if (ms >= 0) H5Sclose(ms);
     if (fs >= 0) H5Sclose(fs);
     return st;
@@ -252,6 +269,7 @@ static int read_table(hid_t f, const char *name, const struct field_desc *fd, si
         return -1;
     }
     hid_t sp = H5Dget_space(d), ft = H5Dget_type(d), dcpl = H5Dget_create_plist(d), mt = -1;
+    hid_t dxpl = -1;
     hsize_t nrec = 0, chunk = 1024;
     int rc = -1;
     if (sp < 0 || ft < 0 || dcpl < 0 || H5Sget_simple_extent_ndims(sp) != 1 ||
@@ -275,12 +293,12 @@ static int read_table(hid_t f, const char *name, const struct field_desc *fd, si
     }
     t->declared = (size_t)nrec;
     t->buf = calloc(nrec ? (size_t)nrec : 1, rec_size);
-    if (!t->buf) {
+    if (!t->buf || (dxpl = transfer_props(nrec, file_rec, rec_size)) < 0) {
         snprintf(why, whylen, "/%s: out of memory for %llu records", name, (unsigned long long)nrec);
         goto done;
     }
     rc = 0;
-    if (nrec == 0 || read_block(d, mt, rec_size, 0, nrec, t->buf) >= 0) {
+    if (nrec == 0 || read_block(d, mt, dxpl, rec_size, 0, nrec, t->buf) >= 0) {
         t->n = (size_t)nrec;
     } else {
         /* Recover the readable prefix, a chunk at a time. */
@@ -290,7 +308,7 @@ static int read_table(hid_t f, const char *name, const struct field_desc *fd, si
         hsize_t at = 0;
         while (at < nrec) {
             hsize_t n = nrec - at < chunk ? nrec - at : chunk;
-            if (read_block(d, mt, rec_size, at, n, t->buf) < 0) break;
+            if (read_block(d, mt, dxpl, rec_size, at, n, t->buf) < 0) break;
             at += n;
         }
         H5Eclear2(H5E_DEFAULT);
@@ -302,6 +320,7 @@ static int read_table(hid_t f, const char *name, const struct field_desc *fd, si
             if (fd[k].kind == FIELD_STR)
                 ((char *)t->buf)[i * rec_size + fd[k].offset + fd[k].size - 1] = '\0';
 done:
+    if (dxpl >= 0) H5Pclose(dxpl);
     if (mt >= 0) H5Tclose(mt);
     if (dcpl >= 0) H5Pclose(dcpl);
     if (ft >= 0) H5Tclose(ft);
