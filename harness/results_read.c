@@ -1038,6 +1038,7 @@ int results_read(const char *path, struct results_file *out, char *err, size_t e
     out->n_samples = (size_t)k->h.n_samples;
     out->schema_version = k->h.schema_version;
     out->writer_open = k->h.writer_open;
+    out->planned = k->h.planned;
     memcpy(out->notes, k->h.notes, sizeof out->notes);
     const struct wire_head h = k->h;
     free(k);

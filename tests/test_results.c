@@ -272,6 +272,7 @@ static void crafted_files_are_refused_or_recovered(void **state)
     assert_int_equal(results_read(path, &f, err, sizeof err), 0);
     assert_int_equal(f.n_rows, 2);
     assert_int_equal(f.n_samples, 8);
+    assert_int_equal(f.planned, -1);   /* none said */
     assert_non_null(strstr(f.notes, "row 2 (host_naive) was being recorded"));
     results_file_free(&f);
     /* A passed row claiming more samples than the file holds: kept, and said. */
@@ -435,6 +436,7 @@ static void untrustworthy_files_are_refused_or_marked(void **state)
     write_trust_case(path, rows, 3, 3, RESULTS_SCHEMA_VERSION);
     assert_int_equal(results_read(path, &f, err, sizeof err), 0);
     assert_true(f.complete && f.damaged == 0 && f.notes[0] == '\0' && f.checksummed);
+    assert_int_equal(f.planned, 3);
     /* an attribute changed after the run ended: its checksum finds it */
     {
         char copy[320];
