@@ -315,9 +315,9 @@ static void damaged_metadata_is_refused_not_waited_on(void **state)
     assert_non_null(strstr(err, "damaged"));
 }
 
-/* Every seed of the reader's fuzzer (sound and damaged files of schemas 3 and
- * 4): info, export and compare end with 0 or 1, never by a signal, and a
- * refusal names the file. */
+/* Every seed of the reader's fuzzer (sound and damaged files of schemas 3, 4
+ * and 9, host and GPU runs): info, export and compare end with 0 or 1, never by
+ * a signal, and a refusal names the file. */
 static void damaged_files_never_crash_the_tools(void **state)
 {
     (void)state;
