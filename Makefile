@@ -10,7 +10,9 @@
 #                              default from pkg-config hdf5
 #   INIH_LIBS, CMOCKA_CFLAGS, CMOCKA_LIBS   likewise for inih and cmocka
 #   FUZZ_SECONDS=60   how long `make fuzz` runs; FUZZ_SEED=N its inputs' sequence
-#                     (none: a new one each run); FUZZ_CC=clang its compiler
+#                     (none: a new one each run); FUZZ_CC=clang its compiler;
+#                     FUZZ_TIMEOUT=3 the seconds one input of the results target
+#                     may take (it runs in libFuzzer's fork mode)
 
 # ---- variables ---------------------------------------------------------------
 CC         ?= cc
@@ -123,7 +125,7 @@ fuzz: deps-fuzz                          ## fuzz the experiment parser, the resu
 	$(MAKE) build/fuzz/fuzz_experiment build/fuzz/fuzz_results build/fuzz/fuzz_claims \
 	  build/fuzz/fuzz_derive
 	scripts/fuzz.sh build/fuzz/fuzz_experiment tests/fuzz/experiment build/fuzz/experiment $(FUZZ_SECONDS) $(FUZZ_SEED)
-	scripts/fuzz.sh --fork build/fuzz/fuzz_results tests/fuzz/results build/fuzz/results $(FUZZ_SECONDS) $(FUZZ_SEED)
+	FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) scripts/fuzz.sh --fork build/fuzz/fuzz_results tests/fuzz/results build/fuzz/results $(FUZZ_SECONDS) $(FUZZ_SEED)
 	scripts/fuzz.sh build/fuzz/fuzz_claims tests/fuzz/claims build/fuzz/claims $(FUZZ_SECONDS) $(FUZZ_SEED)
 	scripts/fuzz.sh build/fuzz/fuzz_derive tests/fuzz/derive build/fuzz/derive $(FUZZ_SECONDS) $(FUZZ_SEED)
 
@@ -211,6 +213,7 @@ clean:                                   ## remove build outputs (never data/)
 # The parser alone (and what it calls), instrumented for libFuzzer; inih is Debian's.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
+FUZZ_TIMEOUT ?= 3
 FUZZ_FLAGS   := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
                 -fno-omit-frame-pointer $(WARN)
 build/fuzz/fuzz_experiment: tests/fuzz/fuzz_experiment.c harness/experiment.c harness/measure.c \
