@@ -46,7 +46,7 @@ function frame_kind(line) {
         return "runtime"
     return "ours"
 }
-function verdict(   i, start, kind, first, stacks, why, only_first) {
+function verdict(   i, start, kind, first, stacks, why, only_first, named) {
     for (i = 1; i <= n; i++)
         if (buf[i] ~ /runtime error:/) {
             why = buf[i]; sub(/^.*runtime error: */, "UBSan: ", why); return "ours\t" why
@@ -55,21 +55,25 @@ function verdict(   i, start, kind, first, stacks, why, only_first) {
     for (i = 1; i <= n; i++) if (buf[i] ~ /==[0-9]+== ?ERROR: /) start = i
     if (!start) return "ours\tno sanitizer report found before it in the log"
     why = buf[start]; sub(/^.*ERROR: /, "", why); sub(/ on (unknown )?(address )?(0x|\().*/, "", why)
+    sub(/: memory ranges \[.*\) overlap$/, "", why)
     only_first = why ~ /out-of-memory/
     stacks = 0; first = ""
     for (i = start; i <= n; i++) {
         if (buf[i] ~ /^ *#0 0x/) { if (only_first && stacks) break; stacks++; first = "" }
-        if (buf[i] ~ /^ *#[0-9]+ 0x/ && first == "") {
-            kind = frame_kind(buf[i])
+        if (buf[i] !~ /^ *#[0-9]+ 0x/) continue
+        kind = frame_kind(buf[i])
+        if (first == "") {
             if (kind == "runtime") continue
             first = kind
             if (kind == "ours") return "ours\t" why " (" clean(buf[i]) ")"
             if (!lib) lib = clean(buf[i])
         }
+        # what to call it: the first library function of the first stack with a name
+        if (stacks == 1 && kind == "library" && !named && buf[i] ~ / in [^ ]/) named = clean(buf[i])
     }
     if (!stacks) return "ours\t" why " (no stack in the report)"
     if (!lib) return "ours\t" why " (no frame outside the runtime)"
-    return "library\t" why " (" lib ")"
+    return "library\t" why " (" (named ? named : lib) ")"
 }
 function clean(line) {
     sub(/^ *#[0-9]+ 0x[0-9a-f]+ /, "", line); sub(/ \(BuildId: [0-9a-f]+\)/, "", line)

@@ -8,9 +8,8 @@
 # gives one.  (In fork mode the jobs' timing also decides which inputs each
 # job tries, so a seed repeats a run less exactly.)
 #
-# SRC holds the committed seed corpus (SRC/corpus/) and, if there are, a
-# dictionary (SRC/dict) and LeakSanitizer's suppressions (SRC/lsan.supp); all
-# are only read.  Inputs may be as long as the longest seed (at least 16 KiB).
+# SRC holds the committed seed corpus (SRC/corpus/) and, if there is one, a
+# dictionary (SRC/dict); both are only read.  Inputs may be as long as the longest seed (at least 16 KiB).
 # New inputs go to the scratch corpus WORK/corpus/ (kept between runs, so
 # later runs start further on), crash, timeout, out-of-memory and leak
 # reproducers to WORK/artifacts/, libFuzzer's log to WORK/fuzz.log.  Prints
@@ -66,7 +65,6 @@ echo "fuzz: $bin for $secs s (seed $([ "$seed" = 0 ] && echo "libFuzzer's" || ec
 # Leaks fail the run (LeakSanitizer, part of ASan); so does any UBSan report.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
-[ -f "$src/lsan.supp" ] && export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$src/lsan.supp:print_suppressions=0}"
 # shellcheck disable=SC2086  # $mode and $dict are lists of flags
 "$bin" -seed="$seed" -max_total_time="$secs" $mode -rss_limit_mb=2048 -max_len="$max_len" \
     -detect_leaks=1 -print_final_stats=1 $dict \
