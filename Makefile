@@ -10,7 +10,9 @@
 #                              default from pkg-config hdf5
 #   INIH_LIBS, CMOCKA_CFLAGS, CMOCKA_LIBS   likewise for inih and cmocka
 #   FUZZ_SECONDS=60   how long `make fuzz` runs; FUZZ_SEED=N its inputs' sequence
-#                     (none: a new one each run); FUZZ_CC=clang its compiler
+#                     (none: a new one each run); FUZZ_CC=clang its compiler;
+#                     FUZZ_TIMEOUT=3 the seconds one input of the results target
+#                     may take (it runs in libFuzzer's fork mode)
 
 # ---- variables ---------------------------------------------------------------
 CC         ?= cc
@@ -138,7 +140,7 @@ fuzz: deps-fuzz                          ## fuzz the experiment parser, the resu
 	  build/fuzz/fuzz_derive
 	$(MAKE) build/fuzz/fuzz_cli
 	scripts/fuzz.sh build/fuzz/fuzz_experiment tests/fuzz/experiment build/fuzz/experiment $(FUZZ_SECONDS) $(FUZZ_SEED)
-	scripts/fuzz.sh build/fuzz/fuzz_results tests/fuzz/results build/fuzz/results $(FUZZ_SECONDS) $(FUZZ_SEED)
+	FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) scripts/fuzz.sh --fork build/fuzz/fuzz_results tests/fuzz/results build/fuzz/results $(FUZZ_SECONDS) $(FUZZ_SEED)
 	scripts/fuzz.sh build/fuzz/fuzz_claims tests/fuzz/claims build/fuzz/claims $(FUZZ_SECONDS) $(FUZZ_SEED)
 	scripts/fuzz.sh build/fuzz/fuzz_derive tests/fuzz/derive build/fuzz/derive $(FUZZ_SECONDS) $(FUZZ_SEED)
 	scripts/fuzz.sh build/fuzz/fuzz_cli tests/fuzz/cli build/fuzz/cli $(FUZZ_SECONDS) $(FUZZ_SEED)
@@ -229,6 +231,7 @@ clean:                                   ## remove build outputs (never data/)
 # The parser alone (and what it calls), instrumented for libFuzzer; inih is Debian's.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
+FUZZ_TIMEOUT ?= 3
 FUZZ_FLAGS   := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
                 -fno-omit-frame-pointer $(WARN)
 build/fuzz/fuzz_experiment: tests/fuzz/fuzz_experiment.c harness/experiment.c harness/measure.c \
@@ -248,11 +251,14 @@ FUZZ_DERIVE_SRC := harness/results.c harness/results_read.c harness/trust.c harn
                    harness/measure.c harness/derive.c harness/estimates.c harness/registry.c
 FUZZ_DERIVE_BINS := build/fuzz/fuzz_results build/fuzz/fuzz_claims build/fuzz/fuzz_derive
 build/fuzz/fuzz_results: tests/fuzz/fuzz_results.c harness/report.c harness/numtext.c
+# fuzz_results reads each file in its own process, not in a child (results_read.c:
+# RESULTS_READ_IN_PROCESS), so that libFuzzer sees the reader's coverage.
+build/fuzz/fuzz_results: FUZZ_DEFS := -DRESULTS_READ_IN_PROCESS
 build/fuzz/fuzz_claims: tests/fuzz/fuzz_claims.c harness/claims.c
 build/fuzz/fuzz_derive: tests/fuzz/fuzz_derive.c
 $(FUZZ_DERIVE_BINS): $(FUZZ_DERIVE_SRC) $(FUZZ_CONF_OBJ) $(wildcard harness/*.h tests/fuzz/*.h)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -DMM_HAVE_CUDA=0 -Iharness -Ikernels $(HDF5_CFLAGS) -o $@ \
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_DEFS) -DMM_HAVE_CUDA=0 -Iharness -Ikernels $(HDF5_CFLAGS) -o $@ \
 	  $(filter %.c %.o,$^) $(HDF5_LIBS) -lpthread -lm
 
 # The command line in-process (cli_main): every harness module but main.c, as

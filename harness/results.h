@@ -219,6 +219,8 @@ struct results_file {
     struct result_row *rows;
     struct sample_row *samples;
     int complete;            /* it holds every planned point (trust.h) */
+    long long planned;       /* its run's planned points (`planned_points`); -1 when
+                                it does not say (schemas 1-5) */
     size_t damaged;          /* rows not believed, marked "damaged" (trust.h), and rows
                                 missing from a file that says it is complete */
     int checksummed;         /* its rows carry checksums (schema 9 on), all checked */

@@ -5,8 +5,10 @@
  * child opens the file with HDF5, validates what it reads and sends it through
  * a pipe; the parent decodes it.  A child that dies, or does not finish within
  * a time limit, makes the file "damaged" with the reason, and no tool of ours
- * crashes or hangs on what it is given to read. */
-#define _GNU_SOURCE   /* strsignal, mkstemp, ftruncate */
+ * crashes or hangs on what it is given to read.  (The results fuzzer is built
+ * with RESULTS_READ_IN_PROCESS: it runs the same reading in its own process,
+ * see run_child.) */
+#define _GNU_SOURCE   /* strsignal, mkstemp, ftruncate, memfd_create */
 #include "results.h"
 
 #include <errno.h>
@@ -21,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>   /* memfd_create */
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -212,13 +215,30 @@ static hid_t matching_type(hid_t ft, const struct field_desc *fd, size_t nf, siz
     return mt;
 }
 
+/* The transfer properties of a table's reads: HDF5 converts records through
+ * buffers of 1 MiB unless told otherwise, allocated and zeroed for every read;
+ * a table of a few records gets buffers of its own size (at most 1 MiB, at
+ * least one record as stored or in memory).  -1 if they cannot be made. */
+static hid_t transfer_props(hsize_t nrec, size_t file_rec, size_t rec_size)
+{
+    const size_t rec = file_rec > rec_size ? file_rec : rec_size, most = (size_t)1 << 20;
+    const size_t size = nrec == 0 ? rec : nrec >= most / rec ? (most > rec ? most : rec) : (size_t)nrec * rec;
+    hid_t dxpl = H5Pcreate(H5P_DATASET_XFER);
+    if (dxpl >= 0 && H5Pset_buffer(dxpl, size, NULL, NULL) < 0) {
+        H5Pclose(dxpl);
+        dxpl = -1;
+    }
+    return dxpl;
+}
+
 /* Read records [at, at + n) of d into buf (records of rec_size bytes). */
-static herr_t read_block(hid_t d, hid_t mt, size_t rec_size, hsize_t at, hsize_t n, void *buf)
+static herr_t read_block(hid_t d, hid_t mt, hid_t dxpl, size_t rec_size, hsize_t at, hsize_t n,
+                         void *buf)
 {
     hid_t fs = H5Dget_space(d), ms = H5Screate_simple(1, &n, NULL);
     herr_t st = (fs < 0 || ms < 0 || H5Sselect_hyperslab(fs, H5S_SELECT_SET, &at, NULL, &n, NULL) < 0)
                     ? -1
-                    : H5Dread(d, mt, ms, fs, H5P_DEFAULT, (char *)buf + at * rec_size);
+                    : H5Dread(d, mt, ms, fs, dxpl, (char *)buf + at * rec_size);
     if (ms >= 0) H5Sclose(ms);
     if (fs >= 0) H5Sclose(fs);
     return st;
@@ -249,6 +269,7 @@ static int read_table(hid_t f, const char *name, const struct field_desc *fd, si
         return -1;
     }
     hid_t sp = H5Dget_space(d), ft = H5Dget_type(d), dcpl = H5Dget_create_plist(d), mt = -1;
+    hid_t dxpl = -1;
     hsize_t nrec = 0, chunk = 1024;
     int rc = -1;
     if (sp < 0 || ft < 0 || dcpl < 0 || H5Sget_simple_extent_ndims(sp) != 1 ||
@@ -272,12 +293,12 @@ static int read_table(hid_t f, const char *name, const struct field_desc *fd, si
     }
     t->declared = (size_t)nrec;
     t->buf = calloc(nrec ? (size_t)nrec : 1, rec_size);
-    if (!t->buf) {
+    if (!t->buf || (dxpl = transfer_props(nrec, file_rec, rec_size)) < 0) {
         snprintf(why, whylen, "/%s: out of memory for %llu records", name, (unsigned long long)nrec);
         goto done;
     }
     rc = 0;
-    if (nrec == 0 || read_block(d, mt, rec_size, 0, nrec, t->buf) >= 0) {
+    if (nrec == 0 || read_block(d, mt, dxpl, rec_size, 0, nrec, t->buf) >= 0) {
         t->n = (size_t)nrec;
     } else {
         /* Recover the readable prefix, a chunk at a time. */
@@ -287,7 +308,7 @@ static int read_table(hid_t f, const char *name, const struct field_desc *fd, si
         hsize_t at = 0;
         while (at < nrec) {
             hsize_t n = nrec - at < chunk ? nrec - at : chunk;
-            if (read_block(d, mt, rec_size, at, n, t->buf) < 0) break;
+            if (read_block(d, mt, dxpl, rec_size, at, n, t->buf) < 0) break;
             at += n;
         }
         H5Eclear2(H5E_DEFAULT);
@@ -299,6 +320,7 @@ static int read_table(hid_t f, const char *name, const struct field_desc *fd, si
             if (fd[k].kind == FIELD_STR)
                 ((char *)t->buf)[i * rec_size + fd[k].offset + fd[k].size - 1] = '\0';
 done:
+    if (dxpl >= 0) H5Pclose(dxpl);
     if (mt >= 0) H5Tclose(mt);
     if (dcpl >= 0) H5Pclose(dcpl);
     if (ft >= 0) H5Tclose(ft);
@@ -645,7 +667,10 @@ static int write_all(int fd, const void *p, size_t n)
     return 0;
 }
 
-static void child_read(const char *path, int fd)
+/* A reader's body: read path with the HDF5 library and write what it found to
+ * fd; 0, or -1 when fd took less than all of it.  It frees what it allocated,
+ * so that it can also run within the process (RESULTS_READ_IN_PROCESS). */
+static int child_read(const char *path, int fd)
 {
     struct results_file f;
     struct wire_head h;
@@ -666,11 +691,13 @@ static void child_read(const char *path, int fd)
         h.writer_open = f.writer_open;
         memcpy(h.notes, f.notes, sizeof h.notes);
     }
-    if (write_all(fd, &h, sizeof h) != 0 ||
-        (h.rc == 0 && (write_all(fd, f.rows, f.n_rows * sizeof *f.rows) != 0 ||
-                       write_all(fd, f.samples, f.n_samples * sizeof *f.samples) != 0)))
-        _exit(3);
-    _exit(0);
+    const int rc = write_all(fd, &h, sizeof h) != 0 ||
+                           (h.rc == 0 && (write_all(fd, f.rows, f.n_rows * sizeof *f.rows) != 0 ||
+                                          write_all(fd, f.samples, f.n_samples * sizeof *f.samples) != 0))
+                       ? -1
+                       : 0;
+    results_file_free(&f);   /* read_file leaves it empty when it refuses */
+    return rc;
 }
 
 /* Attributes go as (name length, name, kind, value length, value) with 32-bit
@@ -691,15 +718,14 @@ static void send_attr(const char *name, const char *value, enum attr_kind kind, 
         s->failed = 1;
 }
 
-static void child_visit(const char *path, int fd)
+static int child_visit(const char *path, int fd)
 {
     struct attr_sink s = {fd, 0};
     struct wire_head h;
     memset(&h, 0, sizeof h);
     h.rc = visit_file(path, send_attr, &s, h.err, sizeof h.err);
     const uint32_t end = UINT32_MAX;
-    if (s.failed || write_all(fd, &end, sizeof end) || write_all(fd, &h, sizeof h)) _exit(3);
-    _exit(0);
+    return s.failed || write_all(fd, &end, sizeof end) || write_all(fd, &h, sizeof h) ? -1 : 0;
 }
 
 /* Where a child's bytes go: room(ctx, have, &len) is the place for the next
@@ -745,9 +771,73 @@ static int grow_done(void *ctx, size_t have, const char **fail)
     return 0;
 }
 
+/* A reader's body (child_read, child_visit). */
+typedef int (*reader_body)(const char *path, int fd);
+
+/* Move what the next read of fd gives into the sink: 1 while more may come, 0
+ * once fd has ended (the sink's done has run; what it found in *late), -1 when
+ * the sink takes no more (the reason in *fail). */
+static int feed_sink(int fd, const struct sink *to, size_t *have, const char **fail,
+                     const char **late)
+{
+    size_t len;
+    char *at = to->room(to->ctx, *have, &len, fail);
+    if (!at) return -1;
+    ssize_t got = read(fd, at, len);
+    if (got < 0 && errno == EINTR) return 1;
+    if (got <= 0) {   /* the writer closed its end */
+        (void)to->done(to->ctx, *have, late);
+        return 0;
+    }
+    *have += (size_t)got;
+    return 1;
+}
+
+/* How a reader ended: fail (the parent gave up on it) or late (the sink's
+ * verdict on what came), else its death by signal `sig` or its exit `status`.
+ * 0 when it read the file, or -1 with why. */
+static int reader_outcome(const char *fail, const char *late, int sig, int status, char *why,
+                          size_t whylen)
+{
+    if (!fail && sig)
+        snprintf(why, whylen, "damaged (the HDF5 library crashed reading it: %s)", strsignal(sig));
+    else if (!fail && status != 0)
+        snprintf(why, whylen, "damaged (its reader stopped with status %d)", status);
+    else if (fail || late)
+        snprintf(why, whylen, "%s", fail ? fail : late);
+    else
+        return 0;
+    return -1;
+}
+
+#ifdef RESULTS_READ_IN_PROCESS
+/* The fuzz build (Makefile: build/fuzz/fuzz_results): body runs in this
+ * process, so that libFuzzer sees the reader's coverage (a child's counters
+ * die with it), and writes its stream into an anonymous file, which then
+ * feeds the sink as a child's pipe does.  No timeout: a hang, or a crash of
+ * the library, is the fuzzer's to catch (scripts/fuzz-triage.sh says whose). */
+static int run_child(reader_body body, const char *path, const struct sink *to,
+                     double timeout_s, char *why, size_t whylen)
+{
+    (void)timeout_s;
+    int fd = memfd_create("mmladder-reader", MFD_CLOEXEC);
+    if (fd < 0) {
+        snprintf(why, whylen, "cannot make a file for its reader: %s", strerror(errno));
+        return -1;
+    }
+    const int status = body(path, fd) != 0 ? 3 : 0;
+    size_t have = 0;
+    const char *fail = NULL, *late = NULL;
+    if (lseek(fd, 0, SEEK_SET) != 0)
+        fail = "its reader's stream cannot be read back";
+    while (!fail && feed_sink(fd, to, &have, &fail, &late) == 1) {}
+    close(fd);
+    return reader_outcome(fail, late, 0, status, why, whylen);
+}
+#else
 /* Run body(path, fd) in a child and put everything it writes into the sink,
  * within `timeout_s`.  0, or -1 with why. */
-static int run_child(void (*body)(const char *, int), const char *path, const struct sink *to,
+static int run_child(reader_body body, const char *path, const struct sink *to,
                      double timeout_s, char *why, size_t whylen)
 {
     int p[2];
@@ -772,8 +862,7 @@ static int run_child(void (*body)(const char *, int), const char *path, const st
         const int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGPIPE, SIGALRM};
         for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) signal(fatal[i], SIG_DFL);
         close(p[0]);
-        body(path, p[1]);
-        _exit(0);
+        _exit(body(path, p[1]) != 0 ? 3 : 0);
     }
     close(p[1]);
     struct timespec t0, t;
@@ -791,34 +880,16 @@ static int run_child(void (*body)(const char *, int), const char *path, const st
         int r = poll(&pf, 1, (int)(left * 1000) + 1);
         if (r < 0 && errno == EINTR) continue;
         if (r <= 0) continue;
-        size_t len;
-        char *at = to->room(to->ctx, have, &len, &fail);
-        if (!at) break;
-        ssize_t got = read(p[0], at, len);
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) {   /* the child closed its end */
-            (void)to->done(to->ctx, have, &late);
-            break;
-        }
-        have += (size_t)got;
+        if (feed_sink(p[0], to, &have, &fail, &late) != 1) break;
     }
     close(p[0]);
     if (fail) kill(pid, SIGKILL);
     int st = 0;
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
-    if (!fail && WIFSIGNALED(st)) {
-        snprintf(why, whylen, "damaged (the HDF5 library crashed reading it: %s)",
-                 strsignal(WTERMSIG(st)));
-    } else if (!fail && (!WIFEXITED(st) || WEXITSTATUS(st) != 0)) {
-        snprintf(why, whylen, "damaged (its reader stopped with status %d)",
-                 WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-    } else if (fail || late) {
-        snprintf(why, whylen, "%s", fail ? fail : late);
-    } else {
-        return 0;
-    }
-    return -1;
+    return reader_outcome(fail, late, WIFSIGNALED(st) ? WTERMSIG(st) : 0,
+                          WIFEXITED(st) ? WEXITSTATUS(st) : -1, why, whylen);
 }
+#endif
 
 /* The time a reader of a file of `bytes` may take: READ_TIMEOUT_S, or what
  * MMLADDER_READ_TIMEOUT_S says (the fuzzer's short limit), plus a second per
@@ -974,6 +1045,7 @@ int results_read(const char *path, struct results_file *out, char *err, size_t e
     out->n_samples = (size_t)k->h.n_samples;
     out->schema_version = k->h.schema_version;
     out->writer_open = k->h.writer_open;
+    out->planned = k->h.planned;
     memcpy(out->notes, k->h.notes, sizeof out->notes);
     const struct wire_head h = k->h;
     free(k);

@@ -276,6 +276,7 @@ static void crafted_files_are_refused_or_recovered(void **state)
     assert_int_equal(results_read(path, &f, err, sizeof err), 0);
     assert_int_equal(f.n_rows, 2);
     assert_int_equal(f.n_samples, 8);
+    assert_int_equal(f.planned, -1);   /* none said */
     assert_non_null(strstr(f.notes, "row 2 (host_naive) was being recorded"));
     results_file_free(&f);
     /* A passed row claiming more samples than the file holds: kept, and said. */
@@ -318,9 +319,9 @@ static void damaged_metadata_is_refused_not_waited_on(void **state)
     assert_non_null(strstr(err, "damaged"));
 }
 
-/* Every seed of the reader's fuzzer (sound and damaged files of schemas 3 and
- * 4): info, export and compare end with 0 or 1, never by a signal, and a
- * refusal names the file. */
+/* Every seed of the reader's fuzzer (sound and damaged files of schemas 3, 4
+ * and 9, host and GPU runs): info, export and compare end with 0 or 1, never by
+ * a signal, and a refusal names the file. */
 static void damaged_files_never_crash_the_tools(void **state)
 {
     (void)state;
@@ -474,6 +475,7 @@ static void untrustworthy_files_are_refused_or_marked(void **state)
     write_trust_case(path, rows, 3, 3, RESULTS_SCHEMA_VERSION);
     assert_int_equal(results_read(path, &f, err, sizeof err), 0);
     assert_true(f.complete && f.damaged == 0 && f.notes[0] == '\0' && f.checksummed);
+    assert_int_equal(f.planned, 3);
     /* an attribute changed after the run ended: its checksum finds it */
     {
         char copy[320];
@@ -582,31 +584,40 @@ static void untrustworthy_files_are_refused_or_marked(void **state)
     test_rmtree(dir);
 }
 
-/* scripts/fuzz-triage.sh, over real libFuzzer logs of a sanitizer report in a
- * forked child (tests/fuzz/triage/reports.c, make-logs.sh): a report is the
- * HDF5 library's only when every stack starts in the library; the library
- * overflowing a buffer we allocated, an overflow in our code and a UBSan report
- * are ours. */
+/* scripts/fuzz-triage.sh, over real libFuzzer logs of each kind of report
+ * (tests/fuzz/triage/reports.c, make-logs.sh): in a forked child, as the
+ * tools' readers run the library, and in the fuzzing process, as the results
+ * fuzzer runs it.  A report is the HDF5 library's only when every stack starts
+ * in the library (past the sanitizer's runtime, libFuzzer and the C library):
+ * a double free or a segfault in it, a timeout that finds the process in it,
+ * an allocation of its over the malloc limit.  The library overflowing a
+ * buffer we allocated, an overflow in our code, a UBSan report and an abort of
+ * ours (a fuzz target's broken promise) are ours. */
 static void fuzz_triage_tells_the_library_from_ours(void **state)
 {
     (void)state;
     const struct {
-        const char *log, *verdict, *what;
+        const char *log, *kind, *verdict, *what;
     } cases[] = {
-        {"L", "\tlibrary\t", "double-free (in H5MM_xfree"},
-        {"B", "\tours\t", "heap-buffer-overflow (in our_short_buffer"},
-        {"O", "\tours\t", "heap-buffer-overflow (in our_overflow"},
-        {"U", "\tours\t", "UBSan: signed integer overflow"},
+        {"L", "crash-", "\tlibrary\t", "double-free (in H5MM_xfree"},
+        {"B", "crash-", "\tours\t", "heap-buffer-overflow (in our_short_buffer"},
+        {"O", "crash-", "\tours\t", "heap-buffer-overflow (in our_overflow"},
+        {"U", "crash-", "\tours\t", "UBSan: signed integer overflow"},
+        {"S", "crash-", "\tlibrary\t", "AddressSanitizer: SEGV (in H5A__close"},
+        {"T", "timeout-", "\tlibrary\t", "libFuzzer: timeout after 1 seconds (in H5T__"},
+        {"M", "oom-", "\tlibrary\t", "out-of-memory (malloc(536870912)) (in H5allocate_memory"},
+        {"A", "crash-", "\tours\t", "libFuzzer: deadly signal (in our_abort"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char log[128];
         snprintf(log, sizeof log, "tests/fuzz/triage/log-%s", cases[i].log);
         char *argv[] = {"scripts/fuzz-triage.sh", log, "fuzz_triage_reports", NULL}, *out, *err;
         assert_int_equal(test_run(argv, &out, &err), 0);
-        if (!strstr(out, "crash-") || !strstr(out, cases[i].verdict) || !strstr(out, cases[i].what) ||
+        if (strncmp(out, cases[i].kind, strlen(cases[i].kind)) != 0 ||
+            !strstr(out, cases[i].verdict) || !strstr(out, cases[i].what) ||
             strchr(out, '\n') != out + strlen(out) - 1)
-            fail_msg("%s: expected one line with '%s' and '%s', got: %s", log, cases[i].verdict + 1,
-                     cases[i].what, out);
+            fail_msg("%s: expected one line of %s with '%s' and '%s', got: %s", log, cases[i].kind,
+                     cases[i].verdict + 1, cases[i].what, out);
         free(out);
         free(err);
     }
