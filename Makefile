@@ -230,7 +230,8 @@ build/fuzz/fuzz_experiment: tests/fuzz/fuzz_experiment.c harness/experiment.c ha
 FUZZ_CONF_OBJ := $(HOST_KERNEL_OBJ) $(patsubst kernels/gpu/%.cu,build/gpuconf/%.o,$(GPU_KERNELS)) \
                  build/kernels/rung_config.o
 FUZZ_DERIVE_SRC := harness/results.c harness/results_read.c harness/trust.c harness/files.c \
-                   harness/measure.c harness/derive.c harness/estimates.c harness/registry.c
+                   harness/measure.c $(wildcard harness/derive*.c) harness/estimates.c \
+                   harness/registry.c
 FUZZ_DERIVE_BINS := build/fuzz/fuzz_results build/fuzz/fuzz_claims build/fuzz/fuzz_derive
 build/fuzz/fuzz_results: tests/fuzz/fuzz_results.c harness/report.c harness/numtext.c
 build/fuzz/fuzz_claims: tests/fuzz/fuzz_claims.c harness/claims.c
