@@ -216,8 +216,9 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
                 -fno-omit-frame-pointer $(WARN)
-build/fuzz/fuzz_experiment: tests/fuzz/fuzz_experiment.c harness/experiment.c harness/measure.c \
-                            harness/files.c harness/corpus.c harness/inputs.c $(wildcard harness/*.h)
+build/fuzz/fuzz_experiment: tests/fuzz/fuzz_experiment.c $(wildcard harness/experiment*.c) \
+                            harness/measure.c harness/files.c harness/corpus.c harness/inputs.c \
+                            $(wildcard harness/*.h)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Iharness -o $@ $(filter %.c,$^) $(INIH_LIBS) -lm
 
