@@ -234,8 +234,9 @@ FUZZ_SECONDS ?= 60
 FUZZ_TIMEOUT ?= 3
 FUZZ_FLAGS   := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
                 -fno-omit-frame-pointer $(WARN)
-build/fuzz/fuzz_experiment: tests/fuzz/fuzz_experiment.c harness/experiment.c harness/measure.c \
-                            harness/files.c harness/corpus.c harness/inputs.c $(wildcard harness/*.h)
+build/fuzz/fuzz_experiment: tests/fuzz/fuzz_experiment.c $(wildcard harness/experiment*.c) \
+                            harness/measure.c harness/files.c harness/corpus.c harness/inputs.c \
+                            $(wildcard harness/*.h)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Iharness -o $@ $(filter %.c,$^) $(INIH_LIBS) -lm
 
@@ -248,7 +249,8 @@ build/fuzz/fuzz_experiment: tests/fuzz/fuzz_experiment.c harness/experiment.c ha
 FUZZ_CONF_OBJ := $(HOST_KERNEL_OBJ) $(patsubst kernels/gpu/%.cu,build/gpuconf/%.o,$(GPU_KERNELS)) \
                  build/kernels/rung_config.o
 FUZZ_DERIVE_SRC := harness/results.c harness/results_read.c harness/trust.c harness/files.c \
-                   harness/measure.c harness/derive.c harness/estimates.c harness/registry.c
+                   harness/measure.c $(wildcard harness/derive*.c) harness/estimates.c \
+                   harness/registry.c
 FUZZ_DERIVE_BINS := build/fuzz/fuzz_results build/fuzz/fuzz_claims build/fuzz/fuzz_derive
 build/fuzz/fuzz_results: tests/fuzz/fuzz_results.c harness/report.c harness/numtext.c
 # fuzz_results reads each file in its own process, not in a child (results_read.c:

@@ -2,7 +2,9 @@
  * the only reader of results: the figures (through `mmladder table`), the
  * claims (claims.h) and the paper's values (values.h) all take their numbers
  * from here, so that a rule (which row is a rung's best, what a rung is
- * compared with, what a square size is) is written once.
+ * compared with, what a square size is) is written once.  The code is in
+ * harness/derive*.c, one file for each thing derive does (derive_parts.h lists
+ * them).
  *
  * Terms used throughout:
  *   - a run: one results file, loaded under a role ("h100", "repro", "mine");

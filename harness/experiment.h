@@ -49,7 +49,9 @@
  * Values are whitespace-separated lists; ';' starts a comment.  This stage checks
  * syntax only (integers, shapes, known keys, required keys, no repeats); whether
  * a variant exists or a tile fits is the plan's business, which reports it with
- * the file:line kept here. */
+ * the file:line kept here.
+ *
+ * The parser is harness/experiment*.c (experiment_parser.h lists its pieces). */
 #ifndef HARNESS_EXPERIMENT_H
 #define HARNESS_EXPERIMENT_H
 

@@ -1,4 +1,4 @@
-/* Tests of the experiment-file parser (harness/experiment.c). */
+/* Tests of the experiment-file parser (harness/experiment*.c). */
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdarg.h>

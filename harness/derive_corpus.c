@@ -1,0 +1,206 @@
+/* Derived views of results files (derive.h): the corpora.  A shape's corpus
+ * class, a corpus run's points (the fastest rung at least as precise as a
+ * precision, the dispatch row, cuBLAS, as standalone %s), their summary per
+ * class, and the corpus, corpus-classes and corpus-cdf views. */
+#include "derive.h"
+#include "derive_parts.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the corpora ------------------------------------------------------------- */
+
+static const char *const CORPUS_CLASS_NAMES[CC_COUNT] = {"gemv", "short_k", "few", "rest"};
+
+enum corpus_class corpus_class_of(struct shape s)
+{
+    const int lo = s.M < s.N ? s.M : s.N;
+    if (lo <= 8) return CC_GEMV;
+    if (s.K <= 64) return CC_SHORT_K;
+    if (lo <= 32) return CC_FEW;
+    return CC_REST;
+}
+
+const char *corpus_class_name(enum corpus_class c)
+{
+    return c >= 0 && c < CC_COUNT ? CORPUS_CLASS_NAMES[c] : "?";
+}
+
+int corpus_class_parse(const char *name, enum corpus_class *out)
+{
+    for (int c = 0; c < CC_COUNT; c++)
+        if (!strcmp(name, CORPUS_CLASS_NAMES[c])) {
+            *out = (enum corpus_class)c;
+            return 0;
+        }
+    return -1;
+}
+
+/* The corpus's order: class, then FLOP count */
+static int corpus_before(struct shape a, struct shape b)
+{
+    const enum corpus_class ca = corpus_class_of(a), cb = corpus_class_of(b);
+    if (ca != cb) return ca < cb;
+    return flops_before(a, b);
+}
+
+/* A hand-written rung at least as precise as p */
+static int as_precise(const struct variant *v, enum precision p)
+{
+    return derive_hand_written(v, p) || (p == PREC_TF32 && derive_hand_written(v, PREC_FP32));
+}
+
+size_t derive_corpus(const struct run *r, enum precision p, struct suite_point *out, size_t max)
+{
+    const char *ref_name = p == PREC_TF32 ? "cublas_tf32" : "cublas_fp32";
+    const struct variant *ref = registry_find(ref_name);
+    size_t n = 0;
+    for (size_t i = 0; i < r->f.n_rows && n < max; i++) {
+        const struct result_row *row = &r->f.rows[i];
+        const struct variant *v = registry_find(row->variant);
+        if (!ordinary(row) || !v || !as_precise(v, p)) continue;
+        const struct shape s = shape_of(row);
+        size_t j = 0;
+        while (j < n && !same_shape(out[j].s, s)) j++;
+        if (j < n) continue;
+        struct suite_point pt = {.s = s, .cls = shape_class_of(s), .corpus = corpus_class_of(s),
+                                 .dispatch_pct = NAN, .best_ci95 = NAN, .ref = ref};
+        pt.ref_row = ref ? derive_best(r, ref, s) : NULL;
+        if (!pt.ref_row || !(pt.ref_row->gflops > 0)) continue;   /* nothing to measure it against */
+        derive_best_and_dispatch(r, p, as_precise, &pt);
+        pt.best_pct = 100.0 * pt.best_row->gflops / pt.ref_row->gflops;
+        if (pt.dispatch_row) pt.dispatch_pct = 100.0 * pt.dispatch_row->gflops / pt.ref_row->gflops;
+        j = n++;
+        for (; j > 0 && corpus_before(s, out[j - 1].s); j--) out[j] = out[j - 1];
+        out[j] = pt;
+    }
+    return n;
+}
+
+void derive_corpus_summary(const struct suite_point *pt, size_t n, int cls,
+                           struct corpus_summary *out)
+{
+    size_t m = 0, at90 = 0;
+    double lb = 0, ld = 0, minb = INFINITY, mind = INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        if (cls < CC_COUNT && pt[i].corpus != (enum corpus_class)cls) continue;
+        m++;
+        lb += log(pt[i].best_pct), ld += log(pt[i].dispatch_pct);   /* NaN without one */
+        minb = fmin(minb, pt[i].best_pct), mind = fmin(mind, pt[i].dispatch_pct);
+        at90 += pt[i].best_pct >= 90.0;
+    }
+    *out = (struct corpus_summary){m, NAN, NAN, NAN, NAN, NAN};
+    if (!m) return;
+    out->best_geomean = exp(lb / (double)m), out->best_min = minb;
+    out->dispatch_geomean = exp(ld / (double)m), out->dispatch_min = mind;
+    out->best_share_90 = 100.0 * (double)at90 / (double)m;
+}
+
+/* ---- the corpus views ------------------------------------------------------------ */
+
+/* corpus: one row per (precision, shape) of a corpus run (derive_corpus): its
+ * class, the fastest rung at least as precise and its % of cuBLAS at the
+ * precision, the dispatch row's, and the bytes the product must move (A and B
+ * read, C written once) over the best row's time against the run's measured
+ * copy bandwidth.  Then corpus-classes: per precision and class (and `all`),
+ * the shapes, the geometric mean and the lowest of both %s, and the share of
+ * shapes where the fastest rung reaches 90% of cuBLAS. */
+void view_corpus(FILE *out, const struct run *r)
+{
+    struct suite_point *pt = malloc(derive_suite_room(r) * sizeof *pt);
+    fputs("precision\tM\tN\tK\tshape\tclass\tbest_number\tbest_rung\tbest_config\tbest_pct_ref"
+          "\tdispatch_config\tdispatch_pct_ref\tref_gflops\tbytes\tbest_tbs\tbest_copy_share\n", out);
+    for (int p = PREC_FP32; p <= PREC_TF32 && pt; p++) {
+        const size_t n = derive_corpus(r, (enum precision)p, pt, derive_suite_room(r));
+        for (size_t i = 0; i < n; i++) {
+            const struct suite_point *q = &pt[i];
+            char label[48], cfg[96], dcfg[96] = "";
+            shape_label(q->s, label, sizeof label);
+            derive_config_label(q->best, q->best_row, cfg, sizeof cfg);
+            if (q->dispatch) derive_config_label(q->dispatch, q->dispatch_row, dcfg, sizeof dcfg);
+            const double bytes = 4.0 * ((double)q->s.M * q->s.K + (double)q->s.K * q->s.N +
+                                        (double)q->s.M * q->s.N);
+            const double tbs = bytes / (q->best_row->time_ms_median * 1e-3) / 1e12;
+            fputs(p == PREC_TF32 ? "tf32" : "fp32", out);
+            fprintf(out, "\t%d\t%d\t%d", q->s.M, q->s.N, q->s.K);
+            str(out, label);
+            str(out, corpus_class_name(q->corpus));
+            fprintf(out, "\t%d", registry_number(q->best));
+            str(out, q->best->name);
+            str(out, cfg);
+            num(out, q->best_pct);
+            str(out, dcfg);
+            num(out, q->dispatch_pct);
+            num(out, q->ref_row->gflops);
+            num(out, bytes);
+            num(out, tbs);
+            num(out, r->copy_gbs > 0 ? tbs * 1e3 / r->copy_gbs : NAN);
+            fputc('\n', out);
+        }
+    }
+    free(pt);
+}
+
+void view_corpus_classes(FILE *out, const struct run *r)
+{
+    struct suite_point *pt = malloc(derive_suite_room(r) * sizeof *pt);
+    fputs("precision\tclass\tshapes\tbest_geomean\tbest_min\tdispatch_geomean\tdispatch_min"
+          "\tbest_share_90\n", out);
+    for (int p = PREC_FP32; p <= PREC_TF32 && pt; p++) {
+        const size_t n = derive_corpus(r, (enum precision)p, pt, derive_suite_room(r));
+        for (int c = 0; c <= CC_COUNT; c++) {   /* CC_COUNT: all of them */
+            struct corpus_summary su;
+            derive_corpus_summary(pt, n, c, &su);
+            if (!su.shapes) continue;
+            fputs(p == PREC_TF32 ? "tf32" : "fp32", out);
+            str(out, c < CC_COUNT ? corpus_class_name((enum corpus_class)c) : "all");
+            fprintf(out, "\t%zu", su.shapes);
+            num(out, su.best_geomean);
+            num(out, su.best_min);
+            num(out, su.dispatch_geomean);
+            num(out, su.dispatch_min);
+            num(out, su.best_share_90);
+            fputc('\n', out);
+        }
+    }
+    free(pt);
+}
+
+static int by_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* corpus-cdf: the distribution of a corpus run's % of cuBLAS, per precision,
+ * for the fastest rung (best) and the dispatch row: each shape's %, in rising
+ * order, with the share of shapes at or below it (an empirical CDF). */
+void view_corpus_cdf(FILE *out, const struct run *r)
+{
+    const size_t room = derive_suite_room(r);
+    struct suite_point *pt = malloc(room * sizeof *pt);
+    double *v = malloc(room * sizeof *v);
+    fputs("precision\tseries\trank\tshare\tpct_ref\n", out);
+    for (int p = PREC_FP32; p <= PREC_TF32 && pt && v; p++) {
+        const size_t n = derive_corpus(r, (enum precision)p, pt, room);
+        for (int d = 0; d < 2; d++) {
+            size_t m = 0;
+            for (size_t i = 0; i < n; i++) {
+                const double x = d ? pt[i].dispatch_pct : pt[i].best_pct;
+                if (isfinite(x)) v[m++] = x;
+            }
+            qsort(v, m, sizeof *v, by_double);
+            for (size_t i = 0; i < m; i++) {
+                fputs(p == PREC_TF32 ? "tf32" : "fp32", out);
+                str(out, d ? "dispatch" : "best");
+                fprintf(out, "\t%zu", i + 1);
+                num(out, (double)(i + 1) / (double)m);
+                num(out, v[i]);
+                fputc('\n', out);
+            }
+        }
+    }
+    free(pt);
+    free(v);
+}
