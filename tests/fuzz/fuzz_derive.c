@@ -1,4 +1,4 @@
-/* libFuzzer target for the derived views (harness/derive.c, estimates.c): every
+/* libFuzzer target for the derived views (harness/derive*.c, estimates.c): every
  * table of `mmladder table`, `compare` included, over rows whose values a
  * damaged or hostile file could carry.
  *

@@ -1,4 +1,4 @@
-/* libFuzzer target for the experiment-file parser (harness/experiment.c).
+/* libFuzzer target for the experiment-file parser (harness/experiment*.c).
  *
  * Each input is taken as the text of an experiment file and parsed with
  * experiment_parse, then freed.  Built with -fsanitize=fuzzer,address,undefined
