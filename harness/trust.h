@@ -3,17 +3,19 @@
  * anything (info, export, compare, the tables, the claims, the values).
  *
  *   - The schema: a version this reader knows (1 to RESULTS_SCHEMA_VERSION),
- *     and every column that version defines (results.c: RESULT_FIELDS' `since`);
- *     a file that fails is refused with the reason.
+ *     every column that version defines (results.c: RESULT_FIELDS' `since`)
+ *     and none of a later one; a file that fails is refused with the reason.
  *   - Completeness: a file is complete when it holds every planned point
  *     (`planned_points`, schemas 6 on; older files: their `complete` attribute).
  *     One that says complete and holds fewer rows, or lost rows or samples
  *     on the way (unreadable, out of order, cut short), is damaged, and said so.
  *   - Values, row by row: a known disposition, device and precision; positive
  *     dimensions and flops = 2 M N K; for a passed row, finite positive times
- *     with min <= median <= max, gflops = flops / median time, an error within
- *     its tolerance, and a GPU rate under the file's own recorded FP32 peak (TF32:
- *     32 times it) with a 10% margin.  A row that breaks one is not believed:
+ *     (its samples' too) with min <= median <= max, gflops = flops / median
+ *     time, both errors within its tolerance, a GPU rate under the file's own
+ *     recorded FP32 peak (TF32: 32 times it) with a 10% margin, a host rate
+ *     under what one core can; no point of the plan twice (sweep, rung, shape
+ *     and configuration).  A row that breaks one is not believed:
  *     its disposition becomes "damaged", its reason says what broke, and the
  *     file's notes say how many.
  *   - Checksums (schema 9): a row whose CRC-32 over its fields and its

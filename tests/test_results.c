@@ -543,6 +543,79 @@ static void untrustworthy_files_are_refused_or_marked(void **state)
     test_rmtree(dir);
 }
 
+/* What tests/fuzz/damage/damage-readers.py found read as sound (crafted files,
+ * their checksums made to match): each is now refused, or read as damaged with
+ * the reason. */
+static void crafted_damage_is_found(void **state)
+{
+    (void)state;
+    char dir[256], path[300], err[1024];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/t.h5", dir);
+    struct results_file f;
+    struct result_row rows[2] = {sound_row(64), sound_row(128)};
+
+    /* a schema_version below its columns' (9's crc32 in a file that says 8):
+     * the checks of the later schema would be skipped */
+    write_trust_case(path, rows, 1, 1, 8);
+    assert_int_equal(results_read(path, &f, err, sizeof err), -1);
+    assert_non_null(strstr(err, "has the column 'crc32' of schema 9, yet the file says "
+                                "schema_version 8"));
+
+    /* a passed row whose norm-wise error is NaN (verify.c passes neither) */
+    unlink(path);
+    rows[1].rel_err = NAN;
+    write_trust_case(path, rows, 2, 2, RESULTS_SCHEMA_VERSION);
+    assert_int_equal(results_read(path, &f, err, sizeof err), 0);
+    assert_int_equal(f.damaged, 1);
+    assert_non_null(strstr(f.rows[1].reason, "an error above its tolerance, yet passed"));
+    results_file_free(&f);
+    rows[1].rel_err = 0;
+
+    /* a host row faster than one core can be (a host run records no peak) */
+    unlink(path);
+    struct result_row host = sound_row(256);
+    snprintf(host.variant, sizeof host.variant, "host_naive");
+    snprintf(host.device, sizeof host.device, "host");
+    host.tile = 0, host.opt_level = 2;
+    host.time_ms_min = host.time_ms_median = host.time_ms_mean = host.time_ms_max = 1e-5;
+    host.gflops = host.flops / 1e-5 / 1e6;   /* 3.4 million GFLOP/s */
+    write_trust_case(path, &host, 1, 1, RESULTS_SCHEMA_VERSION);
+    assert_int_equal(results_read(path, &f, err, sizeof err), 0);
+    assert_int_equal(f.damaged, 1);
+    assert_non_null(strstr(f.rows[0].reason, "GFLOP/s on one CPU core (at most 1000)"));
+    results_file_free(&f);
+
+    /* a passed row with a sample whose time is NaN */
+    unlink(path);
+    {
+        struct results *r;
+        assert_int_equal(results_create(&r, path, 0, err, sizeof err), 0);
+        assert_int_equal(results_attr_int(r, "planned_points", 1), 0);
+        const double s[2] = {NAN, 1};
+        assert_int_equal(results_append(r, &rows[0], s, NULL, NULL, 2), 0);
+        assert_int_equal(results_finish(r, 1, "2026-11-24T00:00:00Z", 1.0), 0);
+        assert_int_equal(results_close(r, err, sizeof err), 0);
+    }
+    assert_int_equal(results_read(path, &f, err, sizeof err), 0);
+    assert_int_equal(f.damaged, 1);
+    assert_non_null(strstr(f.rows[0].reason, "a sample whose time is not a positive number"));
+    results_file_free(&f);
+
+    /* one point of the plan twice (a row copied over another, or appended) */
+    unlink(path);
+    rows[1] = rows[0];
+    write_trust_case(path, rows, 2, 2, RESULTS_SCHEMA_VERSION);
+    assert_int_equal(results_read(path, &f, err, sizeof err), 0);
+    assert_int_equal(f.damaged, 1);
+    assert_string_equal(f.rows[0].disposition, "passed");
+    assert_non_null(strstr(f.rows[1].reason, "the point of row 0 again"));
+    results_file_free(&f);
+    rows[1] = sound_row(128);
+
+    test_rmtree(dir);
+}
+
 /* scripts/fuzz-triage.sh, over real libFuzzer logs of a sanitizer report in a
  * forked child (tests/fuzz/triage/reports.c, make-logs.sh): a report is the
  * HDF5 library's only when every stack starts in the library; the library
@@ -576,6 +649,7 @@ static void fuzz_triage_tells_the_library_from_ours(void **state)
 const struct CMUnitTest results_tests[] = {
     cmocka_unit_test(damaged_metadata_is_refused_not_waited_on),
     cmocka_unit_test(untrustworthy_files_are_refused_or_marked),
+    cmocka_unit_test(crafted_damage_is_found),
     cmocka_unit_test(fuzz_triage_tells_the_library_from_ours),
     cmocka_unit_test(a_column_of_impossible_width_is_refused),
     cmocka_unit_test(crafted_files_are_refused_or_recovered),
