@@ -669,19 +669,21 @@ static int cmd_export(int argc, char **argv)
         fprintf(stderr, "mmladder export: --passed, --samples and --attrs exclude each other\n");
         return EXIT_INPUT;
     }
-    if (attrs) {
-        if (report_export_attrs(stdout, path, csv ? EXPORT_CSV : EXPORT_TSV, err, sizeof err)) {
-            fprintf(stderr, "mmladder: %s\n", err);
-            return EXIT_INPUT;
-        }
-        return EXIT_OK;   /* main checks what reached standard output */
-    }
+    /* The attributes too are exported only from a file the checks read. */
     struct results_file f;
     if (results_read(path, &f, err, sizeof err) != 0) {
         fprintf(stderr, "mmladder: %s\n", err);
         return EXIT_INPUT;
     }
     warn_about(path, &f);
+    if (attrs) {
+        results_file_free(&f);
+        if (report_export_attrs(stdout, path, csv ? EXPORT_CSV : EXPORT_TSV, err, sizeof err)) {
+            fprintf(stderr, "mmladder: %s\n", err);
+            return EXIT_INPUT;
+        }
+        return EXIT_OK;   /* main checks what reached standard output */
+    }
     derive_upgrade(&f);
     if (samples)
         report_export_samples(stdout, &f, csv ? EXPORT_CSV : EXPORT_TSV);

@@ -933,6 +933,24 @@ static int rows_done(void *ctx, size_t have, const char **fail)
     return 0;
 }
 
+/* The attributes trust_attrs reads, as text. */
+struct attrs_seen {
+    char crc[32], complete[32];
+    int has_crc, has_complete;
+};
+
+static void see_attr(const char *name, const char *value, void *ctx)
+{
+    struct attrs_seen *s = ctx;
+    if (!strcmp(name, TRUST_ATTRS_CRC)) {
+        s->has_crc = 1;
+        snprintf(s->crc, sizeof s->crc, "%s", value);
+    } else if (!strcmp(name, "complete")) {
+        s->has_complete = 1;
+        snprintf(s->complete, sizeof s->complete, "%s", value);
+    }
+}
+
 int results_read(const char *path, struct results_file *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
@@ -973,6 +991,17 @@ int results_read(const char *path, struct results_file *out, char *err, size_t e
     if (out->schema_version >= 1 && out->schema_version < 6) unknown_before_6(out);
     if (out->schema_version >= 1 && out->schema_version < 8) unknown_before_8(out);
     trust_rows(out, h.says_complete, (long long)h.planned, h.fp32_peak, (size_t)h.lost);
+    /* The attributes, read whole and checked against their checksum: by every
+     * reader, not only those that show them. */
+    struct attrs_seen seen = {.has_crc = 0};
+    if (results_visit_attrs(path, see_attr, &seen, why, sizeof why) != 0) {
+        const size_t n = strlen(path);
+        trust_attrs(out, strncmp(why, path, n) || strncmp(why + n, ": ", 2) ? why : why + n + 2,
+                    NULL, NULL);
+    } else {
+        trust_attrs(out, NULL, seen.has_crc ? seen.crc : NULL,
+                    seen.has_complete ? seen.complete : NULL);
+    }
     return 0;
 }
 

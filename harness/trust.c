@@ -18,6 +18,11 @@
 /* A host row runs on one core: two FMA units of 16 FP32 lanes at 6 GHz make
  * 384 GFLOP/s, so no host row reaches this (a host run records no peak). */
 #define HOST_MAX_GFLOPS 1000.0
+/* The first schema all of whose runs record planned_points (before their first
+ * row; it came amid schema 4, whose early files lack it). */
+#define PLANNED_SINCE 6
+/* The first schema with attrs_crc32 and complete written when a file is created. */
+#define ATTRS_CRC_SINCE 9
 
 int trust_schema(int schema_version, const unsigned char *present,
                  const unsigned char *sample_present, char *why, size_t whylen)
@@ -242,6 +247,16 @@ void trust_rows(struct results_file *f, int says_complete, long long planned, do
             why = "its checksum does not match its values and samples";
         if (why) mark(f, i, why, &first, first_why, sizeof first_why);
     }
+    /* Every run on a GPU records its peak: without it (its name or value
+     * damaged) no GPU rate is held to one, and the views' % of peak are blank. */
+    size_t gpu_passed = 0;
+    for (size_t i = 0; i < f->n_rows; i++)
+        gpu_passed += !strcmp(f->rows[i].device, "gpu") && !strcmp(f->rows[i].disposition, "passed");
+    if (gpu_passed && !(isfinite(fp32_peak) && fp32_peak > 0)) {
+        results_note(f, "%zu passed GPU rows, but no readable gpu_fp32_peak_gflops to hold their "
+                        "rates to (damaged)", gpu_passed);
+        f->damaged++;
+    }
     size_t *repeat = malloc((f->n_rows ? f->n_rows : 1) * sizeof *repeat);
     if (repeat && find_repeats(f, repeat) == 0) {
         for (size_t i = 0; i < f->n_rows; i++)
@@ -265,6 +280,13 @@ void trust_rows(struct results_file *f, int says_complete, long long planned, do
                      f->n_rows, planned);
             f->damaged += (size_t)planned > f->n_rows ? (size_t)planned - f->n_rows : 1;
         }
+    } else if (f->schema_version >= PLANNED_SINCE) {
+        /* Its runs record planned_points before their first row: without it
+         * (its name or value damaged) no count of rows can be known complete. */
+        f->complete = 0;
+        results_note(f, "it has no readable planned_points, which every run of schema %d records "
+                        "(damaged)", f->schema_version);
+        f->damaged++;
     } else {
         f->complete = says_complete;
     }
@@ -272,5 +294,31 @@ void trust_rows(struct results_file *f, int says_complete, long long planned, do
         results_note(f, "it says it is complete, yet %zu of its rows and samples were lost or cut "
                     "short reading it (damaged)", lost);
         f->damaged += lost;
+    }
+}
+
+void trust_attrs(struct results_file *f, const char *unreadable, const char *crc,
+                 const char *complete)
+{
+    if (unreadable) {
+        results_note(f, "%s", unreadable);
+        f->damaged++;
+        return;
+    }
+    if (complete && strcmp(complete, "0") && strcmp(complete, "1")) {
+        results_note(f, "complete = %.32s (0 or 1 expected): damaged", complete);
+        f->damaged++;
+    }
+    if (f->schema_version < ATTRS_CRC_SINCE) return;
+    if (!complete) {
+        results_note(f, "it has no attribute complete, which every file of schema %d has from "
+                        "its start (damaged)", f->schema_version);
+        f->damaged++;
+    } else if (!strcmp(complete, "1") && (!crc || !strcmp(crc, "0"))) {
+        /* A run that ended wrote both; a killed run's are 0 and 0. */
+        results_note(f, "it says it is complete, yet its attributes have no checksum (%s), which "
+                        "the end of a run of schema %d writes (damaged)", TRUST_ATTRS_CRC,
+                     f->schema_version);
+        f->damaged++;
     }
 }

@@ -759,6 +759,9 @@ static void claims_hold_on_shipped_data_and_fail_on_slower_rows(void **state)
     struct results *w;
     assert_int_equal(results_create(&w, slow, 0, e, sizeof e), 0);
     assert_int_equal(results_attr_str(w, "gpu_name", "NVIDIA H100 80GB HBM3"), 0);
+    /* as a run records them: its plan's points and the GPU's peak (the H100's) */
+    assert_int_equal(results_attr_int(w, "planned_points", (long long)f.n_rows), 0);
+    assert_int_equal(results_attr_double(w, "gpu_fp32_peak_gflops", 66908.16), 0);
     for (size_t i = 0, s = 0; i < f.n_rows; i++) {
         struct result_row row = f.rows[i];
         const size_t first = s;

@@ -32,6 +32,7 @@ static void round_trip(void **state)
     assert_int_equal(results_attr_str(r, "gpu_name", "NVIDIA Test"), 0);
     assert_int_equal(results_attr_u64(r, "seed", 18446744073709551615ull), 0);
     assert_int_equal(results_attr_double(r, "x", 0.25), 0);
+    assert_int_equal(results_attr_int(r, "planned_points", 2), 0);   /* as a run records it */
     struct result_row a = {.variant = "gpu_tiled", .device = "gpu", .precision = "fp32",
                            .M = 17, .N = 33, .K = 65, .tile = 16, .samples = 3,
                            .flops = 2.0 * 17 * 33 * 65, .time_ms_min = 1.5, .time_ms_median = 2.5,
@@ -561,6 +562,12 @@ static void crafted_damage_is_found(void **state)
     assert_int_equal(results_read(path, &f, err, sizeof err), -1);
     assert_non_null(strstr(err, "has the column 'crc32' of schema 9, yet the file says "
                                 "schema_version 8"));
+    /* ... which export --attrs refuses as export does */
+    char *out, *er;
+    char *attrs[] = {(char *)test_binary(), "export", path, "--attrs", NULL};
+    assert_int_equal(test_run(attrs, &out, &er), 1);
+    assert_non_null(strstr(er, "yet the file says schema_version 8"));
+    free(out), free(er);
 
     /* a passed row whose norm-wise error is NaN (verify.c passes neither) */
     unlink(path);
@@ -602,6 +609,22 @@ static void crafted_damage_is_found(void **state)
     assert_non_null(strstr(f.rows[0].reason, "a sample whose time is not a positive number"));
     results_file_free(&f);
 
+    /* passed GPU rows without the peak their rates are held to */
+    unlink(path);
+    {
+        struct results *r;
+        assert_int_equal(results_create(&r, path, 0, err, sizeof err), 0);
+        assert_int_equal(results_attr_int(r, "planned_points", 1), 0);
+        const double s[2] = {1, 1};
+        assert_int_equal(results_append(r, &rows[0], s, NULL, NULL, 2), 0);
+        assert_int_equal(results_finish(r, 1, "2026-11-24T00:00:00Z", 1.0), 0);
+        assert_int_equal(results_close(r, err, sizeof err), 0);
+    }
+    assert_int_equal(results_read(path, &f, err, sizeof err), 0);
+    assert_int_equal(f.damaged, 1);
+    assert_non_null(strstr(f.notes, "1 passed GPU rows, but no readable gpu_fp32_peak_gflops"));
+    results_file_free(&f);
+
     /* one point of the plan twice (a row copied over another, or appended) */
     unlink(path);
     rows[1] = rows[0];
@@ -613,6 +636,45 @@ static void crafted_damage_is_found(void **state)
     results_file_free(&f);
     rows[1] = sound_row(128);
 
+    /* no planned_points (every run of schema 6 on records it): rows cut short
+     * could not be told from a complete file */
+    unlink(path);
+    write_trust_case(path, rows, 2, -1, RESULTS_SCHEMA_VERSION);
+    assert_int_equal(results_read(path, &f, err, sizeof err), 0);
+    assert_true(!f.complete && f.damaged == 1);
+    assert_non_null(strstr(f.notes, "it has no readable planned_points"));
+    results_file_free(&f);
+
+    /* attributes: every reader checks them, not only those that show them */
+    unlink(path);
+    write_trust_case(path, rows, 2, 2, RESULTS_SCHEMA_VERSION);
+    hid_t h = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    hid_t a = H5Aopen(h, "gpu_fp32_peak_gflops", H5P_DEFAULT);
+    const double more = 61000;
+    assert_true(a >= 0 && H5Awrite(a, H5T_NATIVE_DOUBLE, &more) >= 0);
+    H5Aclose(a), H5Fclose(h);
+    assert_int_equal(results_read(path, &f, err, sizeof err), 0);
+    assert_int_equal(f.damaged, 1);
+    assert_non_null(strstr(f.notes, "its attributes do not match their checksum"));
+    results_file_free(&f);
+    /* ... complete = 1 with no checksum over them (removed with the change) */
+    h = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    assert_true(h >= 0 && H5Adelete(h, TRUST_ATTRS_CRC) >= 0);
+    H5Fclose(h);
+    assert_int_equal(results_read(path, &f, err, sizeof err), 0);
+    assert_int_equal(f.damaged, 1);
+    assert_non_null(strstr(f.notes, "it says it is complete, yet its attributes have no checksum"));
+    results_file_free(&f);
+    /* ... complete other than 0 or 1 */
+    h = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    a = H5Aopen(h, "complete", H5P_DEFAULT);
+    const long long two = 2;
+    assert_true(a >= 0 && H5Awrite(a, H5T_NATIVE_LLONG, &two) >= 0);
+    H5Aclose(a), H5Fclose(h);
+    assert_int_equal(results_read(path, &f, err, sizeof err), 0);
+    assert_true(f.damaged >= 1);
+    assert_non_null(strstr(f.notes, "complete = 2 (0 or 1 expected)"));
+    results_file_free(&f);
     test_rmtree(dir);
 }
 
