@@ -184,6 +184,12 @@ static hid_t matching_type(hid_t ft, const struct field_desc *fd, size_t nf, siz
                  H5Tget_size(member) > (fd[k].kind == FIELD_STR ? MAX_STORED_STRING : 16) ||
                  H5Tget_member_offset(ft, (unsigned)i) + H5Tget_size(member) > H5Tget_size(ft))
             bad = "a column whose stored size is impossible (damaged)";
+        else if (fd[k].kind == FIELD_INT &&
+                 (H5Tget_size(member) > 4 ||
+                  (H5Tget_size(member) == 4 && H5Tget_sign(member) != H5T_SGN_2)))
+            /* HDF5 would clamp a value past INT_MAX to it without a word;
+             * every writer of ours stores them as int32 */
+            bad = "an integer column wider than the 32-bit signed integers it is read into";
         if (bad) {
             snprintf(why, whylen, "column %d%s%.64s%s: %s", i, name ? " '" : "", name ? name : "",
                      name ? "'" : "", bad);

@@ -385,8 +385,9 @@ static void write_trust_case(const char *path, const struct result_row *rows, in
     assert_int_equal(results_close(r, err, sizeof err), 0);
 }
 
-/* A file of schema 8 whose /results lacks the column `drop`. */
-static void write_without_column(const char *path, const char *drop)
+/* A file of schema 9 whose /results lacks the column `drop` and stores the
+ * column `wide` as a 64-bit integer. */
+static void write_odd_columns(const char *path, const char *drop, const char *wide)
 {
     hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     hid_t tables[2] = {H5Tcreate(H5T_COMPOUND, sizeof(struct result_row)),
@@ -398,7 +399,9 @@ static void write_without_column(const char *path, const char *drop)
             const struct field_desc *fd = &fds[t][k];
             if (t == 0 && !strcmp(fd->name, drop)) continue;
             hid_t m = fd->kind == FIELD_STR ? H5Tcopy(H5T_C_S1)
-                      : fd->kind == FIELD_INT ? H5Tcopy(H5T_NATIVE_INT32) : H5Tcopy(H5T_NATIVE_DOUBLE);
+                      : fd->kind == FIELD_INT ? H5Tcopy(t == 0 && !strcmp(fd->name, wide)
+                                                            ? H5T_NATIVE_INT64 : H5T_NATIVE_INT32)
+                                              : H5Tcopy(H5T_NATIVE_DOUBLE);
             if (fd->kind == FIELD_STR) H5Tset_size(m, fd->size);
             H5Tinsert(tables[t], fd->name, fd->offset, m);
             H5Tclose(m);
@@ -538,7 +541,7 @@ static void untrustworthy_files_are_refused_or_marked(void **state)
 
     /* a column its schema has, missing */
     unlink(path);
-    write_without_column(path, "gflops");
+    write_odd_columns(path, "gflops", "");
     assert_int_equal(results_read(path, &f, err, sizeof err), -1);
     assert_non_null(strstr(err, "/results has no column 'gflops', which schema 9 has"));
     test_rmtree(dir);
@@ -568,6 +571,13 @@ static void crafted_damage_is_found(void **state)
     assert_int_equal(test_run(attrs, &out, &er), 1);
     assert_non_null(strstr(er, "yet the file says schema_version 8"));
     free(out), free(er);
+
+    /* M stored as int64: a value past INT_MAX would be read as INT_MAX, and with
+     * flops and time to match (2^31 against 2^31 - 1, within rounding) believed */
+    unlink(path);
+    write_odd_columns(path, "", "M");
+    assert_int_equal(results_read(path, &f, err, sizeof err), -1);
+    assert_non_null(strstr(err, "column 5 'M': an integer column wider than the 32-bit"));
 
     /* a passed row whose norm-wise error is NaN (verify.c passes neither) */
     unlink(path);
