@@ -88,19 +88,21 @@ int cmd_export(const struct cli *c, int argc, char **argv)
         fprintf(c->err, "mmladder export: --passed, --samples and --attrs exclude each other\n");
         return EXIT_INPUT;
     }
-    if (attrs) {
-        if (report_export_attrs(c->out, path, csv ? EXPORT_CSV : EXPORT_TSV, err, sizeof err)) {
-            fprintf(c->err, "mmladder: %s\n", err);
-            return EXIT_INPUT;
-        }
-        return EXIT_OK;   /* main checks what reached standard output */
-    }
+    /* The attributes too are exported only from a file the checks read. */
     struct results_file f;
     if (results_read(path, &f, err, sizeof err) != 0) {
         fprintf(c->err, "mmladder: %s\n", err);
         return EXIT_INPUT;
     }
     cli_warn_about(c, path, &f);
+    if (attrs) {
+        results_file_free(&f);
+        if (report_export_attrs(c->out, path, csv ? EXPORT_CSV : EXPORT_TSV, err, sizeof err)) {
+            fprintf(c->err, "mmladder: %s\n", err);
+            return EXIT_INPUT;
+        }
+        return EXIT_OK;   /* main checks what reached standard output */
+    }
     derive_upgrade(&f);
     if (samples)
         report_export_samples(c->out, &f, csv ? EXPORT_CSV : EXPORT_TSV);

@@ -187,6 +187,12 @@ static hid_t matching_type(hid_t ft, const struct field_desc *fd, size_t nf, siz
                  H5Tget_size(member) > (fd[k].kind == FIELD_STR ? MAX_STORED_STRING : 16) ||
                  H5Tget_member_offset(ft, (unsigned)i) + H5Tget_size(member) > H5Tget_size(ft))
             bad = "a column whose stored size is impossible (damaged)";
+        else if (fd[k].kind == FIELD_INT &&
+                 (H5Tget_size(member) > 4 ||
+                  (H5Tget_size(member) == 4 && H5Tget_sign(member) != H5T_SGN_2)))
+            /* HDF5 would clamp a value past INT_MAX to it without a word;
+             * every writer of ours stores them as int32 */
+            bad = "an integer column wider than the 32-bit signed integers it is read into";
         if (bad) {
             snprintf(why, whylen, "column %d%s%.64s%s: %s", i, name ? " '" : "", name ? name : "",
                      name ? "'" : "", bad);
@@ -1011,6 +1017,24 @@ static int rows_done(void *ctx, size_t have, const char **fail)
     return 0;
 }
 
+/* The attributes trust_attrs reads, as text. */
+struct attrs_seen {
+    char crc[32], complete[32];
+    int has_crc, has_complete;
+};
+
+static void see_attr(const char *name, const char *value, void *ctx)
+{
+    struct attrs_seen *s = ctx;
+    if (!strcmp(name, TRUST_ATTRS_CRC)) {
+        s->has_crc = 1;
+        snprintf(s->crc, sizeof s->crc, "%s", value);
+    } else if (!strcmp(name, "complete")) {
+        s->has_complete = 1;
+        snprintf(s->complete, sizeof s->complete, "%s", value);
+    }
+}
+
 int results_read(const char *path, struct results_file *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
@@ -1054,6 +1078,17 @@ int results_read(const char *path, struct results_file *out, char *err, size_t e
     if (out->schema_version < 10)   /* no point of the plan recorded */
         for (size_t i = 0; i < out->n_rows; i++) out->rows[i].point = -1;
     trust_rows(out, h.says_complete, (long long)h.planned, h.fp32_peak, (size_t)h.lost);
+    /* The attributes, read whole and checked against their checksum: by every
+     * reader, not only those that show them. */
+    struct attrs_seen seen = {.has_crc = 0};
+    if (results_visit_attrs(path, see_attr, &seen, why, sizeof why) != 0) {
+        const size_t n = strlen(path);
+        trust_attrs(out, strncmp(why, path, n) || strncmp(why + n, ": ", 2) ? why : why + n + 2,
+                    NULL, NULL);
+    } else {
+        trust_attrs(out, NULL, seen.has_crc ? seen.crc : NULL,
+                    seen.has_complete ? seen.complete : NULL);
+    }
     return 0;
 }
 

@@ -15,6 +15,14 @@
  * cores reach 8 (A100, H100) to about 15 (B200) times the FP32 peak. */
 #define PEAK_MARGIN 1.10
 #define TF32_OVER_FP32 32.0
+/* A host row runs on one core: two FMA units of 16 FP32 lanes at 6 GHz make
+ * 384 GFLOP/s, so no host row reaches this (a host run records no peak). */
+#define HOST_MAX_GFLOPS 1000.0
+/* The first schema all of whose runs record planned_points (before their first
+ * row; it came amid schema 4, whose early files lack it). */
+#define PLANNED_SINCE 6
+/* The first schema with attrs_crc32 and complete written when a file is created. */
+#define ATTRS_CRC_SINCE 9
 
 int trust_schema(int schema_version, const unsigned char *present,
                  const unsigned char *sample_present, char *why, size_t whylen)
@@ -34,13 +42,22 @@ int trust_schema(int schema_version, const unsigned char *present,
     } tables[] = {{"results", RESULT_FIELDS, RESULT_NFIELDS, present},
                   {"samples", SAMPLE_FIELDS, SAMPLE_NFIELDS, sample_present}};
     for (size_t t = 0; t < 2; t++)
-        for (size_t k = 0; k < tables[t].n; k++)
-            if (tables[t].fd[k].since <= schema_version && !tables[t].have[k]) {
+        for (size_t k = 0; k < tables[t].n; k++) {
+            const struct field_desc *fd = &tables[t].fd[k];
+            if (fd->since <= schema_version && !tables[t].have[k]) {
                 snprintf(why, whylen, "/%s has no column '%s', which schema %d has (since %d): "
-                                      "damaged", tables[t].table, tables[t].fd[k].name,
-                         schema_version, tables[t].fd[k].since);
+                                      "damaged", tables[t].table, fd->name, schema_version, fd->since);
                 return -1;
             }
+            /* A version lower than its columns' would have the reader skip the
+             * checks of the later schemas (schema 9's checksums). */
+            if (fd->since > schema_version && tables[t].have[k]) {
+                snprintf(why, whylen, "/%s has the column '%s' of schema %d, yet the file says "
+                                      "schema_version %d: damaged", tables[t].table, fd->name,
+                         fd->since, schema_version);
+                return -1;
+            }
+        }
     return 0;
 }
 
@@ -123,7 +140,13 @@ static const char *row_fault(const struct result_row *r, double fp32_peak, char 
     if (r->samples < 1) return "no samples";
     if (!same(r->gflops, r->flops / r->time_ms_median / 1e6))
         return "gflops other than flops / median time";
-    if (!(r->max_rel_err <= r->tolerance)) return "an error above its tolerance, yet passed";
+    if (!(r->rel_err <= r->tolerance && r->max_rel_err <= r->tolerance))   /* verify.c's test */
+        return "an error above its tolerance, yet passed";
+    if (!strcmp(r->device, "host") && r->gflops > HOST_MAX_GFLOPS) {
+        snprintf(buf, len, "%.0f GFLOP/s on one CPU core (at most %.0f)", r->gflops,
+                 HOST_MAX_GFLOPS);
+        return buf;
+    }
     if (!strcmp(r->device, "gpu") && isfinite(fp32_peak) && fp32_peak > 0) {
         const double peak = fp32_peak * (!strcmp(r->precision, "tf32") ? TF32_OVER_FP32 : 1);
         const double cap = peak * PEAK_MARGIN;
@@ -168,6 +191,76 @@ static unsigned char *repeated_points(const struct result_row *rows, size_t n)
     return flag;
 }
 
+/* What is wrong with the samples of a passed row, or NULL. */
+static const char *samples_fault(const struct sample_row *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!(isfinite(s[i].time_ms) && s[i].time_ms > 0))
+            return "a sample whose time is not a positive number";
+    return NULL;
+}
+
+/* One point of a plan: its sweep, rung, shape and configuration.  The
+ * experiment parser refuses a value listed twice in a sweep, so no plan holds a
+ * point twice. */
+static uint64_t point_hash(const struct result_row *r)
+{
+    const char *const s[] = {r->sweep, r->variant, r->host_memory};
+    const int32_t v[] = {r->M, r->N, r->K, r->tile, r->wpt, r->opt_level, r->split};
+    uint64_t h = 14695981039346656037ull;   /* FNV-1a */
+    for (size_t k = 0; k < 3; k++)
+        for (const char *p = s[k];; p++) {
+            h = (h ^ (unsigned char)*p) * 1099511628211ull;
+            if (!*p) break;
+        }
+    const unsigned char *b = (const unsigned char *)v;
+    for (size_t k = 0; k < sizeof v; k++) h = (h ^ b[k]) * 1099511628211ull;
+    return h;
+}
+
+static int same_point(const struct result_row *a, const struct result_row *b)
+{
+    return !strcmp(a->sweep, b->sweep) && !strcmp(a->variant, b->variant) &&
+           !strcmp(a->host_memory, b->host_memory) && a->M == b->M && a->N == b->N &&
+           a->K == b->K && a->tile == b->tile && a->wpt == b->wpt &&
+           a->opt_level == b->opt_level && a->split == b->split;
+}
+
+/* For each row that repeats an earlier row's point, its index and that
+ * row's: repeat[i] = j + 1 (0: none), through a hash table of twice the rows
+ * (linear in the rows).  -1 when out of memory. */
+static int find_repeats(const struct results_file *f, size_t *repeat)
+{
+    size_t cap = 16;
+    while (cap < 2 * f->n_rows) cap *= 2;
+    size_t *slot = calloc(cap, sizeof *slot);   /* row + 1, 0: empty */
+    if (!slot) return -1;
+    for (size_t i = 0; i < f->n_rows; i++) {
+        repeat[i] = 0;
+        size_t k = (size_t)point_hash(&f->rows[i]) & (cap - 1);
+        while (slot[k] && !same_point(&f->rows[slot[k] - 1], &f->rows[i])) k = (k + 1) & (cap - 1);
+        if (slot[k])
+            repeat[i] = slot[k];
+        else
+            slot[k] = i + 1;
+    }
+    free(slot);
+    return 0;
+}
+
+/* Marks row i damaged for `why`, keeping the first such row for the note. */
+static void mark(struct results_file *f, size_t i, const char *why, size_t *first, char *first_why,
+                 size_t len)
+{
+    struct result_row *r = &f->rows[i];
+    if (f->damaged++ == 0) {
+        *first = i;
+        snprintf(first_why, len, "%s", why);
+    }
+    snprintf(r->reason, sizeof r->reason, "damaged: %.120s (was %.12s)", why, r->disposition);
+    snprintf(r->disposition, sizeof r->disposition, "%s", TRUST_DAMAGED);
+}
+
 void trust_rows(struct results_file *f, int says_complete, long long planned, double fp32_peak,
                 size_t lost)
 {
@@ -184,21 +277,39 @@ void trust_rows(struct results_file *f, int says_complete, long long planned, do
         while (at + n < f->n_samples && f->samples[at + n].row == (int32_t)i) n++;
         char buf[160];
         const char *why = row_fault(r, fp32_peak, buf, sizeof buf);
+        if (!why && !strcmp(r->disposition, "passed")) why = samples_fault(f->samples + at, n);
         if (!why && f->checksummed &&
             (uint32_t)r->crc32 != trust_row_crc(r, f->samples + at, n, f->schema_version))
             why = "its checksum does not match its values and samples";
         if (!why && repeated && repeated[i])
             why = r->point < -1 ? "its point of the plan is negative"
                                 : "its point of the plan is another row's too (a row repeated)";
-        if (!why) continue;
-        if (f->damaged++ == 0) {
-            first = i;
-            snprintf(first_why, sizeof first_why, "%s", why);
-        }
-        snprintf(r->reason, sizeof r->reason, "damaged: %.120s (was %.12s)", why, r->disposition);
-        snprintf(r->disposition, sizeof r->disposition, "%s", TRUST_DAMAGED);
+        if (why) mark(f, i, why, &first, first_why, sizeof first_why);
     }
     free(repeated);
+    /* Every run on a GPU records its peak: without it (its name or value
+     * damaged) no GPU rate is held to one, and the views' % of peak are blank. */
+    size_t gpu_passed = 0;
+    for (size_t i = 0; i < f->n_rows; i++)
+        gpu_passed += !strcmp(f->rows[i].device, "gpu") && !strcmp(f->rows[i].disposition, "passed");
+    if (gpu_passed && !(isfinite(fp32_peak) && fp32_peak > 0)) {
+        results_note(f, "%zu passed GPU rows, but no readable gpu_fp32_peak_gflops to hold their "
+                        "rates to (damaged)", gpu_passed);
+        f->damaged++;
+    }
+    size_t *repeat = malloc((f->n_rows ? f->n_rows : 1) * sizeof *repeat);
+    if (repeat && find_repeats(f, repeat) == 0) {
+        for (size_t i = 0; i < f->n_rows; i++)
+            if (repeat[i] && strcmp(f->rows[i].disposition, TRUST_DAMAGED) != 0) {
+                char buf[160];
+                snprintf(buf, sizeof buf, "the point of row %zu again (sweep, rung, shape and "
+                                          "configuration)", repeat[i] - 1);
+                mark(f, i, buf, &first, first_why, sizeof first_why);
+            }
+    } else {
+        results_note(f, "its rows could not be checked for repeated points (out of memory)");
+    }
+    free(repeat);
     if (f->damaged)
         results_note(f, "%zu rows not believed (the first, row %zu: %s): marked '%s'", f->damaged,
                  first, first_why, TRUST_DAMAGED);
@@ -209,6 +320,13 @@ void trust_rows(struct results_file *f, int says_complete, long long planned, do
                      f->n_rows, planned);
             f->damaged += (size_t)planned > f->n_rows ? (size_t)planned - f->n_rows : 1;
         }
+    } else if (f->schema_version >= PLANNED_SINCE) {
+        /* Its runs record planned_points before their first row: without it
+         * (its name or value damaged) no count of rows can be known complete. */
+        f->complete = 0;
+        results_note(f, "it has no readable planned_points, which every run of schema %d records "
+                        "(damaged)", f->schema_version);
+        f->damaged++;
     } else {
         f->complete = says_complete;
     }
@@ -216,5 +334,31 @@ void trust_rows(struct results_file *f, int says_complete, long long planned, do
         results_note(f, "it says it is complete, yet %zu of its rows and samples were lost or cut "
                     "short reading it (damaged)", lost);
         f->damaged += lost;
+    }
+}
+
+void trust_attrs(struct results_file *f, const char *unreadable, const char *crc,
+                 const char *complete)
+{
+    if (unreadable) {
+        results_note(f, "%s", unreadable);
+        f->damaged++;
+        return;
+    }
+    if (complete && strcmp(complete, "0") && strcmp(complete, "1")) {
+        results_note(f, "complete = %.32s (0 or 1 expected): damaged", complete);
+        f->damaged++;
+    }
+    if (f->schema_version < ATTRS_CRC_SINCE) return;
+    if (!complete) {
+        results_note(f, "it has no attribute complete, which every file of schema %d has from "
+                        "its start (damaged)", f->schema_version);
+        f->damaged++;
+    } else if (!strcmp(complete, "1") && (!crc || !strcmp(crc, "0"))) {
+        /* A run that ended wrote both; a killed run's are 0 and 0. */
+        results_note(f, "it says it is complete, yet its attributes have no checksum (%s), which "
+                        "the end of a run of schema %d writes (damaged)", TRUST_ATTRS_CRC,
+                     f->schema_version);
+        f->damaged++;
     }
 }

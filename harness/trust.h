@@ -3,17 +3,20 @@
  * anything (info, export, compare, the tables, the claims, the values).
  *
  *   - The schema: a version this reader knows (1 to RESULTS_SCHEMA_VERSION),
- *     and every column that version defines (results.c: RESULT_FIELDS' `since`);
- *     a file that fails is refused with the reason.
+ *     every column that version defines (results.c: RESULT_FIELDS' `since`)
+ *     and none of a later one; a file that fails is refused with the reason.
  *   - Completeness: a file is complete when it holds every planned point
- *     (`planned_points`, schemas 6 on; older files: their `complete` attribute).
- *     One that says complete and holds fewer rows, or lost rows or samples
- *     on the way (unreadable, out of order, cut short), is damaged, and said so.
+ *     (`planned_points`, schemas 6 on, where its absence is damage; older
+ *     files: their `complete` attribute).  One that says complete and holds
+ *     fewer rows, or lost rows or samples on the way (unreadable, out of
+ *     order, cut short), is damaged, and said so.
  *   - Values, row by row: a known disposition, device and precision; positive
  *     dimensions and flops = 2 M N K; for a passed row, finite positive times
- *     with min <= median <= max, gflops = flops / median time, an error within
- *     its tolerance, and a GPU rate under the file's own recorded FP32 peak (TF32:
- *     32 times it) with a 10% margin.  A row that breaks one is not believed:
+ *     (its samples' too) with min <= median <= max, gflops = flops / median
+ *     time, both errors within its tolerance, a GPU rate under the file's own
+ *     recorded FP32 peak (TF32: 32 times it) with a 10% margin, a host rate
+ *     under what one core can; no point of the plan twice (sweep, rung, shape
+ *     and configuration).  A row that breaks one is not believed:
  *     its disposition becomes "damaged", its reason says what broke, and the
  *     file's notes say how many.
  *   - Points of the plan (schema 10): a row whose `point` in the whole plan
@@ -21,7 +24,8 @@
  *   - Checksums (schema 9): a row whose CRC-32 over its fields and its
  *     samples' differs from its stored one is damaged the same way.  Files of
  *     older schemas have none and are read as they are, said so
- *     (f->checksummed 0). */
+ *     (f->checksummed 0).
+ *   - Attributes (trust_attrs): read whole, matching their checksum. */
 #ifndef HARNESS_TRUST_H
 #define HARNESS_TRUST_H
 #include <stddef.h>
@@ -70,5 +74,15 @@ int trust_schema(int schema_version, const unsigned char *present,
  * f->complete and f->damaged, marks rows, and adds to f->notes. */
 void trust_rows(struct results_file *f, int says_complete, long long planned, double fp32_peak,
                 size_t lost);
+
+/* The root attributes, as results_visit_attrs read them (results_read runs
+ * it on every file): unreadable, its refusal (NULL: read whole, and matching
+ * their checksum where they have one); crc and complete, the text of
+ * attrs_crc32 and of complete (NULL where absent).  Damaged: attributes that
+ * cannot be read or do not match their checksum; complete other than 0 or 1;
+ * from schema 9, no complete (written when a file is created), or complete = 1
+ * without a checksum (the end of a run writes both; a killed run's are 0). */
+void trust_attrs(struct results_file *f, const char *unreadable, const char *crc,
+                 const char *complete);
 
 #endif

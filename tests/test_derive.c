@@ -434,6 +434,9 @@ static void three_estimates_of_a_paired_row(void **state)
     rows[3].pairs = 10, rows[3].ref_ratio = 0.90, rows[3].kernel_ratio = NAN;   /* no row alone */
     snprintf(rows[3].paired_with, sizeof rows[3].paired_with, "cublas_fp32");
     for (size_t i = 0; i < 4; i++) rows[i].ref_ms_median = rows[i].kernel_ratio_ci95 = NAN;
+    /* the paired rows and the row alone are two sweeps' points, as in experiments/estimates.ini */
+    for (size_t i = 0; i < 4; i++)
+        snprintf(rows[i].sweep, sizeof rows[i].sweep, "%s", i == 2 ? "fp32_alone" : "fp32");
     pr->ref_ms_median = 1.02 * rows[0].time_ms_median;   /* cuBLAS 2% slower in the pairs */
     rows[0].probe_mhz_mean = 1980, pr->probe_mhz_mean = 1782;   /* the pairs at 0.9 of its clock */
     write_rows(path, rows, 4, 0, 0);
@@ -766,6 +769,9 @@ static void claims_hold_on_shipped_data_and_fail_on_slower_rows(void **state)
     struct results *w;
     assert_int_equal(results_create(&w, slow, 0, e, sizeof e), 0);
     assert_int_equal(results_attr_str(w, "gpu_name", "NVIDIA H100 80GB HBM3"), 0);
+    /* as a run records them: its plan's points and the GPU's peak (the H100's) */
+    assert_int_equal(results_attr_int(w, "planned_points", (long long)f.n_rows), 0);
+    assert_int_equal(results_attr_double(w, "gpu_fp32_peak_gflops", 66908.16), 0);
     for (size_t i = 0, s = 0; i < f.n_rows; i++) {
         struct result_row row = f.rows[i];
         const size_t first = s;

@@ -32,6 +32,7 @@ static void round_trip(void **state)
     assert_int_equal(results_attr_str(r, "gpu_name", "NVIDIA Test"), 0);
     assert_int_equal(results_attr_u64(r, "seed", 18446744073709551615ull), 0);
     assert_int_equal(results_attr_double(r, "x", 0.25), 0);
+    assert_int_equal(results_attr_int(r, "planned_points", 2), 0);   /* as a run records it */
     struct result_row a = {.variant = "gpu_tiled", .device = "gpu", .precision = "fp32",
                            .M = 17, .N = 33, .K = 65, .tile = 16, .samples = 3,
                            .flops = 2.0 * 17 * 33 * 65, .time_ms_min = 1.5, .time_ms_median = 2.5,
@@ -393,8 +394,9 @@ static void write_trust_case(const char *path, const struct result_row *rows, in
     assert_int_equal(results_close(r, err, sizeof err), 0);
 }
 
-/* A file of schema 8 whose /results lacks the column `drop`. */
-static void write_without_column(const char *path, const char *drop)
+/* A file of schema 9 whose /results lacks the column `drop` and stores the
+ * column `wide` as a 64-bit integer. */
+static void write_odd_columns(const char *path, const char *drop, const char *wide)
 {
     hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     hid_t tables[2] = {H5Tcreate(H5T_COMPOUND, sizeof(struct result_row)),
@@ -406,7 +408,9 @@ static void write_without_column(const char *path, const char *drop)
             const struct field_desc *fd = &fds[t][k];
             if (t == 0 && !strcmp(fd->name, drop)) continue;
             hid_t m = fd->kind == FIELD_STR ? H5Tcopy(H5T_C_S1)
-                      : fd->kind == FIELD_INT ? H5Tcopy(H5T_NATIVE_INT32) : H5Tcopy(H5T_NATIVE_DOUBLE);
+                      : fd->kind == FIELD_INT ? H5Tcopy(t == 0 && !strcmp(fd->name, wide)
+                                                            ? H5T_NATIVE_INT64 : H5T_NATIVE_INT32)
+                                              : H5Tcopy(H5T_NATIVE_DOUBLE);
             if (fd->kind == FIELD_STR) H5Tset_size(m, fd->size);
             H5Tinsert(tables[t], fd->name, fd->offset, m);
             H5Tclose(m);
@@ -438,6 +442,7 @@ static void repeated_points_are_damaged(void **state)
     struct results *r;
     if (results_create(&r, path, 0, err, sizeof err) != 0) fail_msg("%s", err);
     assert_int_equal(results_attr_double(r, "gpu_fp32_peak_gflops", 60000), 0);
+    assert_int_equal(results_attr_int(r, "planned_points", 6), 0);
     const int32_t points[] = {4, 2, 4, -1, -1, -7};
     const double s[2] = {1, 1};
     for (int i = 0; i < 6; i++) {
@@ -453,7 +458,7 @@ static void repeated_points_are_damaged(void **state)
     for (int i = 0; i < 6; i++) assert_string_equal(f.rows[i].disposition, want[i]);
     assert_non_null(strstr(f.rows[2].reason, "another row's too"));
     assert_non_null(strstr(f.rows[5].reason, "negative"));
-    assert_int_equal(f.damaged, 2);
+    if (f.damaged != 2) fail_msg("%zu damaged: %s", f.damaged, f.notes);   /* those two alone */
     results_file_free(&f);
     test_rmtree(dir);
 }
@@ -578,9 +583,150 @@ static void untrustworthy_files_are_refused_or_marked(void **state)
 
     /* a column its schema has, missing */
     unlink(path);
-    write_without_column(path, "gflops");
+    write_odd_columns(path, "gflops", "");
     assert_int_equal(results_read(path, &f, err, sizeof err), -1);
     assert_non_null(strstr(err, "/results has no column 'gflops', which schema 10 has"));
+    test_rmtree(dir);
+}
+
+/* What tests/fuzz/damage/damage-readers.py found read as sound (crafted files,
+ * their checksums made to match): each is now refused, or read as damaged with
+ * the reason. */
+static void crafted_damage_is_found(void **state)
+{
+    (void)state;
+    char dir[256], path[300], err[1024];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/t.h5", dir);
+    struct results_file f;
+    struct result_row rows[2] = {sound_row(64), sound_row(128)};
+
+    /* a schema_version below its columns' (9's crc32 in a file that says 8):
+     * the checks of the later schema would be skipped */
+    write_trust_case(path, rows, 1, 1, 8);
+    assert_int_equal(results_read(path, &f, err, sizeof err), -1);
+    assert_non_null(strstr(err, "has the column 'crc32' of schema 9, yet the file says "
+                                "schema_version 8"));
+    /* ... which export --attrs refuses as export does */
+    char *out, *er;
+    char *attrs[] = {(char *)test_binary(), "export", path, "--attrs", NULL};
+    assert_int_equal(test_run(attrs, &out, &er), 1);
+    assert_non_null(strstr(er, "yet the file says schema_version 8"));
+    free(out), free(er);
+
+    /* M stored as int64: a value past INT_MAX would be read as INT_MAX, and with
+     * flops and time to match (2^31 against 2^31 - 1, within rounding) believed */
+    unlink(path);
+    write_odd_columns(path, "", "M");
+    assert_int_equal(results_read(path, &f, err, sizeof err), -1);
+    assert_non_null(strstr(err, "column 5 'M': an integer column wider than the 32-bit"));
+
+    /* a passed row whose norm-wise error is NaN (verify.c passes neither) */
+    unlink(path);
+    rows[1].rel_err = NAN;
+    write_trust_case(path, rows, 2, 2, RESULTS_SCHEMA_VERSION);
+    assert_int_equal(results_read(path, &f, err, sizeof err), 0);
+    assert_int_equal(f.damaged, 1);
+    assert_non_null(strstr(f.rows[1].reason, "an error above its tolerance, yet passed"));
+    results_file_free(&f);
+    rows[1].rel_err = 0;
+
+    /* a host row faster than one core can be (a host run records no peak) */
+    unlink(path);
+    struct result_row host = sound_row(256);
+    snprintf(host.variant, sizeof host.variant, "host_naive");
+    snprintf(host.device, sizeof host.device, "host");
+    host.tile = 0, host.opt_level = 2;
+    host.time_ms_min = host.time_ms_median = host.time_ms_mean = host.time_ms_max = 1e-5;
+    host.gflops = host.flops / 1e-5 / 1e6;   /* 3.4 million GFLOP/s */
+    write_trust_case(path, &host, 1, 1, RESULTS_SCHEMA_VERSION);
+    assert_int_equal(results_read(path, &f, err, sizeof err), 0);
+    assert_int_equal(f.damaged, 1);
+    assert_non_null(strstr(f.rows[0].reason, "GFLOP/s on one CPU core (at most 1000)"));
+    results_file_free(&f);
+
+    /* a passed row with a sample whose time is NaN */
+    unlink(path);
+    {
+        struct results *r;
+        assert_int_equal(results_create(&r, path, 0, err, sizeof err), 0);
+        assert_int_equal(results_attr_int(r, "planned_points", 1), 0);
+        const double s[2] = {NAN, 1};
+        assert_int_equal(results_append(r, &rows[0], s, NULL, NULL, 2), 0);
+        assert_int_equal(results_finish(r, 1, "2026-11-24T00:00:00Z", 1.0), 0);
+        assert_int_equal(results_close(r, err, sizeof err), 0);
+    }
+    assert_int_equal(results_read(path, &f, err, sizeof err), 0);
+    assert_int_equal(f.damaged, 1);
+    assert_non_null(strstr(f.rows[0].reason, "a sample whose time is not a positive number"));
+    results_file_free(&f);
+
+    /* passed GPU rows without the peak their rates are held to */
+    unlink(path);
+    {
+        struct results *r;
+        assert_int_equal(results_create(&r, path, 0, err, sizeof err), 0);
+        assert_int_equal(results_attr_int(r, "planned_points", 1), 0);
+        const double s[2] = {1, 1};
+        assert_int_equal(results_append(r, &rows[0], s, NULL, NULL, 2), 0);
+        assert_int_equal(results_finish(r, 1, "2026-11-24T00:00:00Z", 1.0), 0);
+        assert_int_equal(results_close(r, err, sizeof err), 0);
+    }
+    assert_int_equal(results_read(path, &f, err, sizeof err), 0);
+    assert_int_equal(f.damaged, 1);
+    assert_non_null(strstr(f.notes, "1 passed GPU rows, but no readable gpu_fp32_peak_gflops"));
+    results_file_free(&f);
+
+    /* one point of the plan twice (a row copied over another, or appended) */
+    unlink(path);
+    rows[1] = rows[0];
+    write_trust_case(path, rows, 2, 2, RESULTS_SCHEMA_VERSION);
+    assert_int_equal(results_read(path, &f, err, sizeof err), 0);
+    assert_int_equal(f.damaged, 1);
+    assert_string_equal(f.rows[0].disposition, "passed");
+    assert_non_null(strstr(f.rows[1].reason, "the point of row 0 again"));
+    results_file_free(&f);
+    rows[1] = sound_row(128);
+
+    /* no planned_points (every run of schema 6 on records it): rows cut short
+     * could not be told from a complete file */
+    unlink(path);
+    write_trust_case(path, rows, 2, -1, RESULTS_SCHEMA_VERSION);
+    assert_int_equal(results_read(path, &f, err, sizeof err), 0);
+    assert_true(!f.complete && f.damaged == 1);
+    assert_non_null(strstr(f.notes, "it has no readable planned_points"));
+    results_file_free(&f);
+
+    /* attributes: every reader checks them, not only those that show them */
+    unlink(path);
+    write_trust_case(path, rows, 2, 2, RESULTS_SCHEMA_VERSION);
+    hid_t h = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    hid_t a = H5Aopen(h, "gpu_fp32_peak_gflops", H5P_DEFAULT);
+    const double more = 61000;
+    assert_true(a >= 0 && H5Awrite(a, H5T_NATIVE_DOUBLE, &more) >= 0);
+    H5Aclose(a), H5Fclose(h);
+    assert_int_equal(results_read(path, &f, err, sizeof err), 0);
+    assert_int_equal(f.damaged, 1);
+    assert_non_null(strstr(f.notes, "its attributes do not match their checksum"));
+    results_file_free(&f);
+    /* ... complete = 1 with no checksum over them (removed with the change) */
+    h = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    assert_true(h >= 0 && H5Adelete(h, TRUST_ATTRS_CRC) >= 0);
+    H5Fclose(h);
+    assert_int_equal(results_read(path, &f, err, sizeof err), 0);
+    assert_int_equal(f.damaged, 1);
+    assert_non_null(strstr(f.notes, "it says it is complete, yet its attributes have no checksum"));
+    results_file_free(&f);
+    /* ... complete other than 0 or 1 */
+    h = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    a = H5Aopen(h, "complete", H5P_DEFAULT);
+    const long long two = 2;
+    assert_true(a >= 0 && H5Awrite(a, H5T_NATIVE_LLONG, &two) >= 0);
+    H5Aclose(a), H5Fclose(h);
+    assert_int_equal(results_read(path, &f, err, sizeof err), 0);
+    assert_true(f.damaged >= 1);
+    assert_non_null(strstr(f.notes, "complete = 2 (0 or 1 expected)"));
+    results_file_free(&f);
     test_rmtree(dir);
 }
 
@@ -627,6 +773,7 @@ const struct CMUnitTest results_tests[] = {
     cmocka_unit_test(damaged_metadata_is_refused_not_waited_on),
     cmocka_unit_test(untrustworthy_files_are_refused_or_marked),
     cmocka_unit_test(repeated_points_are_damaged),
+    cmocka_unit_test(crafted_damage_is_found),
     cmocka_unit_test(fuzz_triage_tells_the_library_from_ours),
     cmocka_unit_test(a_column_of_impossible_width_is_refused),
     cmocka_unit_test(crafted_files_are_refused_or_recovered),

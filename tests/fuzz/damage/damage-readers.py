@@ -1,0 +1,918 @@
+#!/usr/bin/env python3
+"""damage-readers.py: damaged copies of a good results file, every reader
+command run on each, each outcome classified.  A measurement, run by hand; not
+part of `make test` or `make fuzz`.  Needs Python 3 and h5py (with numpy).
+
+    damage-readers.py make GOOD.h5 DIR [--seed S] [--cuts 126] [--flips 168]
+        DIR/good.h5 (a copy of GOOD), DIR/cut-*.h5 (GOOD cut short at seeded
+        lengths), DIR/flip-*.h5 (one seeded bit flipped) and DIR/crafted-*.h5
+        (one defect each: a column missing, a schema_version out of range, a
+        value that cannot be, a stale checksum, a relabelled GPU, ...), listed
+        in DIR/manifest.tsv (file, class, what was done).  In a file of schema 9
+        a crafted value change is sealed again (its row's crc32 and attrs_crc32
+        recomputed, as data/README.md defines them), so that the check of the
+        value itself is what meets it; the class 'crc' leaves them stale.
+    damage-readers.py run --bin MMLADDER DIR OUT.tsv [--claims CLAIMS.ini]
+                          [--h200 H200.h5] [--jobs 1] [--timeout 120] [--only CLASS]
+        every reader command on DIR/good.h5 (the baseline) and on each file of
+        the manifest; one line per (file, command): its class and outcome.
+    damage-readers.py summary OUT.tsv ...
+        per class: outcomes of every (file, command), and of each file (its
+        worst command).
+
+Reader commands (GOOD is DIR/good.h5): info, export (TSV, --csv, --samples,
+--attrs), table VIEW for each one-file view, table compare FILE GOOD, compare
+FILE GOOD, claims --partial with the file in a role, and values with the file
+in a role.  A GPU file (one with gpu_fp32_peak_gflops and passed GPU rows)
+takes the role h100 of paper/claims.ini, beside --h200 as h200; a host file
+takes the role `host` of a small claims file written into DIR, beside
+GOOD as `ref`.  --claims names the claims file (e.g. an older commit's, for
+that commit's binary).
+
+Outcomes of one command on one file, against the same command on good.h5
+(each file's path written FILE in both):
+  refused    exit status other than the baseline's, and a reason on stderr
+             that names the file
+  unnamed    exit status other than the baseline's, no reason naming the file
+  flagged    output made, and a line on stdout or stderr (not in the
+             baseline's) says it is damaged, incomplete or mismatched
+  identical  no such line, the same exit status and output as the baseline's
+  different  no such line, output other than the baseline's: a damaged or
+             mismatched file presented as sound
+  crash      killed by a signal;  hang: not finished within --timeout
+"""
+import argparse
+import collections
+import concurrent.futures
+import os
+import random
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+
+try:
+    import h5py
+    import numpy as np
+except ImportError:
+    sys.exit("damage-readers.py: needs h5py and numpy (pip install h5py)")
+
+VIEWS = ("runs ladder configs speedup samples telemetry transfers shapes suite corpus "
+         "corpus-classes corpus-cdf estimates").split()
+INT32_MAX = 2**31 - 1
+
+# ---- checksums (data/README.md, schema 9) -----------------------------------------------
+
+
+def _field_bytes(rec, dt, skip=None):
+    out = []
+    for name in dt.names:
+        if name == skip:
+            continue
+        t = dt.fields[name][0]
+        v = rec[name]
+        if t.kind == "S":
+            # the reader ends a string within its field: at most size - 1 bytes
+            out.append(bytes(v).split(b"\0")[0][: t.itemsize - 1])
+        elif t.kind in "iu":
+            out.append(struct.pack("<i", int(np.int64(v).astype(np.int32))))
+        else:
+            out.append(struct.pack("<d", float(v)))
+    return b"".join(out)
+
+
+def row_crcs(rows, samples):
+    """Each row's crc32 (as int32), over its fields but crc32, then its samples'."""
+    by_row = collections.defaultdict(list)
+    for s in samples:
+        by_row[int(s["row"])].append(s)
+    out = []
+    for i, r in enumerate(rows):
+        c = zlib.crc32(_field_bytes(r, rows.dtype, "crc32"))
+        for s in by_row.get(i, ()):
+            c = zlib.crc32(_field_bytes(s, samples.dtype), c)
+        out.append(np.uint32(c).astype(np.int32))
+    return out
+
+
+def _bytes(v):
+    if isinstance(v, str):
+        return v.encode("utf-8", "surrogateescape")
+    if isinstance(v, np.ndarray):
+        v = v[()]
+    return bytes(v)
+
+
+def attr_text(f, name):
+    """An attribute's value as text, as the reader writes it (results_read.c)."""
+    aid = f.attrs.get_id(name)
+    t = aid.get_type()
+    n = aid.get_space().get_simple_extent_npoints()
+    cls = t.get_class()
+    if n != 1:
+        return b"(%d values, not shown)" % n
+    if cls == h5py.h5t.STRING:
+        if not t.is_variable_str() and t.get_size() > 16 << 20:
+            return b"(a string of %d bytes, not shown)" % t.get_size()
+        return _bytes(f.attrs[name]).split(b"\0")[0]
+    if cls == h5py.h5t.INTEGER:
+        return b"%d" % int(f.attrs[name])
+    if cls == h5py.h5t.FLOAT:
+        return b"%.17g" % float(f.attrs[name])
+    return b"(a value of another type, not shown)"
+
+
+def attrs_crc(f):
+    c = 0
+    for name in sorted(f.attrs.keys(), key=lambda k: k.encode()):
+        if name != "attrs_crc32":
+            c = zlib.crc32(name.encode() + b"\0" + attr_text(f, name) + b"\0", c)
+    return int(np.uint32(c).astype(np.int32))
+
+
+def seal(path):
+    """Recompute every row's crc32 and attrs_crc32 of a schema-9 file."""
+    with h5py.File(path, "r+", locking=False) as f:
+        if "results" in f and "samples" in f and "crc32" in f["results"].dtype.names \
+                and "row" in f["samples"].dtype.names:
+            rows, samples = f["results"][:], f["samples"][:]
+            rows["crc32"] = row_crcs(rows, samples)
+            f["results"][:] = rows
+        if "attrs_crc32" in f.attrs and int(f.attrs["attrs_crc32"]) != 0:
+            f.attrs.modify("attrs_crc32", np.int64(attrs_crc(f)))
+
+
+# ---- making the damaged copies ----------------------------------------------------------
+
+
+def rewrite_table(f, name, new):
+    """Replace table `name` by the records `new` (any dtype), chunked as the writer's."""
+    old = f[name]
+    chunks = old.chunks or (64,)
+    del f[name]
+    f.create_dataset(name, data=new, chunks=chunks, maxshape=(None,))
+
+
+def drop_column(a, col):
+    names = [n for n in a.dtype.names if n != col]
+    out = np.empty(a.shape, dtype=[(n, a.dtype.fields[n][0]) for n in names])
+    for n in names:
+        out[n] = a[n]
+    return out
+
+
+def retype_column(a, col, dtype):
+    out = np.empty(a.shape, dtype=[(n, dtype if n == col else a.dtype.fields[n][0])
+                                   for n in a.dtype.names])
+    for n in a.dtype.names:
+        out[n] = a[n].astype(dtype) if n == col else a[n]
+    return out
+
+
+def set_attr(f, name, value, dtype=None):
+    if name in f.attrs:
+        del f.attrs[name]
+    if dtype is None:
+        f.attrs[name] = value
+    else:
+        f.attrs.create(name, value, dtype=dtype)
+
+
+class Maker:
+    def __init__(self, good, out, seed):
+        self.good, self.out = good, out
+        self.rng = random.Random(seed)
+        self.manifest = []
+        with h5py.File(good, "r", locking=False) as f:
+            self.rows = f["results"][:]
+            self.samples = f["samples"][:]
+            self.schema = int(f.attrs["schema_version"])
+            self.peak = float(f.attrs.get("gpu_fp32_peak_gflops", float("nan")))
+        disp = self.rows["disposition"]
+        dev = self.rows["device"]
+        self.passed = [i for i in range(len(self.rows)) if disp[i] == b"passed"]
+        self.gpu_passed = [i for i in self.passed if dev[i] == b"gpu"]
+        self.gpu = bool(self.gpu_passed) and self.peak == self.peak
+        self.sealed = self.schema >= 9
+        self.n = 0
+
+    def add(self, cls, what, edit=None, seal_after=True, raw=None, copy_of=None, roles=""):
+        """One crafted file: a copy of good (or of copy_of) changed by edit(f) under
+        h5py, or by raw(bytes) -> bytes; sealed again in schema 9 unless asked not."""
+        self.n += 1
+        name = "crafted-%03d-%s.h5" % (self.n, cls)
+        path = os.path.join(self.out, name)
+        shutil.copyfile(copy_of or self.good, path)
+        if edit:
+            with h5py.File(path, "r+", locking=False, libver=("earliest", "v110")) as f:
+                edit(f)
+            if self.sealed and seal_after and cls != "plausible":
+                seal(path)
+        if raw:
+            with open(path, "rb") as fh:
+                b = fh.read()
+            b2 = raw(b)
+            if b2 == b:
+                raise SystemExit("damage-readers.py: crafted %s changed nothing" % name)
+            with open(path, "wb") as fh:
+                fh.write(b2)
+        self.manifest.append((name, cls, what, roles))
+
+    def pick(self, among, k=1):
+        return self.rng.sample(among, min(k, len(among)))
+
+    # One row's fields set, the rest of the file as it was.
+    def row_edit(self, i, **fields):
+        def edit(f):
+            r = f["results"][i]
+            for k, v in fields.items():
+                r[k] = v
+            f["results"][i] = r
+        return edit
+
+
+def consistent_rate(r, gflops):
+    """Fields of row r changed so that it runs at `gflops`, every time consistent."""
+    t = float(r["flops"]) / gflops / 1e6
+    scale = t / float(r["time_ms_median"])
+    return dict(gflops=gflops, time_ms_median=t, time_ms_min=float(r["time_ms_min"]) * scale,
+                time_ms_mean=float(r["time_ms_mean"]) * scale,
+                time_ms_max=float(r["time_ms_max"]) * scale,
+                time_ms_stddev=float(r["time_ms_stddev"]) * scale)
+
+
+def make_crafted(m):
+    rows, n = m.rows, len(m.rows)
+    passed = m.passed
+    p3 = [passed[0], m.pick(passed)[0], passed[-1]]   # first, a seeded one, last passed row
+
+    # -- the schema's columns
+    for col in ["gflops", "disposition", "M", "time_ms_median", "variant", "device"]:
+        m.add("columns", "/results without column %s" % col,
+              lambda f, c=col: rewrite_table(f, "results", drop_column(f["results"][:], c)))
+    m.add("columns", "/samples without column time_ms",
+          lambda f: rewrite_table(f, "samples", drop_column(f["samples"][:], "time_ms")))
+    m.add("columns", "/results with an unknown column 'bogus'",
+          lambda f: rewrite_table(f, "results", _with_bogus(f["results"][:])))
+    m.add("columns", "/results column gflops stored as int32",
+          lambda f: rewrite_table(f, "results", retype_column(f["results"][:], "gflops", "<i4")))
+    m.add("columns", "/results column gflops stored as float32 (values rounded)",
+          lambda f: rewrite_table(f, "results", retype_column(f["results"][:], "gflops", "<f4")))
+    m.add("columns", "no /samples table", lambda f: f.__delitem__("samples"))
+    m.add("columns", "identity: every table and attribute rewritten unchanged by h5py",
+          lambda f: rewrite_table(f, "results", f["results"][:]))
+    if m.schema >= 9:
+        m.add("columns", "/results without crc32 (schema_version still 9)",
+              lambda f: rewrite_table(f, "results", drop_column(f["results"][:], "crc32")))
+
+    # -- schema_version
+    for v in [99, 0, -1, 10, 1000000]:
+        m.add("schema", "schema_version = %d" % v, lambda f, v=v: set_attr(f, "schema_version", v, "<i8"))
+    m.add("schema", "schema_version missing", lambda f: f.attrs.__delitem__("schema_version"))
+    m.add("schema", "schema_version a string '%d'" % m.schema,
+          lambda f: set_attr(f, "schema_version", str(m.schema)))
+    m.add("schema", "schema_version a float %d.0" % m.schema,
+          lambda f: set_attr(f, "schema_version", float(m.schema), "<f8"))
+    m.add("schema", "schema_version %d (columns of a later schema present)" % (m.schema - 1),
+          lambda f: set_attr(f, "schema_version", m.schema - 1, "<i8"))
+    m.add("schema", "schema_version 5 (columns of later schemas present)",
+          lambda f: set_attr(f, "schema_version", 5, "<i8"))
+    if m.schema >= 9:
+        i = p3[1]
+        r = rows[i]
+
+        def downgrade(f, i=i, r=r):
+            set_attr(f, "schema_version", 8, "<i8")
+            fs = consistent_rate(r, float(r["gflops"]) * 1.3)
+            m.row_edit(i, **fs)(f)
+        m.add("schema", "schema_version 8 and row %d 30%% faster, its crc32 stale" % i,
+              lambda f: (downgrade(f), f.attrs.modify("attrs_crc32", np.int64(attrs_crc(f)))),
+              seal_after=False)
+
+    # -- integers stored wider than 32 bits
+    def wide(f, col, i, v):
+        a = retype_column(f["results"][:], col, "<i8")
+        a[col][i] = v
+        rewrite_table(f, "results", a)
+    m.add("int64", "M as int64, values unchanged", lambda f: wide(f, "M", 0, rows["M"][0]))
+    for v, i in [(2**31, p3[0]), (2**32 + int(rows["M"][p3[1]]), p3[1]), (2**40, p3[2])]:
+        def big(f, v=v, i=i):
+            a = retype_column(f["results"][:], "M", "<i8")
+            r = a[i]
+            a["M"][i] = v
+            a["flops"][i] = 2.0 * v * int(r["N"]) * int(r["K"])
+            a["gflops"][i] = a["flops"][i] / float(r["time_ms_median"]) / 1e6
+            rewrite_table(f, "results", a)
+        m.add("int64", "row %d: M = %d as int64 (flops and gflops to match)" % (i, v), big)
+    m.add("int64", "row %d: K = -2^33 as int64" % p3[1], lambda f: wide(f, "K", p3[1], -2**33))
+    m.add("int64", "/samples row index as int64, one 2^32 + its row",
+          lambda f: _wide_sample_row(f))
+
+    # -- complete and planned_points
+    keep_half = n // 2
+
+    def cut_rows(f, k):
+        f["results"].resize((k,))
+        s = f["samples"][:]
+        s = s[s["row"] < k]
+        f["samples"].resize((len(s),))
+        if len(s):
+            f["samples"][:] = s
+    m.add("complete", "complete = 1, rows cut to %d of %d" % (keep_half, n), lambda f: cut_rows(f, keep_half))
+    m.add("complete", "complete = 1, rows cut to 0 of %d" % n, lambda f: cut_rows(f, 0))
+    m.add("complete", "complete = 1, last row cut", lambda f: cut_rows(f, n - 1))
+    m.add("complete", "complete = 0, every row there (killed after the last row)",
+          lambda f: f.attrs.modify("complete", np.int64(0)))
+    m.add("complete", "complete = 2", lambda f: f.attrs.modify("complete", np.int64(2)))
+    m.add("complete", "complete missing", lambda f: f.attrs.__delitem__("complete"))
+    m.add("complete", "complete a string '1', rows cut to %d" % keep_half,
+          lambda f: (set_attr(f, "complete", "1"), cut_rows(f, keep_half)))
+    m.add("planned", "planned_points missing", lambda f: f.attrs.__delitem__("planned_points"))
+    m.add("planned", "planned_points missing, rows cut to %d" % keep_half,
+          lambda f: (f.attrs.__delitem__("planned_points"), cut_rows(f, keep_half)))
+    m.add("planned", "planned_points = -1, rows cut to %d" % keep_half,
+          lambda f: (f.attrs.modify("planned_points", np.int64(-1)), cut_rows(f, keep_half)))
+    m.add("planned", "planned_points = -%d" % n, lambda f: f.attrs.modify("planned_points", np.int64(-n)))
+    m.add("planned", "planned_points a string, rows cut to %d" % keep_half,
+          lambda f: (set_attr(f, "planned_points", str(n)), cut_rows(f, keep_half)))
+    m.add("planned", "planned_points = 0", lambda f: f.attrs.modify("planned_points", np.int64(0)))
+    m.add("planned", "planned_points = %d (rows %d)" % (n + 10, n),
+          lambda f: f.attrs.modify("planned_points", np.int64(n + 10)))
+    m.add("planned", "planned_points = %d, complete = 0, rows cut to %d (an honest killed run)"
+          % (n, keep_half),
+          lambda f: (f.attrs.modify("complete", np.int64(0)), cut_rows(f, keep_half)))
+
+    # -- attributes of odd types, unreadable attributes
+    m.add("attrs", "gpu_fp32_peak_gflops a string", lambda f: set_attr(f, "gpu_fp32_peak_gflops", "66908"))
+    m.add("attrs", "gpu_fp32_peak_gflops an array of 2",
+          lambda f: set_attr(f, "gpu_fp32_peak_gflops", np.array([1.0, 2.0])))
+    m.add("attrs", "gpu_name an integer", lambda f: set_attr(f, "gpu_name", 100, "<i8"))
+    m.add("attrs", "hostname an array of 3 strings",
+          lambda f: set_attr(f, "hostname", np.array([b"a", b"b", b"c"])))
+    m.add("attrs", "an attribute of compound type added",
+          lambda f: set_attr(f, "odd", np.zeros(1, dtype=[("a", "<i4"), ("b", "<f8")])[0]))
+    m.add("attrs", "experiment_text of 17 MB (over the reader's 16 MB)",
+          lambda f: set_attr(f, "experiment_text", np.bytes_(b"x" * (17 << 20))))
+    m.add("attrs", "cpu_model of non-UTF-8 bytes (fixed-length)",
+          lambda f: set_attr(f, "cpu_model", np.bytes_(b"\xff\xfe\x80 cpu")))
+    m.add("attrs", "raw bytes: the name 'gpu_name' overwritten with 'gpu_nXme'",
+          raw=lambda b: b.replace(b"gpu_name", b"gpu_nXme"))
+    m.add("attrs", "raw bytes: the name 'planned_points' overwritten with 'planned_pointz'",
+          raw=lambda b: b.replace(b"planned_points", b"planned_pointz"))
+    m.add("attrs", "raw bytes: the global heap signature (GCOL) overwritten",
+          raw=lambda b: b.replace(b"GCOL", b"GCOX", 1))
+    m.add("attrs", "raw bytes: the first attribute-info/B-tree signature (BTHD) overwritten",
+          raw=lambda b: b.replace(b"BTHD", b"BTHX", 1))
+
+    # -- values: rates above the peak (GPU files)
+    if m.gpu:
+        fp32 = [i for i in m.gpu_passed if rows["precision"][i] == b"fp32"]
+        tf32 = [i for i in m.gpu_passed if rows["precision"][i] == b"tf32"]
+        for i, x in [(m.pick(fp32)[0], 1.5), (m.pick(fp32)[0], 20.0)]:
+            m.add("peak", "row %d (fp32) at %.1f x the file's FP32 peak, times to match" % (i, x),
+                  m.row_edit(i, **consistent_rate(rows[i], m.peak * x)))
+        if tf32:
+            i = m.pick(tf32)[0]
+            m.add("peak", "row %d (tf32) at 40 x the FP32 peak, times to match" % i,
+                  m.row_edit(i, **consistent_rate(rows[i], m.peak * 40)))
+        i = m.pick(fp32)[0]
+        m.add("peak", "row %d (fp32) at 1.05 x the FP32 peak (within the 10%% margin, by design)" % i,
+              m.row_edit(i, **consistent_rate(rows[i], m.peak * 1.05)))
+        i = m.pick(fp32)[0]
+        m.add("peak", "row %d at 1.5 x the peak, gpu_fp32_peak_gflops missing" % i,
+              lambda f, i=i: (m.row_edit(i, **consistent_rate(rows[i], m.peak * 1.5))(f),
+                              f.attrs.__delitem__("gpu_fp32_peak_gflops")))
+        i = m.pick(fp32)[0]
+        m.add("peak", "gpu_fp32_peak_gflops = 1 (every GPU rate above it)",
+              lambda f: f.attrs.modify("gpu_fp32_peak_gflops", np.float64(1.0)))
+        m.add("peak", "gpu_fp32_peak_gflops = NaN, row %d at 1.5 x the peak" % i,
+              lambda f, i=i: (m.row_edit(i, **consistent_rate(rows[i], m.peak * 1.5))(f),
+                              f.attrs.modify("gpu_fp32_peak_gflops", np.float64("nan"))))
+    else:
+        i = p3[1]
+        m.add("peak", "host row %d at 10^7 GFLOP/s, times to match (a host file records no peak)" % i,
+              m.row_edit(i, **consistent_rate(rows[i], 1e7)))
+
+    # -- values: times and rates that cannot be
+    for k, v in enumerate([float("nan"), float("inf"), 0.0, -1.0]):
+        i = p3[k % 3]
+        m.add("time", "row %d: time_ms_median = %r" % (i, v), m.row_edit(i, time_ms_median=v))
+    for k, v in enumerate([float("nan"), float("inf"), 0.0, -1.0]):
+        i = p3[(k + 1) % 3]
+        m.add("gflops", "row %d: gflops = %r" % (i, v), m.row_edit(i, gflops=v))
+    i = p3[1]
+    m.add("time", "row %d: time_ms_min above its median" % i,
+          m.row_edit(i, time_ms_min=float(rows[i]["time_ms_median"]) * 2))
+    m.add("time", "row %d: time_ms_stddev = -1" % i, m.row_edit(i, time_ms_stddev=-1.0))
+    m.add("time", "row %d: samples = 0 (passed)" % i, m.row_edit(i, samples=0))
+    m.add("time", "row %d: time_ms_max = NaN" % p3[2], m.row_edit(p3[2], time_ms_max=float("nan")))
+    m.add("time", "sample 0 of row %d: time_ms = NaN" % p3[1], lambda f: _sample_edit(f, p3[1], 0, time_ms=float("nan")))
+    m.add("time", "sample 1 of row %d: time_ms = -1" % p3[0], lambda f: _sample_edit(f, p3[0], 1, time_ms=-1.0))
+    # a NaN in a group's first row (a rung at a shape with several configurations)
+    groups = collections.defaultdict(list)
+    for j in passed:
+        r = rows[j]
+        groups[(r["variant"], r["M"], r["N"], r["K"], r["host_memory"])].append(j)
+    multi = [g for g in groups.values() if len(g) > 1]
+    for g in m.rng.sample(multi, min(2, len(multi))):
+        m.add("nan-first", "row %d, the first of its group of %d: gflops = NaN" % (g[0], len(g)),
+              m.row_edit(g[0], gflops=float("nan")))
+        m.add("nan-first", "row %d, the first of its group of %d: time_ms_median = NaN, gflops = 1e9"
+              % (g[0], len(g)), m.row_edit(g[0], time_ms_median=float("nan"), gflops=1e9))
+    for i, x in [(p3[0], 1.5), (p3[1], 1 + 1e-6), (p3[2], 0.5)]:
+        m.add("consistency", "row %d: gflops x %g (not flops / median time)" % (i, x),
+              m.row_edit(i, gflops=float(rows[i]["gflops"]) * x))
+    m.add("consistency", "row %d: gflops x (1 + 1e-12) (within rounding, by design)" % p3[1],
+          m.row_edit(p3[1], gflops=float(rows[p3[1]]["gflops"]) * (1 + 1e-12)))
+    m.add("consistency", "row %d: rel_err = NaN (passed)" % p3[1], m.row_edit(p3[1], rel_err=float("nan")))
+    m.add("consistency", "row %d: max_rel_err = 10 x its tolerance (passed)" % p3[0],
+          m.row_edit(p3[0], max_rel_err=float(rows[p3[0]]["tolerance"]) * 10))
+    m.add("consistency", "row %d: max_rel_err = NaN (passed)" % p3[2],
+          m.row_edit(p3[2], max_rel_err=float("nan")))
+    m.add("flops", "row %d: flops x 2 (gflops to match)" % p3[0],
+          m.row_edit(p3[0], flops=float(rows[p3[0]]["flops"]) * 2, gflops=float(rows[p3[0]]["gflops"]) * 2))
+    m.add("flops", "row %d: M + 1, flops and gflops as they were" % p3[1],
+          m.row_edit(p3[1], M=int(rows[p3[1]]["M"]) + 1))
+    skipped = [j for j in range(n) if rows["disposition"][j] == b"skipped"]
+    if skipped:
+        j = m.pick(skipped)[0]
+        m.add("flops", "row %d (skipped): flops = 0" % j, m.row_edit(j, flops=0.0))
+        m.add("strings", "row %d: skipped made passed (its times zero)" % j, m.row_edit(j, disposition=b"passed"))
+
+    # -- strings no writer writes
+    for i, (col, v) in zip([p3[0], p3[1], p3[2], p3[0], p3[1], p3[2], p3[1], p3[0], p3[2]],
+                           [("disposition", b"passd"), ("disposition", b""), ("disposition", b"PASSED"),
+                            ("disposition", b"damaged"), ("device", b"cpu"), ("device", b""),
+                            ("precision", b"fp16"), ("precision", b"FP32"), ("variant", b"gpu_bogus")]):
+        m.add("strings", "row %d: %s = %r" % (i, col, v.decode()), m.row_edit(i, **{col: v}))
+    m.add("strings", "row %d: disposition 'recording' amid committed rows" % p3[1],
+          m.row_edit(p3[1], disposition=b"recording"))
+    m.add("strings", "last row: disposition 'recording' (complete = 1)", m.row_edit(n - 1, disposition=b"recording"))
+
+    # -- plausible edits: a value changed within reason, checksums left as they were
+    #    (only a checksum can find these: schema 9's; in schema 8 they read as sound)
+    i = p3[1]
+    m.add("plausible", "row %d: 30%% faster, times and gflops to match" % i,
+          m.row_edit(i, **consistent_rate(rows[i], float(rows[i]["gflops"]) * 1.3)))
+    m.add("plausible", "row %d: passed made incorrect" % p3[0], m.row_edit(p3[0], disposition=b"incorrect"))
+    j = p3[2]
+    Mv = INT32_MAX
+    m.add("plausible", "row %d: M = INT_MAX, flops and gflops to match" % j,
+          m.row_edit(j, M=Mv, flops=2.0 * Mv * int(rows[j]["N"]) * int(rows[j]["K"]),
+                     gflops=2.0 * Mv * int(rows[j]["N"]) * int(rows[j]["K"]) / float(rows[j]["time_ms_median"]) / 1e6))
+    m.add("plausible", "sample 0 of row %d: time_ms = 2 x" % p3[1], lambda f: _sample_edit(f, p3[1], 0, scale=2))
+    m.add("plausible", "experiment_name changed", lambda f: f.attrs.modify("experiment_name", "other"))
+
+    # -- stale checksums (schema 9)
+    if m.schema >= 9:
+        i = p3[1]
+        m.add("crc", "row %d: variant renamed to host_restrict/gpu_naive, crc32 stale" % p3[0],
+              m.row_edit(p3[0], variant=b"gpu_naive" if rows["device"][p3[0]] == b"gpu" else
+                         (b"host_naive" if rows["variant"][p3[0]] != b"host_naive" else b"host_restrict")),
+              seal_after=False)
+        m.add("crc", "sample 2 of row %d: t_s x 2, crc32 stale" % i,
+              lambda f: _sample_edit_field(f, i, 2, "t_s", 2.0), seal_after=False)
+        m.add("crc", "row %d: crc32 = 0" % p3[2], m.row_edit(p3[2], crc32=0), seal_after=False)
+        a, b = p3[0], p3[2]
+        m.add("crc", "rows %d and %d: crc32 swapped" % (a, b),
+              lambda f: _swap_crc(f, a, b), seal_after=False)
+        m.add("crc", "row %d: reason set, crc32 stale" % p3[0],
+              m.row_edit(p3[0], reason=b"edited"), seal_after=False)
+        for what, edit in [
+                ("gpu_name changed", lambda f: f.attrs.modify("gpu_name", "NVIDIA H200")),
+                ("planned_points + 1", lambda f: f.attrs.modify("planned_points", np.int64(n + 1))),
+                ("complete = 0", lambda f: f.attrs.modify("complete", np.int64(0))),
+                ("experiment_name changed", lambda f: f.attrs.modify("experiment_name", "other")),
+                ("an attribute added", lambda f: set_attr(f, "added", "x")),
+                ("hostname deleted", lambda f: f.attrs.__delitem__("hostname")),
+                ("attrs_crc32 = 0 and gpu_name changed",
+                 lambda f: (f.attrs.modify("gpu_name", "NVIDIA H200"), f.attrs.modify("attrs_crc32", np.int64(0)))),
+                ("attrs_crc32 deleted and gpu_name changed",
+                 lambda f: (f.attrs.modify("gpu_name", "NVIDIA H200"), f.attrs.__delitem__("attrs_crc32"))),
+                ("attrs_crc32 deleted and planned_points changed, rows cut",
+                 lambda f: (f.attrs.__delitem__("attrs_crc32"), f.attrs.modify("planned_points", np.int64(keep_half)),
+                            cut_rows(f, keep_half))),
+                ("attrs_crc32 a string", lambda f: set_attr(f, "attrs_crc32", "123")),
+                ("attrs_crc32 deleted, nothing else", lambda f: f.attrs.__delitem__("attrs_crc32"))]:
+            m.add("attrs-crc", what + ", attrs_crc32 stale", edit, seal_after=False)
+
+    # -- duplicated rows
+    def dup_append(f, i, samples_too, planned):
+        a = f["results"][:]
+        a = np.concatenate([a, a[i:i + 1]])
+        rewrite_table(f, "results", a)
+        if samples_too:
+            s = f["samples"][:]
+            add = s[s["row"] == i].copy()
+            add["row"] = len(a) - 1
+            rewrite_table(f, "samples", np.concatenate([s, add]))
+        if planned:
+            f.attrs.modify("planned_points", np.int64(len(a)))
+    i = p3[1]
+    m.add("duplicates", "row %d appended again, without its samples" % i, lambda f: dup_append(f, i, False, False))
+    m.add("duplicates", "row %d appended again with its samples, planned_points + 1" % i,
+          lambda f: dup_append(f, i, True, True))
+    if skipped:
+        j = skipped[-1]
+        m.add("duplicates", "row %d (skipped) appended again, planned_points + 1" % j,
+              lambda f: dup_append(f, j, False, True))
+        k = [x for x in skipped if x != j]
+        if k:
+            m.add("duplicates", "row %d (skipped) copied over row %d (skipped)" % (j, k[0]),
+                  lambda f: _copy_row(f, j, k[0]))
+    g = m.rng.choice(multi) if multi else p3[:2]
+    m.add("duplicates", "row %d copied over row %d (same rung and shape), samples as they were" % (g[0], g[1]),
+          lambda f: _copy_row(f, g[0], g[1]))
+
+    # -- samples pointing at rows that do not exist
+    ns = len(m.samples)
+    m.add("samples", "the last sample's row = rows + 5", lambda f: _sample_at(f, ns - 1, row=n + 5))
+    m.add("samples", "the last sample's row = -1", lambda f: _sample_at(f, ns - 1, row=-1))
+    m.add("samples", "sample 0's row = 2^31 - 1", lambda f: _sample_at(f, 0, row=INT32_MAX))
+    m.add("samples", "20 samples of row rows + 3 appended", lambda f: _append_samples(f, n + 3, 20))
+    m.add("samples", "samples of row %d given to row %d" % (p3[1], p3[1] + 1),
+          lambda f: _move_samples(f, p3[1], p3[1] + 1))
+    m.add("samples", "samples in reverse order", lambda f: _reverse_samples(f))
+    m.add("samples", "sample 1 of row %d numbered 0 again" % p3[1], lambda f: _sample_edit(f, p3[1], 1, sample=0))
+
+    # -- GPU runs relabelled, and roles
+    if m.gpu:
+        m.add("roles", "gpu_name 'NVIDIA H200' (an H100 run relabelled)",
+              lambda f: f.attrs.modify("gpu_name", "NVIDIA H200"))
+        m.add("roles", "gpu_name 'NVIDIA H100 PCIe' (another H100 model; claims roles say H100)",
+              lambda f: f.attrs.modify("gpu_name", "NVIDIA H100 PCIe"))
+        m.add("roles", "gpu_name missing", lambda f: f.attrs.__delitem__("gpu_name"))
+        m.add("roles", "gpu_name empty", lambda f: f.attrs.modify("gpu_name", ""))
+        m.add("roles", "raw bytes: 'H100' in gpu_name's value overwritten with 'H200'",
+              raw=lambda b: b.replace(b"NVIDIA H100 80GB HBM3", b"NVIDIA H200 80GB HBM3"))
+        m.add("roles", "the role given twice (claims and values: h100=FILE h100=GOOD; table runs)",
+              lambda f: None, roles="dup")
+    else:
+        m.add("roles", "gpu_name 'NVIDIA H100 80GB HBM3' on a host run",
+              lambda f: f.attrs.modify("gpu_name", "NVIDIA H100 80GB HBM3"))
+        m.add("roles", "the role given twice (claims and values: host=FILE host=GOOD; table runs)",
+              lambda f: None, roles="dup")
+
+
+def _with_bogus(a):
+    out = np.zeros(a.shape, dtype=[(n, a.dtype.fields[n][0]) for n in a.dtype.names] + [("bogus", "<i4")])
+    for k in a.dtype.names:
+        out[k] = a[k]
+    return out
+
+
+def _wide_sample_row(f):
+    s = retype_column(f["samples"][:], "row", "<i8")
+    s["row"][len(s) // 2] += 2**32
+    rewrite_table(f, "samples", s)
+
+
+def _sample_index(f, row, k):
+    s = f["samples"][:]
+    idx = np.nonzero(s["row"] == row)[0]
+    return int(idx[k]) if len(idx) > k else None
+
+
+def _sample_edit(f, row, k, time_ms=None, sample=None, scale=None):
+    j = _sample_index(f, row, k)
+    if j is None:
+        raise SystemExit("damage-readers.py: row %d has no sample %d" % (row, k))
+    s = f["samples"][j]
+    if time_ms is not None:
+        s["time_ms"] = time_ms
+    if scale is not None:
+        s["time_ms"] = float(s["time_ms"]) * scale
+    if sample is not None:
+        s["sample"] = sample
+    f["samples"][j] = s
+
+
+def _sample_edit_field(f, row, k, field, scale):
+    j = _sample_index(f, row, k)
+    s = f["samples"][j]
+    s[field] = float(s[field]) * scale
+    f["samples"][j] = s
+
+
+def _sample_at(f, j, **fields):
+    s = f["samples"][j]
+    for k, v in fields.items():
+        s[k] = v
+    f["samples"][j] = s
+
+
+def _append_samples(f, row, count):
+    s = f["samples"][:]
+    add = np.zeros(count, dtype=s.dtype)
+    add["row"] = row
+    add["sample"] = np.arange(count)
+    add["time_ms"] = 1.0
+    rewrite_table(f, "samples", np.concatenate([s, add]))
+
+
+def _move_samples(f, a, b):
+    s = f["samples"][:]
+    s["row"][s["row"] == a] = b
+    f["samples"][:] = s
+
+
+def _reverse_samples(f):
+    f["samples"][:] = f["samples"][:][::-1]
+
+
+def _swap_crc(f, a, b):
+    r = f["results"][:]
+    r["crc32"][a], r["crc32"][b] = r["crc32"][b], r["crc32"][a]
+    f["results"][:] = r
+
+
+def _copy_row(f, src, dst):
+    f["results"][dst] = f["results"][src]
+
+
+def cmd_make(args):
+    os.makedirs(args.dir, exist_ok=True)
+    good = os.path.join(args.dir, "good.h5")
+    shutil.copyfile(args.good, good)
+    m = Maker(good, args.dir, args.seed)
+    size = os.path.getsize(good)
+    rng = random.Random(args.seed)
+    for k in range(args.cuts):
+        at = rng.randrange(0, size)
+        name = "cut-%03d-at-%d.h5" % (k, at)
+        with open(good, "rb") as fh, open(os.path.join(args.dir, name), "wb") as out:
+            out.write(fh.read(at))
+        m.manifest.append((name, "truncation", "the first %d of %d bytes" % (at, size), ""))
+    data = open(good, "rb").read()
+    for k in range(args.flips):
+        at, bit = rng.randrange(0, size), rng.randrange(8)
+        b = bytearray(data)
+        b[at] ^= 1 << bit
+        name = "flip-%03d-at-%d.%d.h5" % (k, at, bit)
+        with open(os.path.join(args.dir, name), "wb") as out:
+            out.write(b)
+        m.manifest.append((name, "flip", "bit %d of byte %d flipped" % (bit, at), ""))
+    make_crafted(m)
+    with open(os.path.join(args.dir, "manifest.tsv"), "w") as out:
+        out.write("file\tclass\twhat\troles\n")
+        for row in m.manifest:
+            out.write("\t".join(row) + "\n")
+    kind = "gpu" if m.gpu else "host"
+    with open(os.path.join(args.dir, "kind"), "w") as out:
+        out.write(kind + "\n")
+    if kind == "host":
+        with open(os.path.join(args.dir, "host-claims.ini"), "w") as out:
+            out.write(HOST_CLAIMS)
+    with open(os.path.join(args.dir, "values.tex"), "w") as out:
+        out.write(GPU_TEX if kind == "gpu" else HOST_TEX)
+    crafted = sum(1 for r in m.manifest if r[1] not in ("truncation", "flip"))
+    print("%s: %d cuts, %d flips, %d crafted (%s file, schema %d)" %
+          (args.dir, args.cuts, args.flips, crafted, kind, m.schema))
+
+
+HOST_CLAIMS = """\
+; claims over a host run (damage-readers.py): the file as role host, the good copy as ref
+[verified_host]
+text = {max} points incorrect or failed
+value = unverified
+runs = host
+expect = at_most 0
+scope = any
+
+[restrict_over_naive]
+text = host_restrict runs at {range} times host_naive
+value = ratio host_restrict host_naive
+runs = host
+shapes = 128 256
+expect = between 0.01 100
+scope = any
+
+[naive_tflops]
+text = host_naive reaches {range} TFLOP/s
+value = tflops host_naive
+runs = host
+shapes = 128 256
+expect = at_most 1000
+scope = any
+
+[host_agreement]
+text = the two runs agree within {range}
+value = agreement
+runs = host ref
+device = host
+expect = between 0.001 1000
+scope = any
+"""
+
+HOST_TEX = r"""\val{host.points} \val{host.passed} \val{host.skipped}
+\val{host.gflops.host_naive.128} \val{host.gflops.host_restrict.256}
+\val{host.ratio.host_restrict.host_naive.128} \val{host.rows.host}
+\val{claim.restrict_over_naive.measured} \val{claim.host_agreement.measured}
+"""
+
+GPU_TEX = r"""\val{h100.gpu} \val{h100.points} \val{h100.passed} \val{h100.skipped}
+\val{h100.gflops.cublas_fp32.4096} \val{h100.pct_ref.gpu_async_copy.4096}
+\val{h100.ratio.cublas_tf32.cublas_fp32.4096} \val{h100.step.gpu_tiled_wpt.4096}
+\val{h100.max_rel_err.fp32} \val{h100.rows.gpu}
+\val{claim.warptiled_vs_cublas.measured} \val{claim.tf32_cublas_over_fp32.measured}
+"""
+
+# ---- running the readers -------------------------------------------------------------------
+
+STRONG = re.compile(r"damaged|incomplete|two gpu models|mismatch|not believed|given twice|"
+                    r"is a run on|unreadable|cannot be read|\blost\b|dropped|"
+                    r"out of order|cut short|not an hdf5|crashed|did not end", re.I)
+
+
+def commands(kind, claims, h200, roles, dirpath, tex):
+    """(name, argv with FILE, GOOD and TMP in it, files under TMP to compare)."""
+    c = [("info", ["info", "FILE"]), ("export", ["export", "FILE"]),
+         ("export-csv", ["export", "FILE", "--csv"]), ("export-samples", ["export", "FILE", "--samples"]),
+         ("export-attrs", ["export", "FILE", "--attrs"])]
+    for v in VIEWS:
+        c.append(("table-" + v, ["table", v, "FILE"]))
+    c.append(("table-compare", ["table", "compare", "FILE", "GOOD"]))
+    c.append(("compare", ["compare", "FILE", "GOOD"]))
+    if kind == "gpu":
+        run_roles = ["h100=FILE"] + (["h100=GOOD"] if roles == "dup" else []) + ["h200=" + h200]
+    else:
+        run_roles = ["host=FILE"] + (["host=GOOD"] if roles == "dup" else []) + ["ref=GOOD"]
+    if roles == "dup":
+        c[c.index(("table-runs", ["table", "runs", "FILE"]))] = ("table-runs", ["table", "runs", "a=FILE", "a=GOOD"])
+    c.append(("claims", ["claims", claims, "--partial"] + run_roles))
+    c.append(("values", ["values", "--claims", claims, "--out", "TMP/values.tex", "--tables", "TMP/tables"]
+              + run_roles + ["--", tex]))
+    return c
+
+
+def run_one(binary, argv, src, good, timeout):
+    """argv run on a copy of src named TMP/t.h5 (every file's path as long as
+    the baseline's); its exit status, stdout, stderr and files written under
+    TMP, with TMP written TMP and the good file's path GOOD."""
+    tmp = tempfile.mkdtemp(prefix="damage-")
+    os.mkdir(os.path.join(tmp, "tables"))
+    path = os.path.join(tmp, "t.h5")
+    shutil.copyfile(src, path)
+    full = [binary] + [a.replace("FILE", path).replace("GOOD", good).replace("TMP", tmp) for a in argv]
+    t0 = time.monotonic()
+    try:
+        p = subprocess.run(full, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
+        rc, out, err = p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired as e:
+        rc, out, err = "hang", e.stdout or b"", e.stderr or b""
+    secs = time.monotonic() - t0
+    os.unlink(path)
+    extra = b""
+    for root, _, files in sorted(os.walk(tmp)):
+        for fn in sorted(files):
+            with open(os.path.join(root, fn), "rb") as fh:
+                extra += fn.encode() + b"\n" + fh.read()
+    shutil.rmtree(tmp, ignore_errors=True)
+
+    def norm(b):
+        return b.decode("utf-8", "replace").replace(good, "GOOD").replace(tmp, "TMP")
+    return rc, norm(out), norm(err), norm(extra), secs
+
+
+def new_lines(lines, base):
+    """The lines of `lines` not in `base` (as multisets)."""
+    left = collections.Counter(base)
+    out = []
+    for l in lines:
+        if left[l] > 0:
+            left[l] -= 1
+        else:
+            out.append(l)
+    return out
+
+
+def classify(res, base):
+    rc, out, err, extra, _ = res
+    brc, bout, berr, bextra, _ = base
+    if rc == "hang":
+        return "hang", ""
+    if rc < 0:
+        return "crash", "signal %d" % -rc
+    new_err = new_lines(err.splitlines(), berr.splitlines())
+    new_out = [l for l in new_lines(out.splitlines(), bout.splitlines()) if STRONG.search(l)]
+    same = rc == brc and out == bout and extra == bextra
+    first = (new_err + new_out + [""])[0][:200]
+    if rc != 0 and not (same and not new_err):
+        return ("refused" if any("TMP/t.h5" in l for l in new_err) else "unnamed"), first
+    if any(STRONG.search(l) for l in new_err + new_out):
+        return "flagged", first
+    if same:
+        return "identical", first
+    return "different", first
+
+
+def cmd_run(args):
+    d = args.dir
+    kind = open(os.path.join(d, "kind")).read().strip()
+    good = os.path.abspath(os.path.join(d, "good.h5"))
+    claims = args.claims or (os.path.join(d, "host-claims.ini") if kind == "host" else "paper/claims.ini")
+    if kind == "gpu" and not args.h200:
+        sys.exit("damage-readers.py: a GPU file needs --h200 (a good H200 run of the same experiment)")
+    h200 = os.path.abspath(args.h200) if args.h200 else ""
+    tex = os.path.abspath(os.path.join(d, "values.tex"))
+    manifest = [l.rstrip("\n").split("\t") for l in open(os.path.join(d, "manifest.tsv"))][1:]
+    if args.only:
+        manifest = [m for m in manifest if m[1] in args.only.split(",")]
+    binary = os.path.abspath(args.bin)
+    baselines = {}
+    for name, argv in commands(kind, claims, h200, "", d, tex):
+        baselines[("", name)] = run_one(binary, argv, good, good, args.timeout)
+    skip = set()
+    for (roles, name), b in sorted(baselines.items()):
+        print("baseline %-16s exit %s, %d bytes out, %d bytes of files%s" % (
+            name, b[0], len(b[1]), len(b[3]), (", stderr: " + b[2].splitlines()[0][:100]) if b[2] else ""))
+        if b[0] != 0:   # a command this binary does not have, or that fails on the good file
+            skip.add(name)
+    if skip:
+        print("left out (failing on good.h5): " + " ".join(sorted(skip)))
+    jobs = []
+    for fn, cls, what, roles in manifest:
+        path = os.path.abspath(os.path.join(d, fn))
+        for name, argv in commands(kind, claims, h200, roles, d, tex):
+            if name not in skip:
+                jobs.append((fn, cls, what, roles, name, argv, path))
+
+    def work(j):
+        fn, cls, what, roles, name, argv, path = j
+        res = run_one(binary, argv, path, good, args.timeout)
+        outcome, note = classify(res, baselines[("", name)])   # a duplicated role: against one
+        return (fn, cls, name, outcome, str(res[0]), "%.2f" % res[4], note.replace("\t", " "), what)
+    with open(args.out, "w") as out, concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
+        out.write("file\tclass\tcommand\toutcome\trc\tseconds\tfirst_new_line\twhat\n")
+        out.write("#baseline\t\t\t\t%s\n" % " ".join("%s=%s" % (k[1], v[0]) for k, v in baselines.items() if not k[0]))
+        for row in ex.map(work, jobs):
+            out.write("\t".join(row) + "\n")
+            out.flush()
+    cmd_summary(argparse.Namespace(tsv=[args.out]))
+
+
+OUTCOMES = ["refused", "flagged", "identical", "different", "unnamed", "crash", "hang"]
+WORST = ["crash", "hang", "different", "unnamed", "flagged", "refused", "identical"]
+
+
+def cmd_summary(args):
+    for tsv in args.tsv:
+        rows = [l.rstrip("\n").split("\t") for l in open(tsv) if not l.startswith(("file\t", "#"))]
+        per_out = collections.defaultdict(collections.Counter)
+        per_file = collections.defaultdict(dict)
+        slow = []
+        for fn, cls, cmd, outcome, rc, secs, note, what in rows:
+            per_out[cls][outcome] += 1
+            prev = per_file[cls].get(fn)
+            if prev is None or WORST.index(outcome) < WORST.index(prev):
+                per_file[cls][fn] = outcome
+            if float(secs) > 5:
+                slow.append((float(secs), fn, cmd))
+        print("%s\n%-12s %5s | %s | %s" % (tsv, "class", "files", "outputs: " + " ".join("%9s" % o for o in OUTCOMES),
+                                           "files by worst output: " + " ".join("%9s" % o for o in OUTCOMES)))
+        order = ["truncation", "flip"] + sorted(c for c in per_out if c not in ("truncation", "flip"))
+        tot_o, tot_f = collections.Counter(), collections.Counter()
+        for cls in [c for c in order if c in per_out]:
+            fc = collections.Counter(per_file[cls].values())
+            tot_o.update(per_out[cls])
+            if cls not in ("truncation", "flip"):
+                tot_f.update(fc)
+            print("%-12s %5d | %s | %s" % (cls, len(per_file[cls]), "         " + " ".join("%9d" % per_out[cls][o] for o in OUTCOMES),
+                                            "                       " + " ".join("%9d" % fc[o] for o in OUTCOMES)))
+        print("%-12s %5d | %s | %s" % ("crafted", sum(tot_f.values()), "         " + " ".join("%9s" % "" for o in OUTCOMES),
+                                        "                       " + " ".join("%9d" % tot_f[o] for o in OUTCOMES)))
+        if slow:
+            print("slowest: %.1f s (%s %s); %d outputs over 5 s" % (max(slow) + (len(slow),)))
+        print()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("make")
+    p.add_argument("good")
+    p.add_argument("dir")
+    p.add_argument("--seed", type=int, default=31)
+    p.add_argument("--cuts", type=int, default=126)
+    p.add_argument("--flips", type=int, default=168)
+    p = sub.add_parser("run")
+    p.add_argument("--bin", required=True)
+    p.add_argument("dir")
+    p.add_argument("out")
+    p.add_argument("--claims")
+    p.add_argument("--h200")
+    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--timeout", type=float, default=120)
+    p.add_argument("--only", help="classes, comma-separated")
+    p = sub.add_parser("summary")
+    p.add_argument("tsv", nargs="+")
+    args = ap.parse_args()
+    {"make": cmd_make, "run": cmd_run, "summary": cmd_summary}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    main()
