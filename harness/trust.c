@@ -124,11 +124,36 @@ static int same(double a, double b)
 /* What is wrong with a row, or NULL. */
 static const char *row_fault(const struct result_row *r, double fp32_peak, char *buf, size_t len)
 {
-    static const char *const devices[] = {"gpu", "host"}, *const precisions[] = {"fp32", "tf32"};
+    static const char *const devices[] = {"gpu", "host"}, *const precisions[] = {"fp32", "tf32"},
+                             *const memories[] = {"", "pinned", "pageable"},
+                             *const stops[] = {"converged", "timeout", "max_samples", "long_point"};
     if (trust_disposition(r->disposition) == TRUST_UNKNOWN) return "an unknown disposition";
     if (!one_of(r->device, devices, 2)) return "an unknown device";
     if (!one_of(r->precision, precisions, 2)) return "an unknown precision";
+    if (!one_of(r->host_memory, memories, 3)) return "an unknown host memory";
     if (r->M < 1 || r->N < 1 || r->K < 1) return "a dimension below 1";
+    /* configurations, geometry, resources and counts: none below 0 */
+    const struct {
+        const char *name;
+        int32_t v;
+    } counts[] = {{"tile", r->tile}, {"wpt", r->wpt}, {"opt_level", r->opt_level},
+                  {"split", r->split}, {"samples", r->samples}, {"block_rows", r->block_rows},
+                  {"block_cols", r->block_cols}, {"thread_rows", r->thread_rows},
+                  {"thread_cols", r->thread_cols}, {"registers", r->registers},
+                  {"shared_bytes", r->shared_bytes}, {"local_bytes", r->local_bytes},
+                  {"threads", r->threads}, {"blocks_per_sm", r->blocks_per_sm},
+                  {"grid_blocks", r->grid_blocks}, {"k_splits", r->k_splits},
+                  {"workspace_bytes", r->workspace_bytes}, {"launches", r->launches},
+                  {"input_sets", r->input_sets}, {"pairs", r->pairs},
+                  {"throttled_samples", r->throttled_samples}};
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
+        if (counts[i].v < 0) {
+            snprintf(buf, len, "%s = %d, below 0", counts[i].name, counts[i].v);
+            return buf;
+        }
+    if (!r->host_memory[0] && (r->h2d_ms_median != 0 || r->d2h_ms_median != 0))
+        return "copy times on a point that copies nothing (not a transfer point)";
+    if (r->throttled_samples > r->samples) return "more throttled samples than samples";
     if (!same(r->flops, 2.0 * r->M * r->N * r->K)) return "flops other than 2 M N K";
     if (strcmp(r->disposition, "passed") != 0) return NULL;
     const double t[] = {r->time_ms_min, r->time_ms_median, r->time_ms_mean, r->time_ms_max};
@@ -138,6 +163,7 @@ static const char *row_fault(const struct result_row *r, double fp32_peak, char 
         return "times out of order (min <= median, mean <= max)";
     if (!(r->time_ms_stddev >= 0)) return "a negative or unknown spread";
     if (r->samples < 1) return "no samples";
+    if (!one_of(r->stop_rule, stops, 4)) return "an unknown stop rule";
     if (!same(r->gflops, r->flops / r->time_ms_median / 1e6))
         return "gflops other than flops / median time";
     if (!(r->rel_err <= r->tolerance && r->max_rel_err <= r->tolerance))   /* verify.c's test */
@@ -191,12 +217,15 @@ static unsigned char *repeated_points(const struct result_row *rows, size_t n)
     return flag;
 }
 
-/* What is wrong with the samples of a passed row, or NULL. */
-static const char *samples_fault(const struct sample_row *s, size_t n)
+/* What is wrong with the samples of a passed row r, or NULL. */
+static const char *samples_fault(const struct result_row *r, const struct sample_row *s, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         if (!(isfinite(s[i].time_ms) && s[i].time_ms > 0))
             return "a sample whose time is not a positive number";
+        if (!r->host_memory[0] && (s[i].h2d_ms != 0 || s[i].d2h_ms != 0))
+            return "a sample with copy times on a point that copies nothing";
+    }
     return NULL;
 }
 
@@ -277,7 +306,7 @@ void trust_rows(struct results_file *f, int says_complete, long long planned, do
         while (at + n < f->n_samples && f->samples[at + n].row == (int32_t)i) n++;
         char buf[160];
         const char *why = row_fault(r, fp32_peak, buf, sizeof buf);
-        if (!why && !strcmp(r->disposition, "passed")) why = samples_fault(f->samples + at, n);
+        if (!why && !strcmp(r->disposition, "passed")) why = samples_fault(r, f->samples + at, n);
         if (!why && f->checksummed &&
             (uint32_t)r->crc32 != trust_row_crc(r, f->samples + at, n, f->schema_version))
             why = "its checksum does not match its values and samples";

@@ -10,9 +10,12 @@
  *     files: their `complete` attribute).  One that says complete and holds
  *     fewer rows, or lost rows or samples on the way (unreadable, out of
  *     order, cut short), is damaged, and said so.
- *   - Values, row by row: a known disposition, device and precision; positive
- *     dimensions and flops = 2 M N K; for a passed row, finite positive times
- *     (its samples' too) with min <= median <= max, gflops = flops / median
+ *   - Values, row by row: a known disposition, device, precision and host
+ *     memory; positive dimensions and flops = 2 M N K; no configuration,
+ *     geometry, resource or count below 0, nor more throttled samples than
+ *     samples; no copy times (its samples' included) on a point that is not a
+ *     transfer point; for a passed row, a known stop rule, finite positive
+ *     times (its samples' too) with min <= median <= max, gflops = flops / median
  *     time, both errors within its tolerance, a GPU rate under the file's own
  *     recorded FP32 peak (TF32: 32 times it) with a 10% margin, a host rate
  *     under what one core can; no point of the plan twice (sweep, rung, shape

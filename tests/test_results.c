@@ -677,6 +677,38 @@ static void crafted_damage_is_found(void **state)
     assert_non_null(strstr(f.notes, "1 passed GPU rows, but no readable gpu_fp32_peak_gflops"));
     results_file_free(&f);
 
+    /* values no writer writes, each a one-bit flip of a shipped file that read
+     * as sound: a count below 0, more throttled samples than samples, a stop
+     * rule with a byte flipped, copy times on a point that copies nothing (a
+     * 0.0 whose exponent gained a bit: 1.8e-307), in the row or a sample */
+    unlink(path);
+    {
+        struct result_row odd[5];
+        for (int i = 0; i < 5; i++) odd[i] = sound_row(16 << i);
+        odd[0].block_cols = INT32_MIN;
+        odd[1].throttled_samples = 5;
+        snprintf(odd[2].stop_rule, sizeof odd[2].stop_rule, "converged\x10");
+        odd[3].h2d_ms_median = 1.78e-307;
+        struct results *r;
+        assert_int_equal(results_create(&r, path, 0, err, sizeof err), 0);
+        assert_int_equal(results_attr_int(r, "planned_points", 5), 0);
+        assert_int_equal(results_attr_double(r, "gpu_fp32_peak_gflops", 60000), 0);
+        const double s[2] = {1, 1}, copies[2] = {0, 1.78e-307};
+        for (int i = 0; i < 5; i++)
+            assert_int_equal(results_append(r, &odd[i], s, i == 4 ? copies : NULL, NULL, 2), 0);
+        assert_int_equal(results_finish(r, 1, "2026-11-24T00:00:00Z", 1.0), 0);
+        assert_int_equal(results_close(r, err, sizeof err), 0);
+    }
+    assert_int_equal(results_read(path, &f, err, sizeof err), 0);
+    assert_int_equal(f.damaged, 5);
+    const char *odd_why[] = {"block_cols = -2147483648, below 0", "more throttled samples than samples",
+                             "an unknown stop rule", "copy times on a point that copies nothing",
+                             "a sample with copy times on a point that copies nothing"};
+    for (int i = 0; i < 5; i++)
+        if (!strstr(f.rows[i].reason, odd_why[i]))
+            fail_msg("row %d: reason '%s' (expected '%s')", i, f.rows[i].reason, odd_why[i]);
+    results_file_free(&f);
+
     /* one point of the plan twice (a row copied over another, or appended) */
     unlink(path);
     rows[1] = rows[0];

@@ -16,9 +16,9 @@ part of `make test` or `make fuzz`.  Needs Python 3 and h5py (with numpy).
                           [--h200 H200.h5] [--jobs 1] [--timeout 120] [--only CLASS]
         every reader command on DIR/good.h5 (the baseline) and on each file of
         the manifest; one line per (file, command): its class and outcome.
-    damage-readers.py summary OUT.tsv ...
+    damage-readers.py summary OUT.tsv ... [--dir DIR]
         per class: outcomes of every (file, command), and of each file (its
-        worst command).
+        worst command); --dir: the manifest to take what is by design from.
 
 Reader commands (GOOD is DIR/good.h5): info, export (TSV, --csv, --samples,
 --attrs), table VIEW for each one-file view, table compare FILE GOOD, compare
@@ -39,6 +39,13 @@ Outcomes of one command on one file, against the same command on good.h5
   identical  no such line, the same exit status and output as the baseline's
   different  no such line, output other than the baseline's: a damaged or
              mismatched file presented as sound
+  designed   different, where the manifest says that is by design: an
+             attribute no check reads, shown as the file holds it (info,
+             export --attrs, table runs, values), or a change no check can see
+             (schema 8's plausible edits, a rate within the peak's margin)
+  unflagged  a run of another GPU, or a role given twice, where the manifest
+             says the command must say so (compare, claims, values), and it
+             said nothing
   crash      killed by a signal;  hang: not finished within --timeout
 """
 import argparse
@@ -200,9 +207,13 @@ class Maker:
         self.sealed = self.schema >= 9
         self.n = 0
 
-    def add(self, cls, what, edit=None, seal_after=True, raw=None, copy_of=None, roles=""):
+    def add(self, cls, what, edit=None, seal_after=True, raw=None, copy_of=None, roles="",
+            design=""):
         """One crafted file: a copy of good (or of copy_of) changed by edit(f) under
-        h5py, or by raw(bytes) -> bytes; sealed again in schema 9 unless asked not."""
+        h5py, or by raw(bytes) -> bytes; sealed again in schema 9 unless asked not.
+        design: where output unlike the good file's is by design: "dumps" (an
+        attribute no check reads, shown as the file holds it by info, export
+        --attrs, table runs and values), "all" (a change no check can see)."""
         self.n += 1
         name = "crafted-%03d-%s.h5" % (self.n, cls)
         path = os.path.join(self.out, name)
@@ -220,7 +231,9 @@ class Maker:
                 raise SystemExit("damage-readers.py: crafted %s changed nothing" % name)
             with open(path, "wb") as fh:
                 fh.write(b2)
-        self.manifest.append((name, cls, what, roles))
+        if cls == "plausible" and not self.sealed:
+            design = "all"   # without checksums no reader can see it
+        self.manifest.append((name, cls, what, roles, design))
 
     def pick(self, among, k=1):
         return self.rng.sample(among, min(k, len(among)))
@@ -326,9 +339,9 @@ def make_crafted(m):
     m.add("complete", "complete = 1, rows cut to 0 of %d" % n, lambda f: cut_rows(f, 0))
     m.add("complete", "complete = 1, last row cut", lambda f: cut_rows(f, n - 1))
     m.add("complete", "complete = 0, every row there (killed after the last row)",
-          lambda f: f.attrs.modify("complete", np.int64(0)))
+          lambda f: f.attrs.modify("complete", np.int64(0)), design="dumps")
     m.add("complete", "complete = 2", lambda f: f.attrs.modify("complete", np.int64(2)))
-    m.add("complete", "complete missing", lambda f: f.attrs.__delitem__("complete"))
+    m.add("complete", "complete missing", lambda f: f.attrs.__delitem__("complete"), design="dumps")
     m.add("complete", "complete a string '1', rows cut to %d" % keep_half,
           lambda f: (set_attr(f, "complete", "1"), cut_rows(f, keep_half)))
     m.add("planned", "planned_points missing", lambda f: f.attrs.__delitem__("planned_points"))
@@ -347,20 +360,22 @@ def make_crafted(m):
           lambda f: (f.attrs.modify("complete", np.int64(0)), cut_rows(f, keep_half)))
 
     # -- attributes of odd types, unreadable attributes
-    m.add("attrs", "gpu_fp32_peak_gflops a string", lambda f: set_attr(f, "gpu_fp32_peak_gflops", "66908"))
+    peak_read = "" if m.gpu else "dumps"   # a host run's peak is read by no check
+    m.add("attrs", "gpu_fp32_peak_gflops a string", lambda f: set_attr(f, "gpu_fp32_peak_gflops", "66908"),
+          design=peak_read)
     m.add("attrs", "gpu_fp32_peak_gflops an array of 2",
-          lambda f: set_attr(f, "gpu_fp32_peak_gflops", np.array([1.0, 2.0])))
-    m.add("attrs", "gpu_name an integer", lambda f: set_attr(f, "gpu_name", 100, "<i8"))
+          lambda f: set_attr(f, "gpu_fp32_peak_gflops", np.array([1.0, 2.0])), design=peak_read)
+    m.add("attrs", "gpu_name an integer", lambda f: set_attr(f, "gpu_name", 100, "<i8"), design="dumps")
     m.add("attrs", "hostname an array of 3 strings",
-          lambda f: set_attr(f, "hostname", np.array([b"a", b"b", b"c"])))
+          lambda f: set_attr(f, "hostname", np.array([b"a", b"b", b"c"])), design="dumps")
     m.add("attrs", "an attribute of compound type added",
-          lambda f: set_attr(f, "odd", np.zeros(1, dtype=[("a", "<i4"), ("b", "<f8")])[0]))
+          lambda f: set_attr(f, "odd", np.zeros(1, dtype=[("a", "<i4"), ("b", "<f8")])[0]), design="dumps")
     m.add("attrs", "experiment_text of 17 MB (over the reader's 16 MB)",
-          lambda f: set_attr(f, "experiment_text", np.bytes_(b"x" * (17 << 20))))
+          lambda f: set_attr(f, "experiment_text", np.bytes_(b"x" * (17 << 20))), design="dumps")
     m.add("attrs", "cpu_model of non-UTF-8 bytes (fixed-length)",
-          lambda f: set_attr(f, "cpu_model", np.bytes_(b"\xff\xfe\x80 cpu")))
+          lambda f: set_attr(f, "cpu_model", np.bytes_(b"\xff\xfe\x80 cpu")), design="dumps")
     m.add("attrs", "raw bytes: the name 'gpu_name' overwritten with 'gpu_nXme'",
-          raw=lambda b: b.replace(b"gpu_name", b"gpu_nXme"))
+          raw=lambda b: b.replace(b"gpu_name", b"gpu_nXme"), design="" if m.sealed else "dumps")
     m.add("attrs", "raw bytes: the name 'planned_points' overwritten with 'planned_pointz'",
           raw=lambda b: b.replace(b"planned_points", b"planned_pointz"))
     m.add("attrs", "raw bytes: the global heap signature (GCOL) overwritten",
@@ -381,7 +396,7 @@ def make_crafted(m):
                   m.row_edit(i, **consistent_rate(rows[i], m.peak * 40)))
         i = m.pick(fp32)[0]
         m.add("peak", "row %d (fp32) at 1.05 x the FP32 peak (within the 10%% margin, by design)" % i,
-              m.row_edit(i, **consistent_rate(rows[i], m.peak * 1.05)))
+              m.row_edit(i, **consistent_rate(rows[i], m.peak * 1.05)), design="all")
         i = m.pick(fp32)[0]
         m.add("peak", "row %d at 1.5 x the peak, gpu_fp32_peak_gflops missing" % i,
               lambda f, i=i: (m.row_edit(i, **consistent_rate(rows[i], m.peak * 1.5))(f),
@@ -427,7 +442,7 @@ def make_crafted(m):
         m.add("consistency", "row %d: gflops x %g (not flops / median time)" % (i, x),
               m.row_edit(i, gflops=float(rows[i]["gflops"]) * x))
     m.add("consistency", "row %d: gflops x (1 + 1e-12) (within rounding, by design)" % p3[1],
-          m.row_edit(p3[1], gflops=float(rows[p3[1]]["gflops"]) * (1 + 1e-12)))
+          m.row_edit(p3[1], gflops=float(rows[p3[1]]["gflops"]) * (1 + 1e-12)), design="all")
     m.add("consistency", "row %d: rel_err = NaN (passed)" % p3[1], m.row_edit(p3[1], rel_err=float("nan")))
     m.add("consistency", "row %d: max_rel_err = 10 x its tolerance (passed)" % p3[0],
           m.row_edit(p3[0], max_rel_err=float(rows[p3[0]]["tolerance"]) * 10))
@@ -448,7 +463,8 @@ def make_crafted(m):
                            [("disposition", b"passd"), ("disposition", b""), ("disposition", b"PASSED"),
                             ("disposition", b"damaged"), ("device", b"cpu"), ("device", b""),
                             ("precision", b"fp16"), ("precision", b"FP32"), ("variant", b"gpu_bogus")]):
-        m.add("strings", "row %d: %s = %r" % (i, col, v.decode()), m.row_edit(i, **{col: v}))
+        m.add("strings", "row %d: %s = %r" % (i, col, v.decode()), m.row_edit(i, **{col: v}),
+              design="all" if col == "variant" else "")   # a newer binary's rung: read
     m.add("strings", "row %d: disposition 'recording' amid committed rows" % p3[1],
           m.row_edit(p3[1], disposition=b"recording"))
     m.add("strings", "last row: disposition 'recording' (complete = 1)", m.row_edit(n - 1, disposition=b"recording"))
@@ -542,20 +558,42 @@ def make_crafted(m):
     # -- GPU runs relabelled, and roles
     if m.gpu:
         m.add("roles", "gpu_name 'NVIDIA H200' (an H100 run relabelled)",
-              lambda f: f.attrs.modify("gpu_name", "NVIDIA H200"))
+              lambda f: f.attrs.modify("gpu_name", "NVIDIA H200"), design="dumps;flag=compare,claims,values")
         m.add("roles", "gpu_name 'NVIDIA H100 PCIe' (another H100 model; claims roles say H100)",
-              lambda f: f.attrs.modify("gpu_name", "NVIDIA H100 PCIe"))
-        m.add("roles", "gpu_name missing", lambda f: f.attrs.__delitem__("gpu_name"))
-        m.add("roles", "gpu_name empty", lambda f: f.attrs.modify("gpu_name", ""))
+              lambda f: f.attrs.modify("gpu_name", "NVIDIA H100 PCIe"), design="dumps;flag=compare")
+        m.add("roles", "gpu_name missing", lambda f: f.attrs.__delitem__("gpu_name"),
+              design="dumps;flag=claims,values")
+        m.add("roles", "gpu_name empty", lambda f: f.attrs.modify("gpu_name", ""),
+              design="dumps;flag=claims,values")
         m.add("roles", "raw bytes: 'H100' in gpu_name's value overwritten with 'H200'",
-              raw=lambda b: b.replace(b"NVIDIA H100 80GB HBM3", b"NVIDIA H200 80GB HBM3"))
+              raw=lambda b: b.replace(b"NVIDIA H100 80GB HBM3", b"NVIDIA H200 80GB HBM3"),
+              design="dumps;flag=compare,claims,values")
         m.add("roles", "the role given twice (claims and values: h100=FILE h100=GOOD; table runs)",
-              lambda f: None, roles="dup")
+              lambda f: None, roles="dup", design="flag=claims,values,table-runs")
     else:
         m.add("roles", "gpu_name 'NVIDIA H100 80GB HBM3' on a host run",
-              lambda f: f.attrs.modify("gpu_name", "NVIDIA H100 80GB HBM3"))
+              lambda f: f.attrs.modify("gpu_name", "NVIDIA H100 80GB HBM3"), design="dumps;flag=compare")
         m.add("roles", "the role given twice (claims and values: host=FILE host=GOOD; table runs)",
-              lambda f: None, roles="dup")
+              lambda f: None, roles="dup", design="flag=claims,values,table-runs")
+
+    # -- (added last, so that the files before keep their numbers) dimensions past
+    #    INT_MAX stored wider, the row's flops and times to match at its own rate
+    def wide_plausible(f, col, i, v, dtype):
+        a = retype_column(f["results"][:], col, dtype)
+        r = a[i]
+        a[col][i] = v
+        mnk = [float(v) if c == col else float(r[c]) for c in "MNK"]
+        a["flops"][i] = 2.0 * mnk[0] * mnk[1] * mnk[2]
+        scale = a["flops"][i] / float(rows[i]["flops"])
+        for t in ("time_ms_min", "time_ms_median", "time_ms_mean", "time_ms_max", "time_ms_stddev"):
+            a[t][i] = float(r[t]) * scale
+        a["gflops"][i] = a["flops"][i] / a["time_ms_median"][i] / 1e6
+        rewrite_table(f, "results", a)
+    for col, v, i, dtype in [("M", 2**31, p3[1], "<i8"), ("N", 2**31 + 7, p3[2], "<i8"),
+                             ("K", 3 * 10**9, p3[0], "<u4")]:
+        m.add("int64", "row %d: %s = %d stored as %s, flops and times to match (its own rate)"
+              % (i, col, v, "uint32" if dtype == "<u4" else "int64"),
+              lambda f, col=col, v=v, i=i, dtype=dtype: wide_plausible(f, col, i, v, dtype))
 
 
 def _with_bogus(a):
@@ -646,7 +684,7 @@ def cmd_make(args):
         name = "cut-%03d-at-%d.h5" % (k, at)
         with open(good, "rb") as fh, open(os.path.join(args.dir, name), "wb") as out:
             out.write(fh.read(at))
-        m.manifest.append((name, "truncation", "the first %d of %d bytes" % (at, size), ""))
+        m.manifest.append((name, "truncation", "the first %d of %d bytes" % (at, size), "", ""))
     data = open(good, "rb").read()
     for k in range(args.flips):
         at, bit = rng.randrange(0, size), rng.randrange(8)
@@ -655,10 +693,10 @@ def cmd_make(args):
         name = "flip-%03d-at-%d.%d.h5" % (k, at, bit)
         with open(os.path.join(args.dir, name), "wb") as out:
             out.write(b)
-        m.manifest.append((name, "flip", "bit %d of byte %d flipped" % (bit, at), ""))
+        m.manifest.append((name, "flip", "bit %d of byte %d flipped" % (bit, at), "", ""))
     make_crafted(m)
     with open(os.path.join(args.dir, "manifest.tsv"), "w") as out:
-        out.write("file\tclass\twhat\troles\n")
+        out.write("file\tclass\twhat\troles\tby_design\n")
         for row in m.manifest:
             out.write("\t".join(row) + "\n")
     kind = "gpu" if m.gpu else "host"
@@ -728,8 +766,10 @@ STRONG = re.compile(r"damaged|incomplete|two gpu models|mismatch|not believed|gi
                     r"out of order|cut short|not an hdf5|crashed|did not end", re.I)
 
 
-def commands(kind, claims, h200, roles, dirpath, tex):
-    """(name, argv with FILE, GOOD and TMP in it, files under TMP to compare)."""
+def commands(kind, claims, h200, roles, tex):
+    """The reader commands, (name, argv) with FILE, GOOD and TMP in argv (what a
+    command writes under TMP is compared too); roles "dup": the file's role
+    given twice."""
     c = [("info", ["info", "FILE"]), ("export", ["export", "FILE"]),
          ("export-csv", ["export", "FILE", "--csv"]), ("export-samples", ["export", "FILE", "--samples"]),
          ("export-attrs", ["export", "FILE", "--attrs"])]
@@ -824,7 +864,7 @@ def cmd_run(args):
         manifest = [m for m in manifest if m[1] in args.only.split(",")]
     binary = os.path.abspath(args.bin)
     baselines = {}
-    for name, argv in commands(kind, claims, h200, "", d, tex):
+    for name, argv in commands(kind, claims, h200, "", tex):
         baselines[("", name)] = run_one(binary, argv, good, good, args.timeout)
     skip = set()
     for (roles, name), b in sorted(baselines.items()):
@@ -835,14 +875,14 @@ def cmd_run(args):
     if skip:
         print("left out (failing on good.h5): " + " ".join(sorted(skip)))
     jobs = []
-    for fn, cls, what, roles in manifest:
+    for fn, cls, what, roles, design in manifest:
         path = os.path.abspath(os.path.join(d, fn))
-        for name, argv in commands(kind, claims, h200, roles, d, tex):
+        for name, argv in commands(kind, claims, h200, roles, tex):
             if name not in skip:
-                jobs.append((fn, cls, what, roles, name, argv, path))
+                jobs.append((fn, cls, what, roles, design, name, argv, path))
 
     def work(j):
-        fn, cls, what, roles, name, argv, path = j
+        fn, cls, what, roles, design, name, argv, path = j
         res = run_one(binary, argv, path, good, args.timeout)
         outcome, note = classify(res, baselines[("", name)])   # a duplicated role: against one
         return (fn, cls, name, outcome, str(res[0]), "%.2f" % res[4], note.replace("\t", " "), what)
@@ -852,39 +892,65 @@ def cmd_run(args):
         for row in ex.map(work, jobs):
             out.write("\t".join(row) + "\n")
             out.flush()
-    cmd_summary(argparse.Namespace(tsv=[args.out]))
+    cmd_summary(argparse.Namespace(tsv=[args.out], dir=[d]))
 
 
-OUTCOMES = ["refused", "flagged", "identical", "different", "unnamed", "crash", "hang"]
-WORST = ["crash", "hang", "different", "unnamed", "flagged", "refused", "identical"]
+# The commands that show the root attributes as the file holds them.
+DUMPS = ("info", "export-attrs", "table-runs", "values")
+OUTCOMES = ["refused", "flagged", "identical", "designed", "different", "unflagged", "unnamed",
+            "crash", "hang"]
+WORST = ["crash", "hang", "different", "unflagged", "unnamed", "flagged", "refused", "designed",
+         "identical"]
+
+
+def by_design(outcome, cmd, design):
+    """An outcome as the manifest's by_design takes it: "dumps" (different in
+    DUMPS is by design), "all" (different anywhere is), "flag=CMD,..." (those
+    commands must say the file is mismatched: output as the good file's there is
+    a mismatch presented as sound), joined by ";"."""
+    parts = dict((p.split("=", 1) + [""])[:2] for p in design.split(";") if p)
+    if outcome == "different" and ("all" in parts or ("dumps" in parts and cmd in DUMPS)):
+        return "designed"
+    if outcome in ("identical", "designed", "different") and cmd in parts.get("flag", "").split(","):
+        return "unflagged"
+    return outcome
 
 
 def cmd_summary(args):
+    """Per class: outcomes of every output, then of each file by its worst output."""
+    design = {}
+    for d in args.dir or []:
+        for l in list(open(os.path.join(d, "manifest.tsv")))[1:]:
+            f = l.rstrip("\n").split("\t")
+            design[f[0]] = f[4] if len(f) > 4 else ""
     for tsv in args.tsv:
         rows = [l.rstrip("\n").split("\t") for l in open(tsv) if not l.startswith(("file\t", "#"))]
         per_out = collections.defaultdict(collections.Counter)
         per_file = collections.defaultdict(dict)
         slow = []
         for fn, cls, cmd, outcome, rc, secs, note, what in rows:
+            outcome = by_design(outcome, cmd, design.get(fn, ""))
             per_out[cls][outcome] += 1
             prev = per_file[cls].get(fn)
             if prev is None or WORST.index(outcome) < WORST.index(prev):
                 per_file[cls][fn] = outcome
             if float(secs) > 5:
                 slow.append((float(secs), fn, cmd))
-        print("%s\n%-12s %5s | %s | %s" % (tsv, "class", "files", "outputs: " + " ".join("%9s" % o for o in OUTCOMES),
-                                           "files by worst output: " + " ".join("%9s" % o for o in OUTCOMES)))
+        head = " ".join("%9s" % o for o in OUTCOMES)
+        print("%s\n%-12s %5s | outputs: %s | files by their worst output: %s" % (tsv, "class", "files", head, head))
         order = ["truncation", "flip"] + sorted(c for c in per_out if c not in ("truncation", "flip"))
         tot_o, tot_f = collections.Counter(), collections.Counter()
+
+        def line(name, nfiles, o, fc):
+            print("%-12s %5d |          %s |                              %s" % (
+                name, nfiles, " ".join("%9d" % o[k] for k in OUTCOMES), " ".join("%9d" % fc[k] for k in OUTCOMES)))
         for cls in [c for c in order if c in per_out]:
             fc = collections.Counter(per_file[cls].values())
-            tot_o.update(per_out[cls])
             if cls not in ("truncation", "flip"):
+                tot_o.update(per_out[cls])
                 tot_f.update(fc)
-            print("%-12s %5d | %s | %s" % (cls, len(per_file[cls]), "         " + " ".join("%9d" % per_out[cls][o] for o in OUTCOMES),
-                                            "                       " + " ".join("%9d" % fc[o] for o in OUTCOMES)))
-        print("%-12s %5d | %s | %s" % ("crafted", sum(tot_f.values()), "         " + " ".join("%9s" % "" for o in OUTCOMES),
-                                        "                       " + " ".join("%9d" % tot_f[o] for o in OUTCOMES)))
+            line(cls, len(per_file[cls]), per_out[cls], fc)
+        line("crafted", sum(tot_f.values()), tot_o, tot_f)
         if slow:
             print("slowest: %.1f s (%s %s); %d outputs over 5 s" % (max(slow) + (len(slow),)))
         print()
@@ -910,6 +976,7 @@ def main():
     p.add_argument("--only", help="classes, comma-separated")
     p = sub.add_parser("summary")
     p.add_argument("tsv", nargs="+")
+    p.add_argument("--dir", action="append", help="a DIR whose manifest says what is by design")
     args = ap.parse_args()
     {"make": cmd_make, "run": cmd_run, "summary": cmd_summary}[args.cmd](args)
 
