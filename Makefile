@@ -132,7 +132,7 @@ archs:                                   ## compile every GPU kernel for each of
 	done
 	@echo "archs: the sm_90a kernels ($(notdir $(filter %_tma.cu,$(GPU_KERNELS)))) are built by every build"
 
-sanitize: bin/mmladder build/tests/sanitize-one  ## compute-sanitizer over every GPU kernel -> data/sanitizer-<gpu>.tsv
+sanitize: bin/mmladder build/tests/sanitize-one  ## compute-sanitizer over every GPU rung (1-3 configurations each) -> data/sanitizer-<gpu>.tsv
 	scripts/sanitize.sh
 
 fuzz: deps-fuzz                          ## fuzz the experiment parser, the results reader, the claims, the views and the command line, FUZZ_SECONDS each
@@ -209,10 +209,10 @@ reproduce-built: bin/mmladder
 quick: bin/mmladder                      ## run experiments/quick.ini into data/
 	bin/mmladder run experiments/quick.ini
 
-run-paper: bin/mmladder                  ## run experiments/paper.ini into data/ (about 4 min on an H100)
+run-paper: bin/mmladder                  ## run experiments/paper.ini into data/ (time: bin/mmladder plan)
 	bin/mmladder run experiments/paper.ini
 
-shapes: bin/mmladder                     ## run experiments/shapes.ini (the shape suite) into data/ (about 90 s)
+shapes: bin/mmladder                     ## run experiments/shapes.ini (the shape suite) into data/ (time: bin/mmladder plan)
 	bin/mmladder run experiments/shapes.ini
 
 host: bin/mmladder                       ## run experiments/host.ini (host rungs only) into data/

@@ -64,6 +64,34 @@ static int parse_number(const char *s, double *x)
     return end != s && *end == '\0' && isfinite(*x) ? 0 : -1;
 }
 
+/* A band of values: at_least X, at_most X, between X Y, about X P% (X within P%)
+ * as [*lo, *hi]; with `outside` not NULL also outside X Y, all but [X, Y] (then
+ * *outside = 1).  Returns 0, or -1 when v is none of these. */
+static int parse_band(const char *v, int allow_outside, double *lo, double *hi, int *outside)
+{
+    char buf[128], *w[3];
+    snprintf(buf, sizeof buf, "%s", v);
+    int n = words(buf, w, 3);
+    double x, y;
+    if (outside) *outside = 0;
+    if (n == 2 && !strcmp(w[0], "at_least") && !parse_number(w[1], &x)) {
+        *lo = x, *hi = INFINITY;
+    } else if (n == 2 && !strcmp(w[0], "at_most") && !parse_number(w[1], &x)) {
+        *lo = -INFINITY, *hi = x;
+    } else if (n == 3 && (!strcmp(w[0], "between") || (allow_outside && !strcmp(w[0], "outside"))) &&
+               !parse_number(w[1], &x) && !parse_number(w[2], &y) && x <= y) {
+        *lo = x, *hi = y;
+        if (outside) *outside = !strcmp(w[0], "outside");
+    } else if (n == 3 && !strcmp(w[0], "about") && !parse_number(w[1], &x) &&
+               strchr(w[2], '%') && (w[2][strlen(w[2]) - 1] = '\0', !parse_number(w[2], &y)) &&
+               y >= 0) {
+        *lo = x * (1 - y / 100), *hi = x * (1 + y / 100);
+    } else {
+        return -1;
+    }
+    return 0;
+}
+
 struct parse {
     const char *path;
     int line;
@@ -162,23 +190,15 @@ static int set_key(struct parse *p, struct claim *c, const char *key, char *v)
         c->host_rows = !strcmp(v, "host");
     } else if (!strcmp(key, "expect")) {
         snprintf(c->expect_text, sizeof c->expect_text, "%s", v);
-        n = words(v, w, 3);
-        double x, y;
-        if (n == 2 && !strcmp(w[0], "at_least") && !parse_number(w[1], &x)) {
-            c->expect = CE_AT_LEAST, c->lo = x, c->hi = INFINITY;
-        } else if (n == 2 && !strcmp(w[0], "at_most") && !parse_number(w[1], &x)) {
-            c->expect = CE_AT_MOST, c->lo = -INFINITY, c->hi = x;
-        } else if (n == 3 && !strcmp(w[0], "between") && !parse_number(w[1], &x) &&
-                   !parse_number(w[2], &y) && x <= y) {
-            c->expect = CE_BETWEEN, c->lo = x, c->hi = y;
-        } else if (n == 3 && !strcmp(w[0], "about") && !parse_number(w[1], &x) &&
-                   strchr(w[2], '%') && (w[2][strlen(w[2]) - 1] = '\0', !parse_number(w[2], &y)) &&
-                   y >= 0) {
-            c->expect = CE_BETWEEN, c->lo = x * (1 - y / 100), c->hi = x * (1 + y / 100);
-        } else {
+        if (parse_band(v, 0, &c->lo, &c->hi, NULL))
             return bad(p, "expect: '%s' (expected at_least X, at_most X, between X Y or about X "
                           "P%%)", c->expect_text);
-        }
+        c->expect = isinf(c->hi) ? CE_AT_LEAST : isinf(c->lo) ? CE_AT_MOST : CE_BETWEEN;
+    } else if (!strcmp(key, "negation")) {
+        snprintf(c->negation_text, sizeof c->negation_text, "%s", v);
+        if (parse_band(v, 1, &c->neg_lo, &c->neg_hi, &c->neg_outside))
+            return bad(p, "negation: '%s' (expected at_least X, at_most X, between X Y, about X "
+                          "P%% or outside X Y)", c->negation_text);
     } else if (!strcmp(key, "scope")) {
         if (strcmp(v, "any") && strcmp(v, "reference"))
             return bad(p, "scope: '%s' (expected any or reference)", v);
@@ -272,6 +292,14 @@ static int check_claim(struct parse *p, struct claim *c)
 {
     if (!c->text[0] || !c->has_value || !c->expect_text[0] || !c->n_runs)
         return bad(p, "[%s] needs text, value, runs and expect", c->id);
+    /* A band that passes both the claim and its negation checks nothing: the
+     * two may share an end, no more. */
+    if (c->negation_text[0] &&
+        (c->neg_outside ? (c->lo < c->neg_lo || c->hi > c->neg_hi)
+                        : fmax(c->lo, c->neg_lo) < fmin(c->hi, c->neg_hi)))
+        return bad(p, "[%s]: expect = %s passes values that its negation (%s) passes too: "
+                      "the band cannot fail what the text says", c->id, c->expect_text,
+                   c->negation_text);
     if (pairwise(c->value) && c->n_runs != 2)
         return bad(p, "[%s]: agreement compares exactly two runs", c->id);
     if (c->value == CV_WALL_RATIO && c->n_runs != 2)

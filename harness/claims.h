@@ -9,6 +9,10 @@
  *   runs    = h100 h200                   ; the runs (roles) it is measured in
  *   shapes  = 4096 8192                   ; at these shapes ("4096" or MxNxK)
  *   expect  = at_least 95                 ; every value must satisfy this
+ *   negation = at_most 90                 ; optional: the values that would make
+ *                                         ; the text false; a band that passes
+ *                                         ; any of them (more than a shared end)
+ *                                         ; is refused when the file is read
  *   scope   = reference                   ; any: holds on any GPU; reference:
  *                                         ; only on the GPU models of its runs
  *   figure  = 1                           ; where it is shown
@@ -86,7 +90,7 @@
  * other_opt_levels, other_tiles, other_wpts, and other_shapes (S's shape for
  * each of `shapes`, in order).
  * Expectations: at_least X, at_most X, between X Y, about X P% (X within
- * P%).  Text placeholders: {range} ("94.1-96.6", or one value), {min}, {max},
+ * P%); a negation may also be outside X Y.  Text placeholders: {range} ("94.1-96.6", or one value), {min}, {max},
  * {count}, {min_at} and {max_at} (where the lowest and highest value were
  * measured: the shape, for values over the suite with its rung).
  *
@@ -145,6 +149,9 @@ struct claim {
     enum claim_expect expect;
     double lo, hi;             /* the bounds every value must lie within */
     char expect_text[64];      /* as the file gave it, e.g. "at_least 95" */
+    char negation_text[64];    /* negation: what the text rules out ("" when not given) */
+    double neg_lo, neg_hi;     /* its band: [neg_lo, neg_hi], or all but that */
+    int neg_outside;           /*   when neg_outside */
     int any_gpu;               /* scope = any */
     char figure[32], command[96];
 };

@@ -498,6 +498,32 @@ no_data:
     return -1;
 }
 
+/* registry.rungs, .host_rungs, .seed_rungs, .past_rungs, .last_kernel: counts of
+ * the ladder's entries, so that no count of rungs is typed into the prose. */
+static int registry_key(const char *what, char *out, size_t len, char *why, size_t whylen)
+{
+    int all = 0, host = 0, seed = 0, past = 0, last = 0;
+    for (size_t i = 0; i < registry_count(); i++) {
+        const struct variant *v = registry_at(i);
+        const int kernel = !v->dispatch && !registry_is_reference(v);
+        all++;
+        if (v->device == DEV_HOST) host++;
+        else if (kernel && v->seed_name[0] != '(') seed++;
+        else if (kernel) past++;
+        if (v->device != DEV_HOST && kernel) last = registry_number(v);
+    }
+    const struct { const char *name; int v; } k[] = {
+        {"rungs", all}, {"host_rungs", host}, {"seed_rungs", seed}, {"past_rungs", past},
+        {"last_kernel", last}};
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
+        if (!strcmp(what, k[i].name)) {
+            snprintf(out, len, "%d", k[i].v);
+            return 0;
+        }
+    snprintf(why, whylen, "no such key (registry.rungs|host_rungs|seed_rungs|past_rungs|last_kernel)");
+    return -1;
+}
+
 int values_key(const char *key, const struct run *runs, size_t nruns, const struct claims *cs,
                const struct claim_result *rs, char *out, size_t outlen, char *why, size_t whylen)
 {
@@ -532,6 +558,7 @@ int values_key(const char *key, const struct run *runs, size_t nruns, const stru
         snprintf(why, whylen, "no such claim value (claim.ID.text|measured|expected|verdict|min|max|min_at|max_at|dev_pct)");
         return -1;
     }
+    if (!strcmp(p[0], "registry")) return registry_key(n == 2 ? p[1] : "", out, outlen, why, whylen);
     const struct run *r = role_run(runs, nruns, p[0]);
     if (!r) {
         snprintf(why, whylen, "no run has the role '%s'", p[0]);

@@ -1,5 +1,6 @@
 #!/bin/sh
-# sanitize.sh -- compute-sanitizer over every GPU kernel of the ladder (make sanitize).
+# sanitize.sh -- compute-sanitizer over every hand-written GPU rung of the ladder, at one to
+# three configurations each (make sanitize).
 #
 # usage: scripts/sanitize.sh [OUT.tsv]      (default data/sanitizer-<gpu>.tsv)
 #

@@ -352,6 +352,17 @@ static void claims_file_errors_name_the_line(void **state)
         {"text = t\n", ":1: 'text = t' (expected key = value inside a [claim] or [roles])"},
         {"[roles]\nh100 = H100\nh100 = H200\n", ":3: role 'h100' given twice (first on line 2)"},
         {"[roles]\nh100 =\n", ":2: role 'h100 = ' (expected ROLE = a word of its GPU's name"},
+        /* a band that passes what would make the text false checks nothing */
+        {"[a]\ntext = t\nvalue = ratio gpu_tiled gpu_naive\nruns = x\nshapes = 4096\n"
+         "expect = between 0.9 1.3\nnegation = at_least 1.2\n",
+         ":1: [a]: expect = between 0.9 1.3 passes values that its negation (at_least 1.2) passes too"},
+        {"[a]\ntext = t\nvalue = ratio gpu_tiled gpu_naive\nruns = x\nshapes = 4096\n"
+         "expect = between 0.7 1.4\nnegation = outside 0.8 1.2\n",
+         ":1: [a]: expect = between 0.7 1.4 passes values that its negation (outside 0.8 1.2)"},
+        {"[a]\ntext = t\nvalue = ratio gpu_tiled gpu_naive\nruns = x\nshapes = 4096\n"
+         "expect = at_least 1\nnegation = about 1.1 20%\n",
+         ":1: [a]: expect = at_least 1 passes values that its negation (about 1.1 20%)"},
+        {"[a]\ntext = t\nnegation = beyond 3\n", ":3: negation: 'beyond 3'"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         write_text(p, bad[i].text);
@@ -367,7 +378,7 @@ static void claims_pass_fail_and_wait(void **state)
     char p[400], err[512];
     snprintf(p, sizeof p, "%s/c.ini", k->dir);
     write_text(p, "[holds]\ntext = tiled reaches {range}%\nvalue = pct_ref gpu_tiled\nruns = x\n"
-                  "shapes = 256\nexpect = at_least 30\n"
+                  "shapes = 256\nexpect = at_least 30\nnegation = at_most 30\n"
                   "[fails]\ntext = t\nvalue = pct_ref gpu_tiled\nruns = x\nshapes = 256\n"
                   "expect = at_least 50\n"
                   "[waits]\ntext = t\nvalue = pct_ref gpu_tiled\nruns = y\nshapes = 256\n"
