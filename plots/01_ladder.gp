@@ -50,8 +50,7 @@ do for [k = 1:NRUNG] {
 KEYCOLS = 3
 KEYROWS = int((words(ALL) + KEYCOLS - 1) / KEYCOLS)
 
-W = 7.0
-H = 4.4 + 0.15 * KEYROWS
+H = 3.5 + 0.15 * KEYROWS
 set logscale x 2
 set logscale y 10
 set xrange [nmin / 1.3 : nmax * 1.3]
@@ -86,7 +85,7 @@ do for [fmt in formats] {
         set bmargin at screen YB
         set tmargin at screen YT
         set title (p == 1 ? "the seeds' kernels, host and GPU" : "the rungs past the seeds") offset 0, -0.7
-        if (p == 1) { set ylabel "GFLOP/s   (2n^3 / median time)"; set format y LOGFMT } else { set ylabel ""; set format y "" }
+        if (p == 1) { set ylabel "GFLOP/s   (2n³ / median time)"; set format y LOGFMT } else { set ylabel ""; set format y "" }
         L = p == 1 ? LIST1 : LIST2
         # the second panel draws the key for both, below them: every rung
         # drawn, in ladder order, column by column

@@ -59,8 +59,7 @@ do for [k = 1:NRUNG] { if (PRESENT[k]) { ALL = ALL.sprintf(" %d", k) } }
 KEYCOLS = 3
 KEYROWS = int((words(ALL) + 2 + KEYCOLS - 1) / KEYCOLS)
 
-W = 7.0
-H = 4.9 + 0.15 * KEYROWS
+H = 3.9 + 0.15 * KEYROWS
 # geometry, in screen fractions: the clock panel over the power panel, the key
 # below them
 X0 = 0.1
