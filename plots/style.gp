@@ -135,9 +135,10 @@ run_label(role) = run_gpu(role).", ".run_date(role)
 # The paper places every figure across both columns at its own size, never
 # scaled (paper/main.tex, \placefig, which stops the build on a figure of
 # another width): W is the text width, 7 inches (letter paper, margins of 0.75
-# inch), and fonts are in points as printed, none under 7, superscripts
-# included.  A figure may change H before term(), never W.  The PNG is a dpi
-# rendering of the same page.  (Measured: both cairo terminals
+# inch), and fonts are in points as printed, none under 7 (superscripts
+# included: make paper runs scripts/check-lettering.sh on every figure).  A
+# figure may change H before term(), never W.  The PNG is a dpi rendering of
+# the same page.  (Measured: both cairo terminals
 # draw a font at 4/3 of its size times fontscale, in points (pdf) or pixels
 # (png); pdfcairo a linewidth of 1 as half a point, a point type at 1/72 inch
 # per pointscale; pngcairo both in pixels.  Hence the factors, which make
