@@ -33,7 +33,9 @@
 #   - term(fmt), outfile(fmt): pdfcairo and pngcairo at the same W x H inches;
 #   - headline(main, sub), corner(text): the title, top left, and the run's
 #     GPU and date, bottom right;
-#   - mix(rgb, t): a colour t of the way to white (for shades of a rung's colour).
+#   - mix(rgb, t): a colour t of the way to white (for shades of a rung's colour);
+#   - grouped(x): 12345.6 as "12,346"; times(shape): "1000x1500x700" as
+#     "1000×1500×700".
 if (!exists("datadir") || !exists("out")) {
     exit error "figure: set datadir and out with gnuplot -e \"datadir='...'; out='...'\""
 }
@@ -178,6 +180,8 @@ mix(c, t) = int((c >> 16 & 255) + (255 - (c >> 16 & 255)) * t) * 65536 + \
 # 12345.6 -> "12,346"
 grouped(x) = grouped_int(int(x + 0.5))
 grouped_int(i) = i >= 1000 ? grouped_int(int(i / 1000)).sprintf(",%03d", i % 1000) : sprintf("%d", i)
+# a shape as the tables name it, "1000x1500x700", as "1000×1500×700"
+times(s) = (_p = strstrt(s, "x"), _p == 0 ? s : s[1:_p - 1]."×".times(s[_p + 1:]))
 
 # ---- title and corner ---------------------------------------------------------------
 set tmargin 4.5
