@@ -185,6 +185,9 @@ readme: bin/mmladder                     ## rewrite README.md's generated tables
 	BIN=bin/mmladder REF_RUNS="$(REF_RUNS)" scripts/readme.sh
 
 paper: deps-paper figures                ## the paper from data/ into build/paper/main.pdf
+	@# Every figure is placed at its own size (paper/main.tex, \placefig, stops on
+	@# one of another width): its lettering prints as drawn, and none under 7 pt.
+	scripts/check-lettering.sh -m 7 build/figures/*.pdf
 	@mkdir -p build/paper
 	bin/mmladder values --claims paper/claims.ini --out build/paper/values.tex \
 	  --tables build/paper $(REF_RUNS) -- paper/*.tex

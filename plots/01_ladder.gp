@@ -2,8 +2,8 @@
 # its best configuration at each shape) against the square size n (rows with
 # n > 0), on log axes, in two panels that share the y axis so that no panel
 # holds more than nine lines:
-#   left   the seeds' kernels (rungs.tsv from_seeds = 1: host and GPU);
-#   right  the rungs past the seeds (from_seeds = 0);
+#   left   the tutorials' rungs (rungs.tsv from_seeds = 1: host and GPU);
+#   right  the rungs past the tutorials (from_seeds = 0);
 # and in both the reference lines (is_reference = 1: cuBLAS, thicker) and the
 # run's FP32 peak (runs.tsv peak_gflops, role primary) as a dotted guide.  TF32
 # rungs are dashed and keyed "(TF32)" (the registry's title).  One key for both
@@ -50,8 +50,7 @@ do for [k = 1:NRUNG] {
 KEYCOLS = 3
 KEYROWS = int((words(ALL) + KEYCOLS - 1) / KEYCOLS)
 
-W = 7.0
-H = 4.4 + 0.15 * KEYROWS
+H = 3.5 + 0.15 * KEYROWS
 set logscale x 2
 set logscale y 10
 set xrange [nmin / 1.3 : nmax * 1.3]
@@ -85,8 +84,8 @@ do for [fmt in formats] {
         set rmargin at screen X0 + (p - 1) * (PW + GAP) + PW
         set bmargin at screen YB
         set tmargin at screen YT
-        set title (p == 1 ? "the seeds' kernels, host and GPU" : "the rungs past the seeds") offset 0, -0.7
-        if (p == 1) { set ylabel "GFLOP/s   (2n^3 / median time)"; set format y LOGFMT } else { set ylabel ""; set format y "" }
+        set title (p == 1 ? "the tutorials' rungs, host and GPU" : "the rungs past the tutorials") offset 0, -0.7
+        if (p == 1) { set ylabel "GFLOP/s   (2n³ / median time)"; set format y LOGFMT } else { set ylabel ""; set format y "" }
         L = p == 1 ? LIST1 : LIST2
         # the second panel draws the key for both, below them: every rung
         # drawn, in ladder order, column by column

@@ -55,8 +55,7 @@ set dashtype 11 (2, 3)
 set dashtype 12 (6, 3)
 tile_dt(t) = tile_rank(t) == NT ? 1 : tile_rank(t) == NT - 1 ? 12 : 11
 
-W = 7.0
-H = 4.2
+H = 3.0
 set logscale x 2
 set logscale y 10
 set xrange [nmin / 1.25 : nmax * 1.25]
@@ -74,7 +73,7 @@ do for [i = 1:NT] { TL = TL.(i > 1 ? ", " : "").sprintf("%d", TILES[i]) }
 eval headline("Tile width: the shared-memory tiled rungs at each tile width TS", \
               "TS × TS tiles of A and B in shared memory, one output per thread; TS = ".TL."; lighter and dashed: smaller TS")
 eval corner(run_label("primary"))
-set key inside right bottom vertical Left reverse noopaque box width 1 samplen 3.5 spacing 1.15 font FONT_SMALL
+set key outside right center vertical Left reverse noopaque nobox width 1 samplen 3.5 spacing 1.15 font FONT_SMALL
 
 do for [fmt in formats] {
     eval term(fmt)

@@ -73,8 +73,7 @@ set dashtype 12 (6, 3)
 set dashtype 11 (2, 3)
 tile_dt(t) = tile_rank(t) == NT ? 1 : tile_rank(t) == NT - 1 ? 12 : 11
 
-W = 7.0
-H = 4.2
+H = 3.0
 set logscale x 2
 set xrange [wmin / 1.3 : wmax * 1.3]
 set xtics ()
@@ -82,7 +81,7 @@ do for [i = 1:NW] { set xtics add (sprintf("%d", WPTS[i]) WPTS[i]) }
 set mxtics 1
 set yrange [0 : gmax * 1.1]
 set format y "%.0f"
-set xlabel "work per thread WPT   (outputs of C each thread computes, one column of the tile)"
+set xlabel "work per thread WPT   (outputs of C per thread: one column of the tile)"
 set ylabel "GFLOP/s"
 set lmargin 9
 TL = ""
@@ -90,7 +89,7 @@ do for [i = 1:NT] { TL = TL.(i > 1 ? " and " : "").sprintf("%d", TILES[i]) }
 eval headline("Work per thread: GFLOP/s against WPT, large square sizes", \
               sprintf("each thread computes WPT outputs of one column of the TS × TS tile; TS = %s (dashed: the smaller); n ≥ %d", TL, nmin))
 eval corner(run_label("primary"))
-set key inside right bottom vertical Left reverse opaque box width 1 samplen 3.5 spacing 1.15 font FONT_SMALL maxrows NSER
+set key outside right center vertical Left reverse noopaque nobox width 1 samplen 3.5 spacing 1.15 font FONT_SMALL maxrows NSER
 
 do for [fmt in formats] {
     eval term(fmt)

@@ -44,8 +44,7 @@ fill_of(k) = is_tf32(k) ? mix(R_RGB[k], 0.45) : R_RGB[k]
 speedlabel(s) = s >= 100 ? grouped(s)."×" : sprintf("%.3g×", s)
 cfg_text(s) = s eq "-" ? "" : s
 
-W = 7.0
-H = 1.6 + 0.24 * nbars
+H = 1.45 + 0.19 * nbars
 set logscale x 10
 set xrange [xlo : xhi]
 set format x LOGFMT

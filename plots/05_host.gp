@@ -45,13 +45,10 @@ BW = 0.84 / NP
 bx(r, k, o) = cluster(r) + (pair_rank(k, o) - (NP + 1) / 2.0) * BW
 opt_rank(o) = 1 + sum [_j = 1:NO] (OPTS[_j] < o ? 1 : 0)
 shade(k, o) = mix(R_RGB[k], NO > 1 ? 0.62 * (NO - opt_rank(o)) / (NO - 1.0) : 0)
-# "333x555x777" as "333×555×777"
-times(s) = (_p = strstrt(s, "x"), _p == 0 ? s : s[1:_p - 1]."×".times(s[_p + 1:]))
 
-W = 7.0
-H = 4.0
+H = 3.0
 set xrange [0.45 : NH + 0.55]
-set yrange [0 : gmax * 1.5]
+set yrange [0 : gmax * 1.6]
 set xtics () scale 0 font FONT_SMALL
 do for [i = 1:NH] { set xtics add (times(HL[i]) cluster(HR[i])) }
 set grid noxtics ytics

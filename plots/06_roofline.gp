@@ -74,7 +74,6 @@ do for [k = 1:NRUNG] {
 NMOD = words(MOD)
 roof(x) = bw * x < peak ? bw * x : peak
 
-W = 7.0
 xlo = 10**floor(log10(imin / 2))
 xhi = compulsory * 2.5
 ylo = 10**floor(log10((gmin < roof(xlo) ? gmin : roof(xlo)) / 1.5))
@@ -92,16 +91,16 @@ eval headline(sprintf("Roofline: every FP32 GPU configuration at n = %d under th
 eval corner(run_label("primary"))
 NKEY = NMOD + words(REFS)
 KEYROWS = int((NKEY + 2) / 3)
-H = 4.4 + 0.19 * KEYROWS
+H = 3.3 + 0.19 * KEYROWS
 KEYH = (0.19 * KEYROWS + 0.12) / H
 set bmargin at screen KEYH + 0.62 / H
 set tmargin at screen 1 - 0.62 / H
 set key at screen 0.5, screen KEYH center top vertical maxrows KEYROWS Left reverse noopaque nobox width 1 samplen 2.5 spacing 1.3 font FONT_SMALL
-set label 1 sprintf("FP32 peak %.1f TFLOP/s", peak / 1000.0) at xhi / 1.3, peak right offset 0, char 0.7 front font FONT_SMALL textcolor rgb "#202020"
+set label 1 sprintf("FP32 peak %.1f TFLOP/s", peak / 1000.0) at xhi / 1.3, peak right offset 0, char 0.95 front font FONT_SMALL textcolor rgb "#202020"
 set label 2 sprintf("copy bandwidth %s GB/s × intensity", grouped(bw)) at xlo * 1.5, roof(xlo * 1.5) left offset char 0.5, char -0.5 front font FONT_SMALL textcolor rgb "#202020"
 set arrow 3 from compulsory, graph 0 to compulsory, graph 1 nohead lc rgb GUIDE lw 1.5 dt (2, 3) back
 set label 3 sprintf("compulsory intensity at n = %d:\neach matrix moved once, %s FLOP/B", nbig, grouped(compulsory)) \
-    at compulsory, graph 0.06 right offset char -0.6, 0 front font FONT_TINY textcolor rgb GUIDE
+    at compulsory, graph 0.13 right offset char -0.6, 0 front font FONT_TINY textcolor rgb GUIDE
 set label 4 "above the bandwidth roof:\nloads served by L1/L2" at xlo * 1.3, peak / 3 left front font FONT_TINY textcolor rgb GUIDE
 # the references' lines, labelled where they start
 do for [w in REFS] {

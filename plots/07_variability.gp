@@ -52,8 +52,7 @@ xmax = dhi > C ? up125(dhi * 1.05) : 2 * C
 # a sample's vertical place in its row: a golden-ratio sequence in [-0.3, 0.3]
 jitter(s) = 0.6 * ((s * 0.6180339887) - floor(s * 0.6180339887) - 0.5)
 
-W = 7.0
-H = 1.5 + 0.26 * NX
+H = 1.35 + 0.2 * NX
 set nonlinear x via asinh(x / C) inverse C * sinh(x)
 set xrange [xmin : xmax]
 set xtics () font FONT_SMALL

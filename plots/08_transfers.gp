@@ -69,8 +69,7 @@ set dashtype 12 (6, 3)
 mem_dt(m) = m == 1 ? 1 : 12
 mem_pt(pt, m) = m == 1 ? pt : pt - 1
 
-W = 7.0
-H = 4.5
+H = 3.5
 set logscale x 2
 set logscale y 10
 set xrange [nmin / 1.3 : nmax * 1.3]

@@ -71,8 +71,7 @@ OG = short(run_gpu("other"))
 PG = short(run_gpu("primary"))
 if (OG eq PG) { OG = run_gpu("other"); PG = run_gpu("primary") }
 
-W = 7.0
-H = 4.4
+H = 3.7
 NG = words(LIST1)
 NH = words(LIST2)
 # geometry: the host panel (if any), then the GPU panel, widths by their rungs

@@ -68,11 +68,8 @@ bx(d, k, r) = slot(d, k) + (NSR[d] > 1 ? (sr_pos(d, r) - (NSR[d] + 1) / 2.0) * S
 K = 'int(column("number"))'
 R = 'int(column("shape_rank"))'
 outside(x) = column("ratio") > 1 + tol || column("ratio") < 1 - tol
-# "1000x1500x700" as "1000×1500×700"
-times(s) = (_p = strstrt(s, "x"), _p == 0 ? s : s[1:_p - 1]."×".times(s[_p + 1:]))
 
-W = 7.0
-H = 4.4
+H = 3.7
 NG = words(LIST1)
 NH = words(LIST2)
 # geometry: the host panel (if any), then the GPU panel, widths by their rungs

@@ -8,10 +8,12 @@
 #   bottom  the mean board power over the sample (power_w).
 # Points in the rung's colour and point type; a sample during which a power or
 # thermal clock-event reason was active (throttled = 1) is ringed in both
-# panels.  Behind the points, the run's sweeps (the experiment's sections, as
-# the table's consecutive rows of one `sweep`) as alternately shaded bands,
-# named above the top panel where the name fits.  One key for both panels,
-# below them: every rung drawn, in ladder order.
+# panels.  Behind the points, the shapes in the order the run measured them
+# (the table's consecutive rows of one `shape`: a run measures its GPU points
+# shape by shape) as alternately shaded bands, each named above the top panel
+# where the name fits ("n = 4096" for a square shape, "1000×1500×700" for
+# another).  One key for both panels, below them: every rung drawn, in
+# ladder order.
 #
 # inputs (gnuplot -e): datadir, out (style.gp)
 # Stops with an error naming the table when rungs.tsv or runs.tsv is missing or
@@ -31,7 +33,7 @@ if (NROWS < 1) {
 }
 f = table("telemetry")
 
-# the rungs drawn, and the sweeps: runs of consecutive rows of one sweep, each
+# the rungs drawn, and the bands: runs of consecutive rows of one shape, each
 # from its first sample's time to the next one's first (the last to its end)
 array PRESENT[NRUNG]
 do for [k = 1:NRUNG] { PRESENT[k] = 0 }
@@ -40,8 +42,9 @@ array B_T[MAXB + 1]
 array B_NAME[MAXB]
 NB = 0
 _prev = ""
-new_sweep(s, t) = s eq _prev || NB >= MAXB ? 0 : (NB = NB + 1, B_T[NB] = t, B_NAME[NB] = s, _prev = s, 0)
-stats f using (PRESENT[int(column("number"))] = 1, new_sweep(strcol("sweep"), column("t_s")), 0) nooutput
+shape_name(s) = strstrt(s, "x") == 0 ? "n = ".s : times(s)
+new_band(s, t) = s eq _prev || NB >= MAXB ? 0 : (NB = NB + 1, B_T[NB] = t, B_NAME[NB] = shape_name(s), _prev = s, 0)
+stats f using (PRESENT[int(column("number"))] = 1, new_band(strcol("shape"), column("t_s")), 0) nooutput
 stats f using (column("t_s")):(column("clock_mhz")) nooutput
 tmin = STATS_min_x
 tmax = STATS_max_x
@@ -59,8 +62,7 @@ do for [k = 1:NRUNG] { if (PRESENT[k]) { ALL = ALL.sprintf(" %d", k) } }
 KEYCOLS = 3
 KEYROWS = int((words(ALL) + 2 + KEYCOLS - 1) / KEYCOLS)
 
-W = 7.0
-H = 4.9 + 0.15 * KEYROWS
+H = 3.9 + 0.15 * KEYROWS
 # geometry, in screen fractions: the clock panel over the power panel, the key
 # below them
 X0 = 0.1
@@ -76,12 +78,12 @@ set xrange [tmin - pad : tmax + pad]
 set xtics font FONT_SMALL
 set mxtics 2
 set ytics font FONT_SMALL
-# the sweeps: shaded bands (every other one), named where the name fits (a
+# the shapes: shaded bands (every other one), named where the name fits (a
 # character of FONT_TINY taken as 0.05 inch)
 inch_per_s = (X1 - X0) * W / (span + 2 * pad)
 fits(i) = (B_T[i + 1] - B_T[i]) * inch_per_s >= 0.05 * strlen(B_NAME[i]) + 0.03
 bands = 'do for [i = 1:NB] { if (i % 2 == 0) { eval sprintf("set object %d rectangle from first %.6g, graph 0 to first %.6g, graph 1 behind fc rgb \"#EEEEEE\" fs solid 1 noborder", 10 + i, B_T[i], B_T[i + 1]) } }'
-sweep_names = 'do for [i = 1:NB] { if (fits(i)) { eval sprintf("set label %d \"%s\" at first %.6g, graph 1 center offset 0, char 0.55 front noenhanced font FONT_TINY textcolor rgb GUIDE", 10 + i, B_NAME[i], 0.5 * (B_T[i] + B_T[i + 1])) } }'
+band_names = 'do for [i = 1:NB] { if (fits(i)) { eval sprintf("set label %d \"%s\" at first %.6g, graph 1 center offset 0, char 0.55 front noenhanced font FONT_TINY textcolor rgb GUIDE", 10 + i, B_NAME[i], 0.5 * (B_T[i] + B_T[i + 1])) } }'
 sub = sprintf("one point per timed sample: its mean SM clock and power (NVML);   ringed: throttled by power or heat (%d of %d)", NTHROTTLED, NROWS)
 labels = 'eval headline("Clock and power through the run: every GPU sample against the time since the run began", sub); eval corner(run_label("primary"))'
 
@@ -103,7 +105,7 @@ do for [fmt in formats] {
     set ylabel "SM clock (MHz)"
     set yrange [cmin - 0.06 * (cmax - cmin + 1) : cmax + 0.05 * (cmax - cmin + 1)]
     eval bands
-    eval sweep_names
+    eval band_names
     if (maxclock > 0) {
         set arrow 1 from graph 0, first maxclock to graph 1, first maxclock nohead lc rgb GUIDE lw 1.2 dt (4, 3) back
         set label 1 sprintf("max %.0f", maxclock) at graph 1, first maxclock left offset char 0.5, 0 front font FONT_TINY textcolor rgb GUIDE

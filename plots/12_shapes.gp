@@ -83,8 +83,7 @@ K = 'int(column("number"))'
 R = 'int(column("shape_rank"))'
 here(p, k, d) = pan(0) == p && @K == k && int(column("dispatch")) == d
 
-W = 7.0
-PH = NP == 2 ? 2.25 : 2.6
+PH = NP == 2 ? 1.8 : 2.2
 H = 0.8 + NP * PH + (NP - 1) * 0.12 + 1.0
 # geometry: the panels one over the other, each key at its panel's right
 X0 = 0.085

@@ -40,8 +40,7 @@ do for [p = 1:2] {
     NS[p] = STATS_records > 0 ? int(STATS_max) : 0
 }
 
-W = 7.0
-H = 3.4
+H = 3.0
 X0 = 0.08
 X1 = 0.98
 GAP = 0.07
@@ -84,7 +83,7 @@ do for [fmt in formats] {
         set ylabel (i == 1 ? "share of shapes" : "") offset 1, 0
         set format y (i == 1 ? "%g" : "")
         eval guides
-        set key at graph 0.03, graph 0.97 left top vertical Left reverse opaque box lc rgb "#D0D0D0" \
+        set key at graph 0.97, graph 0.05 right bottom vertical Left reverse opaque box lc rgb "#D0D0D0" \
             width 1 samplen 2.2 spacing 1.1 font FONT_SMALL title sprintf("%s (%d shapes)", word(PNAME, p), NS[p]) left
         plot f using (here(p, "best") ? column("pct_ref") : NaN):(column("share")) \
                  with steps lc rgb "#202020" lw 1.8 title "fastest rung", \

@@ -33,7 +33,9 @@
 #   - term(fmt), outfile(fmt): pdfcairo and pngcairo at the same W x H inches;
 #   - headline(main, sub), corner(text): the title, top left, and the run's
 #     GPU and date, bottom right;
-#   - mix(rgb, t): a colour t of the way to white (for shades of a rung's colour).
+#   - mix(rgb, t): a colour t of the way to white (for shades of a rung's colour);
+#   - grouped(x): 12345.6 as "12,346"; times(shape): "1000x1500x700" as
+#     "1000×1500×700".
 if (!exists("datadir") || !exists("out")) {
     exit error "figure: set datadir and out with gnuplot -e \"datadir='...'; out='...'\""
 }
@@ -132,9 +134,13 @@ run_clock(role) = has_run(role) ? RUN_CLOCK[run_i(role)] : NaN
 run_label(role) = run_gpu(role).", ".run_date(role)
 
 # ---- terminals ---------------------------------------------------------------------
-# The paper shows every figure across both columns, about 7 inches wide; fonts
-# are in points at that size (a figure may change W and H before term()).  The
-# PNG is a dpi rendering of the same page.  (Measured: both cairo terminals
+# The paper places every figure across both columns at its own size, never
+# scaled (paper/main.tex, \placefig, which stops the build on a figure of
+# another width): W is the text width, 7 inches (letter paper, margins of 0.75
+# inch), and fonts are in points as printed, none under 7 (superscripts
+# included: make paper runs scripts/check-lettering.sh on every figure).  A
+# figure may change H before term(), never W.  The PNG is a dpi rendering of
+# the same page.  (Measured: both cairo terminals
 # draw a font at 4/3 of its size times fontscale, in points (pdf) or pixels
 # (png); pdfcairo a linewidth of 1 as half a point, a point type at 1/72 inch
 # per pointscale; pngcairo both in pixels.  Hence the factors, which make
@@ -162,7 +168,10 @@ set tics nomirror out scale 0.6
 set grid xtics ytics lc rgb "#C8C8C8" lw 0.5 dt (1, 2)
 set key noenhanced opaque box lc rgb "#C0C0C0" samplen 2.5 spacing 1.1
 set title noenhanced font FONT_SMALL
-LOGFMT = "10^{%L}"
+# powers of ten with the exponent at SUP_PT points (an enhanced-text
+# superscript is otherwise drawn at 0.8 of its font, under 7 points)
+SUP_PT = 7.5
+LOGFMT = sprintf("10^{/=%g %%L}", SUP_PT)
 GUIDE = "#505050"
 BAND = "#E2E2E2"
 # colour rgb (an integer) taken t of the way to white
@@ -171,6 +180,8 @@ mix(c, t) = int((c >> 16 & 255) + (255 - (c >> 16 & 255)) * t) * 65536 + \
 # 12345.6 -> "12,346"
 grouped(x) = grouped_int(int(x + 0.5))
 grouped_int(i) = i >= 1000 ? grouped_int(int(i / 1000)).sprintf(",%03d", i % 1000) : sprintf("%d", i)
+# a shape as the tables name it, "1000x1500x700", as "1000×1500×700"
+times(s) = (_p = strstrt(s, "x"), _p == 0 ? s : s[1:_p - 1]."×".times(s[_p + 1:]))
 
 # ---- title and corner ---------------------------------------------------------------
 set tmargin 4.5

@@ -1,9 +1,11 @@
 /* Figures: every figure script draws from small results files that this test
  * writes (subsets of the shipped reference runs, so no number is invented), as
- * a PDF and a PNG of the same shape, and every script fails loudly, naming the
+ * a PDF and a PNG of the same shape, with no lettering under 7 pt (where
+ * poppler's pdftohtml is installed), and every script fails loudly, naming the
  * table that is missing, when its data is absent; the telemetry figure is
  * skipped, not failed, for a run without telemetry; the shape figure draws a
- * run with rows of one precision only (one panel). */
+ * run with rows of one precision only (one panel); the lettering check finds
+ * text and superscripts under 7 pt. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stddef.h>
@@ -36,6 +38,27 @@ static void need_gnuplot(void)
     if (system("command -v gnuplot >/dev/null 2>&1") == 0) return;
     print_message("skipped: gnuplot is not installed (apt-get install gnuplot-nox)\n");
     skip();
+}
+
+/* Whether poppler's pdftohtml, which scripts/check-lettering.sh reads figures
+ * with, is installed (make paper installs it; make test does not). */
+static int have_pdftohtml(void)
+{
+    return system("command -v pdftohtml >/dev/null 2>&1") == 0;
+}
+
+/* scripts/check-lettering.sh on the given PDFs (NULL-terminated, at most 16):
+ * its exit status, stderr into *err (malloc'd) */
+static int check_lettering(const char *const *pdfs, char **err)
+{
+    char *argv[20] = {"scripts/check-lettering.sh", "-m", "7"};
+    size_t n = 3;
+    for (; *pdfs && n < 19; pdfs++) argv[n++] = (char *)*pdfs;
+    argv[n] = NULL;
+    char *out;
+    int rc = test_run(argv, &out, err);
+    free(out);
+    return rc;
 }
 
 static void copy_attr(const char *name, const char *value, void *ctx)
@@ -239,6 +262,23 @@ static void every_figure_is_drawn(void **state)
         if (!(a_pdf > 0 && a_png > 0) || a_png / a_pdf > 1.002 || a_png / a_pdf < 0.998)
             fail_msg("%s: PDF %g wide per unit of height, PNG %g", FIGURES[i], a_pdf, a_png);
     }
+    /* the paper prints them at their own size: no lettering under 7 pt */
+    if (have_pdftohtml()) {
+        char pdf[N_FIGURES][400];
+        const char *pdfs[N_FIGURES + 1];
+        for (size_t i = 0; i < N_FIGURES; i++) {
+            snprintf(pdf[i], sizeof pdf[i], "%s/%s.pdf", out, FIGURES[i]);
+            pdfs[i] = pdf[i];
+        }
+        pdfs[N_FIGURES] = NULL;
+        char *err;
+        const int lrc = check_lettering(pdfs, &err);
+        if (lrc != 0) fail_msg("check-lettering.sh on the figures: exit %d: %s", lrc, err);
+        free(err);
+    } else {
+        print_message("note: pdftohtml (poppler-utils) is not installed: the figures' "
+                      "lettering was not measured (make paper measures it)\n");
+    }
     char data[320];
     snprintf(data, sizeof data, "%s/data", out);
     /* figure 12 drew both panels: hand-written and dispatch rows of both precisions */
@@ -364,10 +404,60 @@ static void shapes_figure_draws_one_precision(void **state)
     test_rmtree(dir);
 }
 
+/* The lettering check fails a figure with text under 7 pt, or with a
+ * superscript that enhanced text draws at 0.8 of an 8 pt font, naming the
+ * text; and passes one whose every piece, superscripts included, is 7 pt or
+ * more (an exponent at a size of its own, as style.gp's LOGFMT draws it). */
+static void lettering_check_finds_small_text(void **state)
+{
+    (void)state;
+    need_gnuplot();
+    if (!have_pdftohtml()) {
+        print_message("skipped: pdftohtml is not installed (apt-get install poppler-utils)\n");
+        skip();
+    }
+    char dir[256];
+    test_tmpdir(dir, sizeof dir);
+    static const struct {
+        const char *name, *label, *font;
+        int rc;
+        const char *named;   /* in stderr when rc is 2 */
+    } cases[] = {
+        {"small", "tiny words", "Sans,6.5", 2, "\"tiny words\""},
+        {"superscript", "10^{5}", "Sans,8", 2, "\"5\""},
+        {"fine", "10^{/=7.5 5} and words", "Sans,7", 0, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char pdf[320], cmds[1200];
+        snprintf(pdf, sizeof pdf, "%s/%s.pdf", dir, cases[i].name);
+        /* the terminal as style.gp sets it: fonts in points as printed */
+        snprintf(cmds, sizeof cmds,
+                 "set terminal pdfcairo enhanced size 3in,2in font 'Sans,8' fontscale 0.75; "
+                 "set output '%s'; set tics font 'Sans,8'; set label 1 '%s' at graph 0.5, "
+                 "graph 0.5 font '%s'; plot [0:1] x notitle; set output",
+                 pdf, cases[i].label, cases[i].font);
+        char *gp[] = {"/usr/bin/env", "gnuplot", "-e", cmds, NULL};
+        char *so, *se;
+        int rc = test_run(gp, &so, &se);
+        if (rc != 0) fail_msg("gnuplot for the %s case: exit %d: %s", cases[i].name, rc, se);
+        free(so); free(se);
+        const char *pdfs[] = {pdf, NULL};
+        rc = check_lettering(pdfs, &se);
+        if (rc != cases[i].rc || (cases[i].named && (!strstr(se, cases[i].named) ||
+                                                      !strstr(se, "under 7 pt") ||
+                                                      !strstr(se, pdf))))
+            fail_msg("check-lettering.sh on the %s case: exit %d (expected %d), stderr: %s",
+                     cases[i].name, rc, cases[i].rc, se);
+        free(se);
+    }
+    test_rmtree(dir);
+}
+
 const struct CMUnitTest figures_tests[] = {
     cmocka_unit_test(every_figure_is_drawn),
     cmocka_unit_test(shapes_figure_draws_one_precision),
     cmocka_unit_test(telemetry_figure_is_skipped_without_telemetry),
     cmocka_unit_test(every_script_fails_without_its_data),
+    cmocka_unit_test(lettering_check_finds_small_text),
 };
 const size_t figures_tests_count = sizeof figures_tests / sizeof figures_tests[0];
