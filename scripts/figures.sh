@@ -9,22 +9,22 @@
 #
 #   -o OUTDIR     where the figures go (NN_name.pdf and .png) and, in OUTDIR/data,
 #                 the tables they are drawn from
-#   -p PRIMARY    the run most figures show (figures 1-7, and 11)
+#   -p PRIMARY    the run most figures show (figures 1-7, and 10)
 #   -c OTHER_GPU  the same matrix on another GPU (figure 9)
 #   -t TRANSFERS  a run of experiments/transfers.ini (figure 8)
-#   -r REFERENCE  the reference a new run is compared with (figure 10)
+#   -r REFERENCE  the reference a new run is compared with (figure 11)
 #   -n NEW        that new run (default PRIMARY)
 #   -R, -N        a second pair, another GPU's reference and reproduction
-#                 (figure 10_reproduction2)
-#   -s SHAPES     a run of experiments/shapes.ini, the shape suite (figure 12)
+#                 (figure 12)
+#   -s SHAPES     a run of experiments/shapes.ini, the shape suite (figure 14)
 #   -H HELDOUT    a corpus run, the held-out corpus (experiments/heldout.ini;
-#                 figure 13)
+#                 figure 14)
 #   -b BIN        the harness binary (default bin/mmladder)
-#   -T TOL        figure 10's tolerance band, a fraction (default 0.10)
+#   -T TOL        figure 11's and 12's tolerance band, a fraction (default 0.10)
 #
-# A figure is skipped, not failed, when its run was not given (figures 8-10, 12
+# A figure is skipped, not failed, when its run was not given (figures 8, 9, 11-13
 # and 13) or when its script ends with exit status 3 (style.gp: skip), saying that
-# the run has nothing for it: figure 11 draws the telemetry of a schema-6 run, so
+# the run has nothing for it: figure 10 draws the telemetry of a schema-6 run, so
 # that a PRIMARY of an older schema (or a run without NVML) has none to draw.
 #
 # Exit status: 0 every figure whose inputs were given was written or skipped;
@@ -129,11 +129,11 @@ figure 06_roofline ""
 figure 07_variability ""
 figure 08_transfers transfers
 figure 09_gpus gpus
-figure 10_reproduction repro
-figure 10_reproduction2 repro2 10_reproduction "pair='2'"
-figure 11_telemetry ""
-figure 12_shapes shapes
-figure 13_heldout heldout
+figure 11_reproduction repro
+figure 12_reproduction_h200 repro2 11_reproduction "pair='2'"
+figure 10_telemetry ""
+figure 13_shapes shapes
+figure 14_heldout heldout
 
 if [ -n "$failed" ]; then
     printf '%s: %d figure(s) written to %s, %d skipped; FAILED:%s\n' "$prog" "$ran" "$outdir" \

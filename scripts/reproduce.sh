@@ -78,7 +78,7 @@ if device=$("$BIN" device); then
         "$BIN" compare "$new_shapes" "$ref_shapes" --tolerance "$TOL" | tee "$OUT/comparison-shapes.txt"
     else
         echo "reproduce: no shape-suite reference on a $name ships here; your run is drawn in"
-        echo "           figure 12 and its claims are checked below, not compared."
+        echo "           figure 13 and its claims are checked below, not compared."
     fi
     echo
     echo "The shape-suite claims on your run:"
@@ -88,7 +88,7 @@ if device=$("$BIN" device); then
     [ -n "$new_transfers" ] && fig_args+=(-t "$new_transfers")
 else
     echo "reproduce: $device"
-    echo "reproduce: NOT reproduced here: every GPU row of the paper (figures 1-4 and 6-10"
+    echo "reproduce: NOT reproduced here: every GPU row of the paper (every figure but figure 5"
     echo "           need a CUDA GPU). Running the host rungs (experiments/host.ini) instead."
     new=$(run_into host) || exit 1
     echo
@@ -102,11 +102,11 @@ else
     echo
     if [ -n "$ref_repro" ]; then
         fig_args+=(-r "$ref_h100" -n "$ref_repro")
-        echo "reproduce: figure 10 compares a new GPU run of experiments/paper.ini with the"
+        echo "reproduce: figure 11 compares a new GPU run of experiments/paper.ini with the"
         echo "           reference; without a GPU it is drawn from the shipped runs ($ref_repro"
         echo "           against $ref_h100), as make figures draws it."
     else
-        echo "reproduce: figure 10 needs a GPU run of experiments/paper.ini to compare with the"
+        echo "reproduce: figure 11 needs a GPU run of experiments/paper.ini to compare with the"
         echo "           reference; none is made here, so it is not drawn."
     fi
 fi

@@ -24,8 +24,8 @@
 
 static const char *const FIGURES[] = {
     "01_ladder",   "02_tile_width",  "03_work_per_thread", "04_speedup", "05_host",
-    "06_roofline", "07_variability", "08_transfers",       "09_gpus",    "10_reproduction",
-    "11_telemetry", "12_shapes"};
+    "06_roofline", "07_variability", "08_transfers",       "09_gpus",    "11_reproduction",
+    "10_telemetry", "13_shapes"};
 /* The table (scripts/figures.sh: OUTDIR/data/NAME.tsv) each figure draws. */
 static const char *const TABLES[] = {"ladder",  "configs",   "configs",   "speedup",
                                      "configs", "configs",   "samples",   "transfers",
@@ -243,10 +243,10 @@ static void every_figure_is_drawn(void **state)
     int rc = test_run(argv, &so, &se);
     if (rc != 0) fail_msg("figures.sh exited %d: %s", rc, se);
     free(so); free(se);
-    for (int k = 0; k < 2; k++) {   /* drawn by 10_reproduction.gp from repro2.tsv */
+    for (int k = 0; k < 2; k++) {   /* drawn by 11_reproduction.gp from repro2.tsv */
         char f[400];
         struct stat st;
-        snprintf(f, sizeof f, "%s/10_reproduction2.%s", out, k ? "png" : "pdf");
+        snprintf(f, sizeof f, "%s/12_reproduction_h200.%s", out, k ? "png" : "pdf");
         if (stat(f, &st) != 0 || st.st_size < 1000) fail_msg("%s missing or nearly empty", f);
     }
     for (size_t i = 0; i < N_FIGURES; i++) {
@@ -281,7 +281,7 @@ static void every_figure_is_drawn(void **state)
     }
     char data[320];
     snprintf(data, sizeof data, "%s/data", out);
-    /* figure 12 drew both panels: hand-written and dispatch rows of both precisions */
+    /* figure 13 drew both panels: hand-written and dispatch rows of both precisions */
     char tsv[400];
     snprintf(tsv, sizeof tsv, "%s/shapes.tsv", data);
     char *shapes = test_read_file(tsv, NULL);
@@ -317,7 +317,7 @@ static void every_script_fails_without_its_data(void **state)
     test_rmtree(dir);
 }
 
-/* A primary run whose samples carry no telemetry: figures.sh skips figure 11,
+/* A primary run whose samples carry no telemetry: figures.sh skips figure 10,
  * saying why, draws the rest and succeeds; the script alone ends with status 3
  * (skipped), not 1 (failed).  Figure 12, whose run is not given, is skipped even
  * with a table of it left in the folder by an earlier call. */
@@ -341,26 +341,26 @@ static void telemetry_figure_is_skipped_without_telemetry(void **state)
     char *argv[] = {"scripts/figures.sh", "-o", out, "-b", (char *)test_binary(), "-p", p, NULL};
     char *so, *se;
     int rc = test_run(argv, &so, &se);
-    if (rc != 0 || !strstr(so, "11_telemetry skipped") || !strstr(se, "no telemetry in the run") ||
-        !strstr(so, "12_shapes skipped: needs its run"))
+    if (rc != 0 || !strstr(so, "10_telemetry skipped") || !strstr(se, "no telemetry in the run") ||
+        !strstr(so, "13_shapes skipped: needs its run"))
         fail_msg("figures.sh on a run without telemetry: exit %d\n%s%s", rc, so, se);
     free(so); free(se);
     char png[400], vars[1000];
-    snprintf(png, sizeof png, "%s/11_telemetry.png", out);
+    snprintf(png, sizeof png, "%s/10_telemetry.png", out);
     assert_int_not_equal(access(png, F_OK), 0);
     snprintf(png, sizeof png, "%s/07_variability.png", out);
     assert_int_equal(access(png, F_OK), 0);
-    snprintf(vars, sizeof vars, "datadir='%s/data'; out='%s/11_telemetry'", out, dir);
-    char *gp[] = {"/usr/bin/env", "gnuplot", "-e", vars, "plots/11_telemetry.gp", NULL};
+    snprintf(vars, sizeof vars, "datadir='%s/data'; out='%s/10_telemetry'", out, dir);
+    char *gp[] = {"/usr/bin/env", "gnuplot", "-e", vars, "plots/10_telemetry.gp", NULL};
     rc = test_run(gp, &so, &se);
-    if (rc != 3 || !strstr(se, "11_telemetry: no telemetry in the run"))
-        fail_msg("11_telemetry.gp without telemetry: exit %d (expected 3), stderr: %s", rc, se);
+    if (rc != 3 || !strstr(se, "10_telemetry: no telemetry in the run"))
+        fail_msg("10_telemetry.gp without telemetry: exit %d (expected 3), stderr: %s", rc, se);
     free(so); free(se);
     test_rmtree(dir);
 }
 
 /* A shape-suite run with FP32 rows only: the table has no TF32 row, and
- * figure 12 draws its one panel, saying that the run has no TF32 rows. */
+ * figure 13 draws its one panel, saying that the run has no TF32 rows. */
 static void shapes_figure_draws_one_precision(void **state)
 {
     (void)state;
@@ -390,11 +390,11 @@ static void shapes_figure_draws_one_precision(void **state)
         test_write_file(path, so);
         free(so); free(se);
     }
-    snprintf(out, sizeof out, "%s/12_shapes", dir);
+    snprintf(out, sizeof out, "%s/13_shapes", dir);
     snprintf(vars, sizeof vars, "datadir='%s'; out='%s'", dir, out);
-    char *gp[] = {"/usr/bin/env", "gnuplot", "-e", vars, "plots/12_shapes.gp", NULL};
+    char *gp[] = {"/usr/bin/env", "gnuplot", "-e", vars, "plots/13_shapes.gp", NULL};
     int rc = test_run(gp, &so, &se);
-    if (rc != 0) fail_msg("12_shapes.gp on an FP32-only run: exit %d, stderr: %s", rc, se);
+    if (rc != 0) fail_msg("13_shapes.gp on an FP32-only run: exit %d, stderr: %s", rc, se);
     free(so); free(se);
     for (int k = 0; k < 2; k++) {
         struct stat st;

@@ -341,10 +341,65 @@ static void the_prose_holds_no_hand_typed_measurement(void **state)
     globfree(&g);
 }
 
+/* Does some paper source hold `needle`? */
+static int paper_holds(const glob_t *g, const char *needle)
+{
+    int found = 0;
+    for (size_t i = 0; i < g->gl_pathc && !found; i++) {
+        char *text = test_read_file(g->gl_pathv[i], NULL);
+        assert_non_null(text);
+        found = strstr(text, needle) != NULL;
+        free(text);
+    }
+    return found;
+}
+
+/* A claim's `figure` names the paper's figures and tables by their numbers in
+ * the paper: figure N is the one drawn into build/figures/NN_name.pdf, whose
+ * \widefig{NN_name} stops the LaTeX build unless it is figure N (main.tex), and
+ * table N one whose source says \claimtable{N}, which does the same.  So each
+ * number a claim names must be such a figure or table. */
+static void claims_name_the_papers_figures_and_tables(void **state)
+{
+    (void)state;
+    glob_t g;
+    paper_sources(&g);
+    FILE *f = fopen("paper/claims.ini", "r");
+    assert_non_null(f);
+    char line[512], report[4096] = "";
+    size_t bad = 0;
+    for (int no = 1; fgets(line, sizeof line, f); no++) {
+        if (strncmp(line, "figure = ", 9)) continue;
+        line[strcspn(line, "\n")] = '\0';
+        for (char *item = strtok(line + 9, ","); item; item = strtok(NULL, ",")) {
+            while (*item == ' ') item++;
+            int table = !strncmp(item, "table ", 6), n;
+            char tail, needle[64];
+            if (sscanf(item + (table ? 6 : 0), "%d%c", &n, &tail) != 1) {
+                if (strpbrk(item, "0123456789") == NULL) continue;   /* words: "all (...)" */
+                n = -1;
+            }
+            if (table) snprintf(needle, sizeof needle, "\\claimtable{%d}", n);
+            else snprintf(needle, sizeof needle, "\\widefig{%02d_", n);
+            if (n < 1 || !paper_holds(&g, needle)) {
+                bad++;
+                const size_t used = strlen(report);
+                snprintf(report + used, sizeof report - used,
+                         "paper/claims.ini:%d: figure = ... '%s': no %s of the paper (%s...})\n", no,
+                         item, table ? "table" : "figure", needle);
+            }
+        }
+    }
+    fclose(f);
+    globfree(&g);
+    if (bad) fail_msg("%zu figures or tables that the paper does not have:\n%s", bad, report);
+}
+
 const struct CMUnitTest paper_tests[] = {
     cmocka_unit_test(values_answer_every_key_of_the_paper),
     cmocka_unit_test(an_unknown_key_fails_naming_file_and_line),
     cmocka_unit_test(no_paper_source_uses_a_num_macro),
     cmocka_unit_test(the_prose_holds_no_hand_typed_measurement),
+    cmocka_unit_test(claims_name_the_papers_figures_and_tables),
 };
 const size_t paper_tests_count = sizeof paper_tests / sizeof paper_tests[0];

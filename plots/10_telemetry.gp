@@ -1,4 +1,4 @@
-# 11_telemetry.gp -- figure 11, clock and power through a headline run: every
+# 10_telemetry.gp -- figure 10, clock and power through a headline run: every
 # GPU sample of the primary run that recorded NVML telemetry (telemetry.tsv,
 # one row per sample, by t_s: seconds since the run began, at the sample's
 # end), in two panels that share the time axis:
@@ -19,7 +19,7 @@
 # Stops with an error naming the table when rungs.tsv or runs.tsv is missing or
 # empty.  When telemetry.tsv is missing or has no data rows (a results file of
 # schema < 6 has no telemetry; a run without NVML recorded none) it prints
-# "11_telemetry: no telemetry in the run (.../telemetry.tsv has no data rows)"
+# "10_telemetry: no telemetry in the run (.../telemetry.tsv has no data rows)"
 # and ends with exit status 3, which scripts/figures.sh reports as skipped,
 # not failed (style.gp: skip).
 if (!exists("STYLE_LOADED")) {

@@ -1,4 +1,4 @@
-# 13_heldout.gp -- figure 13, shapes nobody tuned for: over a corpus run (the
+# 14_heldout.gp -- figure 14, shapes nobody tuned for: over a corpus run (the
 # held-out corpus, experiments/heldout.ini), the distribution of each shape's
 # % of cuBLAS at the same precision (heldout.tsv, the view corpus-cdf), in two
 # panels side by side:
@@ -12,7 +12,7 @@
 # cuBLAS = 100; the corner names the run.  A run without one precision draws
 # the other alone.
 if (!exists("me")) {
-    _d = ARG0[1:strstrt(ARG0, "13_heldout.gp") - 1]
+    _d = ARG0[1:strstrt(ARG0, "14_heldout.gp") - 1]
     load _d."style.gp"
 }
 eval need("heldout")

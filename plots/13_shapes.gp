@@ -1,4 +1,4 @@
-# 12_shapes.gp -- figure 12, the shape study: at each shape of the suite
+# 13_shapes.gp -- figure 13, the shape study: at each shape of the suite
 # (experiments/shapes.ini), each GPU rung's best as a percentage of cuBLAS at
 # the same precision (shapes.tsv: pct_ref), on a log axis, in two panels that
 # share the shape axis:

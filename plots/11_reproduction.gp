@@ -1,4 +1,4 @@
-# 10_reproduction.gp -- figure 10, reproduction: the ratio of each rung's best
+# 11_reproduction.gp -- figures 11 and 12, reproduction: the ratio of each rung's best
 # GFLOP/s in a new run to the reference run's (repro.tsv, ratio = new /
 # reference), at each shape both runs have (rows without host memory).  One
 # column of points per rung, the ladder left to right (its name below); in it,
