@@ -191,11 +191,16 @@ paper: deps-paper figures                ## the paper from data/ into build/pape
 	@mkdir -p build/paper
 	bin/mmladder values --claims paper/claims.ini --out build/paper/values.tex \
 	  --tables build/paper $(REF_RUNS) -- paper/*.tex
-	latexmk -pdf -interaction=nonstopmode -halt-on-error -outdir=build/paper paper/main.tex
+	@# max_print_line: the log's lines unwrapped, file names and warnings whole
+	max_print_line=10000 latexmk -pdf -interaction=nonstopmode -halt-on-error -outdir=build/paper \
+	  paper/main.tex
 	@# Only outline fonts (Type 1, TrueType): a bitmap Type 3 font prints blurred.
 	@if pdffonts build/paper/main.pdf | grep -q 'Type 3'; then \
 	  echo "paper: build/paper/main.pdf embeds bitmap (Type 3) fonts:" >&2; \
 	  pdffonts build/paper/main.pdf >&2; exit 1; fi
+	@# No box past the margin, no ?? for a reference, every entry with its
+	@# author, year and URL, the PDF's title and author in its metadata.
+	scripts/check-paper.sh -l build/paper/main.log -b paper/references.bib -p build/paper/main.pdf
 
 deps-paper:                              ## install LaTeX (Debian's texlive) when root, or say how
 	@scripts/deps.sh --paper

@@ -395,11 +395,120 @@ static void claims_name_the_papers_figures_and_tables(void **state)
     if (bad) fail_msg("%zu figures or tables that the paper does not have:\n%s", bad, report);
 }
 
+/* scripts/check-paper.sh, run by `make paper` after LaTeX: on a log and a
+ * bibliography made to fail (no LaTeX needed), each problem named by file and
+ * line, what stays within bounds let through. */
+static void the_paper_check_names_each_problem(void **state)
+{
+    (void)state;
+    char dir[256], bib[300], log[300], good[300];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(bib, sizeof bib, "%s/refs.bib", dir);
+    snprintf(log, sizeof log, "%s/main.log", dir);
+    snprintf(good, sizeof good, "%s/good.bib", dir);
+    test_write_file(good,
+        "% a comment, and entries of each kind that pass\n"
+        "@string{nv = {NVIDIA}}\n"
+        "@manual{guide, organization = {NVIDIA}, title = {A guide}, year = 2025,\n"
+        "  url = {https://docs.nvidia.com/cuda/}}\n"
+        "@article{paper, author = \"A. Person and B. Other\", title = {T {with} braces},\n"
+        "  year = {2009}, doi = {10.1145/1498765.1498785}}\n"
+        "@misc{site, author = {{NVIDIA}}, title = {X}, year = {2020},\n"
+        "  url = {https://github.com/NVIDIA/nvbench}, note = {accessed 2026-11-27}}\n");
+    test_write_file(bib,
+        "@misc{fine, author = {A. Person}, title = {T}, year = {2022},\n"
+        "  url = {https://example.org/post/}}\n"
+        "\n"
+        "@misc{keyed,\n"
+        "  key = {Tiled}, title = {Tiled notes},\n"
+        "  year = {undated}}\n"
+        "@misc{no-url, author = {B. Person}, year = {2021},\n"
+        "  howpublished = {\\url{https://example.org/}}}\n"
+        "@misc{org-misc, organization = {Some body}, year = {2020}, url = {https://x.org/}}\n"
+        "@misc{lost, title = {Notes}, unlocated = {searched,\n  not found}}\n"
+        "@misc{found, author = {C. Person}, year = {2023}, url = {https://y.org/},\n"
+        "  unlocated = {stale}}\n");
+    test_write_file(log,
+        "This is pdfTeX (preloaded format=pdflatex)\n"
+        "(./paper/main.tex (/usr/share/texlive/texmf-dist/tex/latex/base/article.cls\n"
+        "(/usr/share/texlive/texmf-dist/tex/latex/base/size10.clo))\n"
+        "(./paper//intro.tex\n"
+        "Overfull \\hbox (2.1pt too wide) in paragraph at lines 3--5\n"
+        "[]\\T1/ptm/m/n/10 (+20) text with an open (parenthesis\n"
+        " []\n"
+        "\n"
+        "Package natbib Warning: Citation `nosuch' on page 1 undefined on input line 12.\n"
+        "\n"
+        ") (./paper//artifact.tex\n"
+        "Overfull \\hbox (68.64429pt too wide) in paragraph at lines 21--39\n"
+        " [][] \n"
+        " []\n"
+        "\n"
+        "LaTeX Warning: Reference `tab:nosuch' on page 2 undefined on input line 44.\n"
+        "\n"
+        ")\n"
+        "LaTeX Warning: There were undefined references.\n"
+        ")\n");
+
+    char *out, *err;
+    char *ok[] = {"scripts/check-paper.sh", "-b", good, NULL};
+    int rc = test_run(ok, &out, &err);
+    if (rc != 0) fail_msg("check-paper.sh -b on good entries: exit %d\n%s", rc, err);
+    free(out);
+    free(err);
+
+    char *bad[] = {"scripts/check-paper.sh", "-l", log, "-b", bib, NULL};
+    rc = test_run(bad, &out, &err);
+    assert_int_equal(rc, 1);
+    const char *expect[] = {
+        "refs.bib:4: entry `keyed' has no author",
+        "key = {Tiled} would be printed",
+        "refs.bib:4: entry `keyed' has year `undated'",
+        "refs.bib:4: entry `keyed' has no url",
+        "refs.bib:7: entry `no-url' has no url",
+        "refs.bib:9: entry `org-misc' has no author",
+        "refs.bib:10: note: entry `lost' is unlocated, so without author, year or url: searched, not found",
+        "refs.bib:12: entry `found' has an author, a year and a url: remove its unlocated field",
+        "paper/artifact.tex:21: overfull \\hbox, 68.6pt past the margin",
+        "paper/intro.tex:12: citation `nosuch' is undefined",
+        "paper/artifact.tex:44: reference `tab:nosuch' is undefined",
+    };
+    for (size_t i = 0; i < sizeof expect / sizeof expect[0]; i++)
+        if (!strstr(err, expect[i])) fail_msg("no \"%s\" in:\n%s", expect[i], err);
+    /* within bounds: the 2.1pt box, and the entry with everything */
+    assert_null(strstr(err, "intro.tex:3"));
+    assert_null(strstr(err, "`fine'"));
+    assert_int_equal(test_count_of(err, "\n"), 10);
+    free(out);
+    free(err);
+
+    /* a wider allowance lets the 68.6pt box through, and only it */
+    char *wide[] = {"scripts/check-paper.sh", "-w", "70", "-l", log, NULL};
+    rc = test_run(wide, &out, &err);
+    assert_int_equal(rc, 1);
+    assert_null(strstr(err, "overfull"));
+    free(out);
+    free(err);
+    test_rmtree(dir);
+}
+
+static void every_bibliography_entry_has_author_year_and_url(void **state)
+{
+    (void)state;
+    char *argv[] = {"scripts/check-paper.sh", "-b", "paper/references.bib", NULL}, *out, *err;
+    const int rc = test_run(argv, &out, &err);
+    if (rc != 0) fail_msg("scripts/check-paper.sh -b paper/references.bib: exit %d\n%s", rc, err);
+    free(out);
+    free(err);
+}
+
 const struct CMUnitTest paper_tests[] = {
     cmocka_unit_test(values_answer_every_key_of_the_paper),
     cmocka_unit_test(an_unknown_key_fails_naming_file_and_line),
     cmocka_unit_test(no_paper_source_uses_a_num_macro),
     cmocka_unit_test(the_prose_holds_no_hand_typed_measurement),
     cmocka_unit_test(claims_name_the_papers_figures_and_tables),
+    cmocka_unit_test(the_paper_check_names_each_problem),
+    cmocka_unit_test(every_bibliography_entry_has_author_year_and_url),
 };
 const size_t paper_tests_count = sizeof paper_tests / sizeof paper_tests[0];
