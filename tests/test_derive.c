@@ -1205,7 +1205,8 @@ static const char REVIEWER_CLAIMS[] =
  * the claims over host rows are measured on it, one that holds on any x86-64
  * core held to it (exit 1 when it does not hold), one about the reference
  * machines' CPUs reported, never failed; those it cannot check (GPU rows, two
- * reference runs compared) are left out of the report. */
+ * reference runs compared) are left out of the report.  The paper's table of
+ * the host claims says where each holds. */
 static void claims_on_a_reviewers_host_run(void **state)
 {
     (void)state;
@@ -1254,6 +1255,34 @@ static void claims_on_a_reviewers_host_run(void **state)
     assert_non_null(strstr(out, ": 2 held, 1 not held, 1 not held here"));
     free(out), free(err);
 
+    /* the same claims over the run as if it were the reference runs (no
+     * --mine): the paper's table of the host claims, each with where it holds,
+     * and no claim over GPU rows */
+    struct claims *cs = calloc(1, sizeof *cs);
+    struct claim_result *rs = calloc(CLAIM_MAX, sizeof *rs);
+    struct run *runs = calloc(2, sizeof *runs);
+    char e[600], tex[300], vout[300], table[300];
+    assert_int_equal(claims_load(cpath, cs, e, sizeof e), 0);
+    assert_int_equal(derive_open(&runs[0], "h100", h5, e, sizeof e), 0);
+    assert_int_equal(derive_open(&runs[1], "repro", h5, e, sizeof e), 0);
+    for (size_t i = 0; i < cs->n; i++) claims_evaluate(&cs->c[i], runs, 2, &rs[i]);
+    snprintf(tex, sizeof tex, "%s/p.tex", dir);
+    snprintf(vout, sizeof vout, "%s/values.tex", dir);
+    test_write_file(tex, "\\valtable{claims.host}\n");
+    const char *const texs[] = {tex};
+    if (values_write(texs, 1, vout, dir, runs, 2, cs, rs, e, sizeof e) != 0) fail_msg("%s", e);
+    snprintf(table, sizeof table, "%s/table-claims.host.tex", dir);
+    char *t = test_read_file(table, NULL);
+    assert_non_null(t);
+    assert_non_null(strstr(t, "\\code{any\\_holds} & "));
+    assert_non_null(strstr(t, " & $\\geq$ 0.00 & any x86-64 core \\\\\n"));
+    assert_non_null(strstr(t, "\\code{reference\\_not\\_held} & "));
+    assert_non_null(strstr(t, " & $\\leq$ 0.00 & the reference machines' CPUs \\\\\n"));
+    assert_non_null(strstr(t, "\\code{host\\_agreement} & 1.00 & 0.50 to 2.00 & the reference machines' CPUs"));
+    assert_null(strstr(t, "gpu\\_rows"));
+    free(t);
+    derive_close(&runs[0]), derive_close(&runs[1]);
+    free(cs), free(rs), free(runs);
     test_rmtree(dir);
 }
 
