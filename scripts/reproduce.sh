@@ -46,7 +46,7 @@ ref_transfers=${REF_TRANSFERS:-}
 ref_shapes_h100=${REF_SHAPES_H100:-}
 ref_shapes_h200=${REF_SHAPES_H200:-}
 
-if device=$("$BIN" device); then
+if device=$("$BIN" device 2>&1); then
     echo "reproduce: on $device"
     for e in paper shapes transfers; do   # what `mmladder plan` expects each to take
         printf 'reproduce: %s/%s.ini: ' "$EXPERIMENTS" "$e"

@@ -91,6 +91,7 @@ static void reproduce_without_a_gpu_checks_the_host_claims(void **state)
         CLAIM("reference_not_held", "at_most 0", "reference");
     int rc = reproduce(dir, held, "data1", &out, &err);
     if (rc != 0) fail_msg("reproduce.sh: exit %d\n%s%s", rc, out, err);
+    assert_non_null(strstr(out, "reproduce: mmladder device: "));   /* why there is no GPU */
     assert_non_null(strstr(out, "NOT reproduced here: the paper's GPU rows"));
     assert_non_null(strstr(out, "The host claims on your run"));
     assert_non_null(strstr(out, "any_holds"));
