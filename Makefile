@@ -214,7 +214,7 @@ reproduce: deps                          ## re-run the paper matrix here, redraw
 reproduce-built: bin/mmladder
 	scripts/reproduce.sh
 
-quick: bin/mmladder                      ## run experiments/quick.ini into data/
+quick: bin/mmladder                      ## run experiments/quick.ini into data/ (no GPU: its host points; exit 3)
 	bin/mmladder run experiments/quick.ini
 
 run-paper: bin/mmladder                  ## run experiments/paper.ini into data/ (time: bin/mmladder plan)

@@ -625,12 +625,15 @@ static void expected_text(const struct claim *c, char *buf, size_t len)
     else snprintf(buf, len, "%s to %s", a, b);
 }
 
+/* Was the run made on a GPU?  A run without one records gpu_name "none"
+ * (provenance.c); older files left it empty. */
+static int has_gpu(const struct run *r) { return r->gpu_name[0] && strcmp(r->gpu_name, "none"); }
+
 /* The GPU model a run names, without "NVIDIA " and past its first word ("H100",
  * "H200"); "host" for a run without a GPU. */
 static int gpu_model(const struct run *r, const char **m)
 {
-    *m = strncmp(r->gpu_name, "NVIDIA ", 7) ? r->gpu_name : r->gpu_name + 7;
-    if (!(*m)[0]) *m = "host";
+    *m = !has_gpu(r) ? "host" : strncmp(r->gpu_name, "NVIDIA ", 7) ? r->gpu_name : r->gpu_name + 7;
     return (int)strcspn(*m, " ");
 }
 
@@ -846,33 +849,59 @@ void claims_evaluate_mine(const struct claim *c, const struct run *mine, const s
                           size_t nrefs, struct claim_result *r)
 {
     memset(r, 0, sizeof *r);
-    int usable = !pairwise(c->value) && c->any_gpu;
-    if (!pairwise(c->value) && !c->any_gpu)
+    const int host = claims_on_host(c);
+    const char *why = NULL;
+    if (pairwise(c->value)) {
+        why = "compares two reference runs";
+    } else if (!host && !has_gpu(mine)) {
+        why = "needs a GPU run";
+    } else if (!host && !c->any_gpu) {
+        why = "needs the reference GPU model (its runs')";
         for (int i = 0; i < c->n_runs; i++) {
             const struct run *ref = find_run(refs, nrefs, c->runs[i]);
-            usable |= ref && ref->gpu_name[0] && !strcmp(ref->gpu_name, mine->gpu_name);
+            if (ref && has_gpu(ref) && !strcmp(ref->gpu_name, mine->gpu_name)) why = NULL;
         }
-    if (!usable) {
+    }
+    if (why) {
         r->verdict = CLAIM_NOT_EVALUATED;
-        snprintf(r->why, sizeof r->why, "%s",
-                 pairwise(c->value) ? "compares two reference runs"
-                                          : "needs the reference GPU model (its runs')");
+        snprintf(r->why, sizeof r->why, "%s", why);
         snprintf(r->measured, sizeof r->measured, "-");
         expected_text(c, r->expected, sizeof r->expected);
         fill_text(c, r, r->text, sizeof r->text);
-        return;
+    } else {
+        const struct run *rs[1] = {mine};
+        evaluate(c, rs, 1, r);
     }
-    const struct run *rs[1] = {mine};
-    evaluate(c, rs, 1, r);
+    r->mine = 1;
+    r->elsewhere = host && !c->any_gpu;
 }
 
-/* Whether a machine without a GPU can measure a claim's rows again: those of
- * host rungs (the agreement of the host rows, or values of a host rung). */
-static int claim_on_host(const struct claim *c)
+int claims_on_host(const struct claim *c)
 {
     if (pairwise(c->value)) return c->host_rows;
     const struct variant *v = c->rung[0] ? registry_find(c->rung) : NULL;
     return v && v->device == DEV_HOST;
+}
+
+const char *claims_holds_on(const struct claim *c)
+{
+    if (claims_on_host(c)) return c->any_gpu ? "any x86-64 core" : "the reference machines' CPUs";
+    return c->any_gpu ? "any GPU" : "the GPU models of its runs";
+}
+
+/* The README's "without a GPU" cell. */
+static const char *without_gpu(const struct claim *c)
+{
+    if (!claims_on_host(c)) return "checked against the shipped files by `make check-claims`";
+    if (pairwise(c->value))
+        return "about the reference machines' CPUs: `make reproduce` shows your host rows beside "
+               "the reference's, not held to it; checked against the shipped files by "
+               "`make check-claims`";
+    if (c->any_gpu)
+        return "holds on any x86-64 core: measured on yours and checked by `make reproduce`; "
+               "checked against the shipped files by `make check-claims`";
+    return "about the reference machines' CPUs: measured on yours by `make reproduce` and "
+           "reported, not held; checked against the shipped files by `make check-claims`";
 }
 
 size_t claims_report(FILE *out, const struct claims *cs, const struct claim_result *rs,
@@ -886,10 +915,13 @@ size_t claims_report(FILE *out, const struct claims *cs, const struct claim_resu
     for (size_t i = 0; i < cs->n; i++) {
         const struct claim *c = &cs->c[i];
         const struct claim_result *r = &rs[i];
-        const char *verdict = r->verdict == CLAIM_PASSED   ? "passed"
-                              : r->verdict == CLAIM_FAILED ? "FAILED"
-                                                           : "not evaluated";
-        failed += r->verdict == CLAIM_FAILED;
+        if (r->mine && r->verdict == CLAIM_NOT_EVALUATED) continue;
+        const char *verdict = r->verdict == CLAIM_NOT_EVALUATED ? "not evaluated"
+                              : !r->mine   ? (r->verdict == CLAIM_PASSED ? "passed" : "FAILED")
+                              : r->verdict == CLAIM_PASSED ? "held"
+                              : r->elsewhere               ? "not held here"
+                                                           : "NOT HELD";
+        failed += r->verdict == CLAIM_FAILED && !r->elsewhere;
         if (markdown) {
             char text[1400];
             size_t o = 0;   /* '_' escaped, so that "__restrict" is not emphasis */
@@ -901,10 +933,14 @@ size_t claims_report(FILE *out, const struct claims *cs, const struct claim_resu
             fprintf(out, "| %s | %s | %s | %s | %s | `%s` (%s) | %s |\n", text, r->measured,
                     r->expected, verdict, c->figure[0] ? c->figure : "-",
                     c->command[0] ? c->command : "make check-claims",
-                    r->time[0] ? r->time : "seconds",
-                    claim_on_host(c) ? "measured again by `make host`; checked against the shipped "
-                                       "files by `make check-claims`"
-                                     : "checked against the shipped files by `make check-claims`");
+                    r->time[0] ? r->time : "seconds", without_gpu(c));
+        } else if (r->mine && claims_on_host(c)) {   /* a reviewer's CPU: say where it holds */
+            const int failed_at = r->verdict == CLAIM_FAILED;
+            fprintf(out, "%-28s %-14s %-16s %-14s %s%s%s\n", c->id, r->measured, r->expected,
+                    verdict, failed_at ? r->worst : "", failed_at ? " " : "",
+                    c->any_gpu ? "(holds on any x86-64 core)"
+                               : "(about the reference machines' CPUs: reported, never failed)");
+            fprintf(out, "    %s\n", r->text);
         } else {
             fprintf(out, "%-28s %-14s %-16s %-14s %s\n", c->id, r->measured, r->expected, verdict,
                     r->verdict == CLAIM_NOT_EVALUATED ? r->why

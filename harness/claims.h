@@ -15,6 +15,9 @@
  *                                         ; is refused when the file is read
  *   scope   = reference                   ; any: holds on any GPU; reference:
  *                                         ; only on the GPU models of its runs
+ *                                         ; (a claim over host rows: any x86-64
+ *                                         ; core, or the reference machines'
+ *                                         ; CPUs: see claims_evaluate_mine)
  *   figure  = 1                           ; where it is shown
  *   command = make reproduce              ; how a reader checks it
  *   time    = 6 min on an H100 or H200
@@ -194,21 +197,40 @@ struct claim_result {
     char text[640];            /* the claim's text with its values filled in */
     char measured[64], expected[80];   /* formatted, as printed */
     char time[128];            /* how long its runs took, from their files */
+    int mine;                  /* evaluated on a reviewer's run (claims_evaluate_mine) */
+    int elsewhere;             /* and a claim about the reference machines' CPUs, so
+                                  that run's verdict is reported, never a failure */
 };
 
 /* Evaluate claim c over the given runs (matched by role). */
 void claims_evaluate(const struct claim *c, const struct run *runs, size_t nruns,
                      struct claim_result *r);
 
-/* Evaluate claim c on one reviewer's run alone: scope `any` claims over that
- * run; `reference` claims over it only when its GPU is that of one of the
- * claim's runs among `refs` (that run's values then come from `mine`);
- * agreement claims are not evaluated. */
+/* Evaluate claim c on one reviewer's run alone, in place of the claim's runs:
+ *   - a claim over host rows, of any scope (a run without a GPU has host rows
+ *     alone, and checks these claims only); one of scope `reference` is about
+ *     the reference machines' CPUs, so its verdict there is marked `elsewhere`:
+ *     reported, never counted as a failure (claims_report);
+ *   - a claim over GPU rows: of scope `any` on a GPU run; of scope `reference`
+ *     only when the run's GPU is that of one of the claim's runs among `refs`;
+ *   - agreement claims (two reference runs compared) are not evaluated. */
 void claims_evaluate_mine(const struct claim *c, const struct run *mine, const struct run *refs,
                           size_t nrefs, struct claim_result *r);
 
+/* Does the claim read host rows (the agreement of the host rows, or values of
+ * a host rung), which a machine without a GPU can measure again? */
+int claims_on_host(const struct claim *c);
+
+/* Where the claim holds, by its scope and rows: "any x86-64 core" or "the
+ * reference machines' CPUs" for a claim over host rows, "any GPU" or "the GPU
+ * models of its runs" for one over GPU rows. */
+const char *claims_holds_on(const struct claim *c);
+
 /* The verdicts as an aligned table (or Markdown for the README); returns the
- * number of failed claims. */
+ * number of failed claims, a verdict marked `elsewhere` not among them.  Of
+ * results from claims_evaluate_mine (`mine`), those not evaluated are left
+ * out, and the verdicts read "held", "NOT HELD" and, `elsewhere`, "not held
+ * here". */
 size_t claims_report(FILE *out, const struct claims *cs, const struct claim_result *rs,
                      int markdown);
 

@@ -15,7 +15,9 @@
  * each claim's measured value and verdict; exit 1 when a claim fails, or when
  * one could not be evaluated for want of a run it names (not evaluated is not
  * passed), unless --partial (or --mine) asks for the claims the runs given
- * allow. */
+ * allow.  --mine FILE: the claims FILE, a reviewer's run, can check, on it
+ * (claims_evaluate_mine); exit 1 when one of them does not hold, but for one
+ * about the reference machines' CPUs, which is reported. */
 int cmd_claims(const struct cli *c, int argc, char **argv)
 {
     if (argc < 3) {
@@ -68,9 +70,19 @@ int cmd_claims(const struct cli *c, int argc, char **argv)
             claims_evaluate(&cs->c[i], runs, (size_t)n, &rs[i]);
     }
     size_t failed = claims_report(c->out, cs, rs, markdown);
-    size_t evaluated = 0;
-    for (size_t i = 0; i < cs->n; i++) evaluated += rs[i].verdict != CLAIM_NOT_EVALUATED;
-    if (!markdown)
+    size_t evaluated = 0, held = 0, elsewhere = 0;
+    for (size_t i = 0; i < cs->n; i++) {
+        evaluated += rs[i].verdict != CLAIM_NOT_EVALUATED;
+        held += rs[i].verdict == CLAIM_PASSED;
+        elsewhere += rs[i].verdict == CLAIM_FAILED && rs[i].elsewhere;
+    }
+    if (!markdown && mine_path)
+        fprintf(c->out, "\n%zu of %zu claims evaluated on %s: %zu held, %zu not held, %zu not held "
+                        "here (about the reference machines' CPUs: reported, never failed); the "
+                        "other %zu need a GPU run, the reference GPU model or two reference runs "
+                        "(make check-claims checks them on the shipped files)\n",
+                evaluated, cs->n, mine_path, held, failed, elsewhere, cs->n - evaluated);
+    else if (!markdown)
         fprintf(c->out, "\n%zu claims: %zu evaluated, %zu failed, %zu not evaluated\n", cs->n,
                 evaluated, failed, cs->n - evaluated);
     rc = failed ? EXIT_INPUT : EXIT_OK;

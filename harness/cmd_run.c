@@ -245,6 +245,15 @@ int cmd_run(const struct cli *c, int argc, char **argv)
         goto out_plan;
     }
     rc = say_outcome(c, &s);
+    if (rc == EXIT_UNAVAILABLE) {
+        /* last, after the summary and above make's "Error 3"; a failed write of
+         * the summary is reported as the command ends (cli_main) */
+        (void)fflush(c->out);
+        fprintf(c->err, "mmladder: exit status 3: no GPU here for %zu point%s (skipped, as said "
+                        "above); %zu ran, %zu of them passed; all are recorded in %s\n",
+                s.skipped_env, s.skipped_env == 1 ? "" : "s", s.recorded - s.skipped, s.passed,
+                s.path);
+    }
     /* A host job the interrupt left running still reads the plan and the
      * experiment: they stay until the process exits, moments from now. */
     if (s.abandoned) return rc;

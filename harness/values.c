@@ -955,9 +955,46 @@ static int remember(struct written *w, const char *path)
     return 0;
 }
 
+/* claims.host: per claim over host rows, in the file's order: its id, its
+ * measured range, its bounds, and where it holds (claims_holds_on). */
+static int table_claims(FILE *f, const char *which, const struct claims *cs,
+                        const struct claim_result *rs, char *why, size_t whylen)
+{
+    if (strcmp(which, "host") || !cs) {
+        snprintf(why, whylen, "no such table of claims (expected claims.host)");
+        return -1;
+    }
+    size_t rows = 0;
+    for (size_t i = 0; i < cs->n; i++) {
+        const struct claim *c = &cs->c[i];
+        if (!claims_on_host(c)) continue;
+        if (rs[i].verdict == CLAIM_NOT_EVALUATED) {
+            snprintf(why, whylen, "claim %s not evaluated: %s", c->id, rs[i].why);
+            return -1;
+        }
+        char id[96], measured[128], expected[160];
+        latex(c->id, id, sizeof id);
+        latex_ranges(rs[i].measured, measured, sizeof measured);
+        /* ">= 1.50" and "<= 0.50" in the text font's own signs */
+        const char *e = rs[i].expected;
+        if (!strncmp(e, ">= ", 3) || !strncmp(e, "<= ", 3))
+            snprintf(expected, sizeof expected, "%s %s", e[0] == '>' ? "$\\geq$" : "$\\leq$", e + 3);
+        else
+            latex(e, expected, sizeof expected);
+        fprintf(f, "\\code{%s} & %s & %s & %s \\\\\n", id, measured, expected, claims_holds_on(c));
+        rows++;
+    }
+    if (!rows) {
+        snprintf(why, whylen, "no claim reads host rows");
+        return -1;
+    }
+    return 0;
+}
+
 /* The rows of \valtable{name} into DIR/table-NAME.tex, after a line that
  * says who wrote them. */
 static int write_table(const char *name, const char *dir, const struct run *runs, size_t nruns,
+                       const struct claims *cs, const struct claim_result *rs,
                        const char *const *tex, size_t ntex, struct written *w, char *why,
                        size_t whylen)
 {
@@ -979,6 +1016,7 @@ static int write_table(const char *name, const char *dir, const struct run *runs
     else if (n == 3 && !strcmp(p[0], "transfers")) rc = table_transfers(f, p[1], p[2], runs, nruns, why, whylen);
     else if (n == 2 && !strcmp(p[0], "shapes")) rc = table_shapes(f, p[1], runs, nruns, why, whylen);
     else if (n == 2 && !strcmp(p[0], "corpus")) rc = table_corpus(f, p[1], runs, nruns, why, whylen);
+    else if (n == 2 && !strcmp(p[0], "claims")) rc = table_claims(f, p[1], cs, rs, why, whylen);
     else if (n == 4 && !strcmp(p[0], "estimates"))
         rc = table_estimates(f, p[1], p[2], p[3], runs, nruns, why, whylen);
     else {
@@ -1046,7 +1084,7 @@ int values_write(const char *const *tex, size_t ntex, const char *out, const cha
                 /* answered already, or a macro's own definition (\val{#1}, \val{claim.#1.text}) */
                 if (j < ndone || strchr(key, '#')) continue;
                 char val[1024], why[640];
-                if (table ? write_table(key, tabledir, runs, nruns, tex, ntex, &tables, why,
+                if (table ? write_table(key, tabledir, runs, nruns, cs, rs, tex, ntex, &tables, why,
                                         sizeof why)
                           : values_key(key, runs, nruns, cs, rs, val, sizeof val, why, sizeof why)) {
                     snprintf(err, errlen, "%s:%d: %s{%s}: %s", tex[t], lineno,

@@ -102,6 +102,11 @@
  *                                  hand-written rung, its % of the reference, the
  *                                  waves of its grid, the K per block, and the
  *                                  dispatch row's % of the reference
+ *   claims.host                    per claim over host rows (claims_on_host), in
+ *                                  the claims file's order: its id, measured
+ *                                  range, bounds, and where it holds
+ *                                  (claims_holds_on: any x86-64 core, or the
+ *                                  reference machines' CPUs)
  *   corpus.ROLE                    per precision and corpus class, then all of
  *                                  them (derive_corpus_summary): the shapes, the
  *                                  fastest rung's geometric mean and lowest % of

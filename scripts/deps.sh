@@ -13,11 +13,16 @@
 #             (scripts/slurm-local.sh) that the Slurm scripts are tested on
 #
 # A probe that still fails after the install shows the compiler's own messages.
+# While another apt or dpkg process holds the package locks (unattended-upgrades
+# on a freshly booted machine), the install says so and waits for it, at most
+# DEPS_LOCK_WAIT seconds (default 600).
 set -u
 
 mode=${1:-}
+lock_wait=${DEPS_LOCK_WAIT:-600}
 probe_log=$(mktemp) || exit 1
-trap 'rm -f "$probe_log"' EXIT
+apt_log=$(mktemp) || exit 1
+trap 'rm -f "$probe_log" "$apt_log"' EXIT
 
 # compile_probe COMPILER FLAGS... -- a C program on stdin: compile and link it,
 # keeping the compiler's messages in $probe_log.
@@ -80,12 +85,36 @@ probe_slurm() {
     [ ! -s "$probe_log" ]
 }
 
+# apt_get ARGS... -- apt-get ARGS; while another process holds one of apt's or
+# dpkg's locks, say so once and try again every 5 s, at most $lock_wait s in
+# all.  (apt's own -o DPkg::Lock::Timeout=N waits for the dpkg lock alone, not
+# for the lock of `apt-get update`, and without a word under -qq.)
+apt_get() {
+    waited=0
+    while :; do
+        apt-get "$@" 2> "$apt_log"
+        rc_=$?
+        held=$(grep 'Could not get lock' "$apt_log" | head -n 1)
+        if [ "$rc_" = 0 ] || [ -z "$held" ] || [ "$waited" -ge "$lock_wait" ]; then
+            cat "$apt_log" >&2
+            [ "$rc_" = 0 ] || [ -z "$held" ] ||
+                echo "deps: gave up waiting for the lock after $waited s (DEPS_LOCK_WAIT=$lock_wait)" >&2
+            return "$rc_"
+        fi
+        [ "$waited" -gt 0 ] ||
+            echo "deps: waiting for another apt or dpkg process to finish (at most $lock_wait s):" \
+                 "${held#E: }" >&2
+        sleep 5
+        waited=$((waited + 5))
+    done
+}
+
 # apt_install PKG... -- as root with apt-get: install, else return 1.
 apt_install() {
     [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null || return 1
     echo "deps: installing $*"
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq && apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+    apt_get update -qq && apt_get install -y -qq --no-install-recommends "$@" >/dev/null
 }
 
 # ensure WHAT PROBE PKG... -- run PROBE; when it fails, install PKGs (or say

@@ -3,24 +3,34 @@
 # figure from the new data, and compare with the shipped reference runs.
 #   With a GPU: experiments/paper.ini, shapes.ini and transfers.ini into new files
 #              under data/.
-#   Without:   experiments/host.ini (the host rungs), figures from the reference
-#              data, and a plain statement of what was not reproduced.
+#   Without:   experiments/host.ini (the host rungs), the host claims checked on
+#              that run, figures from the reference data, and a plain statement
+#              of what was not reproduced.
 # TOL (default 0.10) is the tolerance of the comparison: |yours/reference - 1|.
+# Exit status: 0 done; 1 a run failed, or (without a GPU) a host claim that
+# says it holds on any x86-64 core did not hold on this machine's run.
+# Where things are and go, for a run that must leave the repository as it was
+# (the tests'): REPRODUCE_EXPERIMENTS (default experiments), the experiment
+# files; REPRODUCE_CLAIMS (paper/claims.ini); REPRODUCE_DATA (data), the new
+# runs; REPRODUCE_OUT (build/reproduce), the logs, comparisons and figures.
 set -uo pipefail
 BIN=${BIN:-bin/mmladder}
 TOL=${TOL:-0.10}
-OUT=build/reproduce
-mkdir -p "$OUT" data
+EXPERIMENTS=${REPRODUCE_EXPERIMENTS:-experiments}
+CLAIMS=${REPRODUCE_CLAIMS:-paper/claims.ini}
+DATA=${REPRODUCE_DATA:-data}
+OUT=${REPRODUCE_OUT:-build/reproduce}
+mkdir -p "$OUT" "$DATA"
 
 attr() { "$BIN" export "$1" --attrs | awk -F'\t' -v k="$2" '$1 == k { print $2 }'; }
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 
-# run_into NAME: run experiments/NAME.ini into data/reproduce-NAME-STAMP.h5,
+# run_into NAME: run $EXPERIMENTS/NAME.ini into $DATA/reproduce-NAME-STAMP.h5,
 # its progress on the terminal (stderr) and in $OUT/NAME.log; prints the file.
 run_into() {
-    local file=data/reproduce-$1-$stamp.h5
-    echo "reproduce: running experiments/$1.ini into $file (log: $OUT/$1.log)" >&2
-    "$BIN" run "experiments/$1.ini" -o "$file" 2>&1 | tee "$OUT/$1.log" >&2
+    local file=$DATA/reproduce-$1-$stamp.h5
+    echo "reproduce: running $EXPERIMENTS/$1.ini into $file (log: $OUT/$1.log)" >&2
+    "$BIN" run "$EXPERIMENTS/$1.ini" -o "$file" 2>&1 | tee "$OUT/$1.log" >&2
     local rc=${PIPESTATUS[0]}
     if [ "$rc" -ne 0 ]; then
         echo "reproduce: the $1 run failed (exit $rc); see $OUT/$1.log" >&2
@@ -36,11 +46,11 @@ ref_transfers=${REF_TRANSFERS:-}
 ref_shapes_h100=${REF_SHAPES_H100:-}
 ref_shapes_h200=${REF_SHAPES_H200:-}
 
-if device=$("$BIN" device); then
+if device=$("$BIN" device 2>&1); then
     echo "reproduce: on $device"
     for e in paper shapes transfers; do   # what `mmladder plan` expects each to take
-        printf 'reproduce: experiments/%s.ini: ' "$e"
-        "$BIN" plan "experiments/$e.ini" | grep ' points, ' || echo "(no estimate)"
+        printf 'reproduce: %s/%s.ini: ' "$EXPERIMENTS" "$e"
+        "$BIN" plan "$EXPERIMENTS/$e.ini" | grep ' points, ' || echo "(no estimate)"
     done
     new=$(run_into paper) || exit 1
     new_shapes=$(run_into shapes) || exit 1
@@ -64,7 +74,7 @@ if device=$("$BIN" device); then
         # others name the reference GPU model and are said to, not failed.
         echo
         echo "The claims on your $name run (those about the reference GPUs are not evaluated):"
-        "$BIN" claims paper/claims.ini --mine "$new" h100="$ref_h100" h200="$ref_h200" \
+        "$BIN" claims "$CLAIMS" --mine "$new" h100="$ref_h100" h200="$ref_h200" \
             | tee "$OUT/claims.txt" || true
     fi
     # The shape suite against the suite's reference of the same GPU model, if one ships.
@@ -82,19 +92,26 @@ if device=$("$BIN" device); then
     fi
     echo
     echo "The shape-suite claims on your run:"
-    "$BIN" claims paper/claims.ini --mine "$new_shapes" shapes_h100="$ref_shapes_h100" \
+    "$BIN" claims "$CLAIMS" --mine "$new_shapes" shapes_h100="$ref_shapes_h100" \
         ${ref_shapes_h200:+shapes_h200="$ref_shapes_h200"} | tee "$OUT/claims-shapes.txt" || true
     fig_args=(-p "$new" -c "$other" -r "$ref" -s "$new_shapes")
     [ -n "$new_transfers" ] && fig_args+=(-t "$new_transfers")
 else
     echo "reproduce: $device"
-    echo "reproduce: NOT reproduced here: every GPU row of the paper (every figure but figure 5"
-    echo "           need a CUDA GPU). Running the host rungs (experiments/host.ini) instead."
+    echo "reproduce: NOT reproduced here: the paper's GPU rows, which need a CUDA GPU."
+    printf 'reproduce: running the host rungs instead: %s/host.ini: ' "$EXPERIMENTS"
+    "$BIN" plan "$EXPERIMENTS/host.ini" | grep ' points, ' || echo "(no estimate)"
     new=$(run_into host) || exit 1
     echo
     echo "Your host rows ($new) beside the reference's host rows ($ref_h100), reported, not"
     echo "held to a tolerance: another CPU, and one core's timings vary from run to run."
     "$BIN" compare "$new" "$ref_h100" --tolerance "$TOL" | tee "$OUT/comparison.txt"
+    echo
+    echo "The host claims on your run ($new), on this machine's CPU ($(attr "$new" cpu_model)):"
+    echo "one that holds on any x86-64 core must hold here; one about the reference"
+    echo "machines' CPUs is reported, never failed."
+    "$BIN" claims "$CLAIMS" --mine "$new" | tee "$OUT/claims-host.txt"
+    host_claims=${PIPESTATUS[0]}
     fig_args=(-p "$ref_h100" -c "$ref_h200")
     [ -n "$ref_shapes_h100" ] && fig_args+=(-s "$ref_shapes_h100")
     [ -n "$ref_transfers" ] && fig_args+=(-t "$ref_transfers")
@@ -117,5 +134,10 @@ if command -v gnuplot >/dev/null; then
 else
     echo "reproduce: gnuplot is not installed here, so no figures were drawn. Draw them on a"
     echo "           machine with gnuplot: scripts/figures.sh -o $OUT/figures ${fig_args[*]}"
+fi
+if [ "${host_claims:-0}" -ne 0 ]; then
+    echo "reproduce: FAILED: a host claim that says it holds on any x86-64 core did not hold" >&2
+    echo "           on this run, or the claims could not be checked ($OUT/claims-host.txt)" >&2
+    exit 1
 fi
 exit 0

@@ -157,6 +157,12 @@ static void gpu_points_without_gpu_are_skipped_with_reason(void **state)
         /* said once, with the count, not once per row */
         assert_non_null(strstr(er, ": 1 of 2 points need a GPU and are skipped"));
         assert_int_equal(test_count_of(out, f.rows[0].reason) + test_count_of(er, f.rows[0].reason), 1);
+        /* and last, what the exit status says (above make's "Error 3") */
+        char last[600];
+        snprintf(last, sizeof last, "mmladder: exit status 3: no GPU here for 1 point (skipped, as "
+                                    "said above); 1 ran, 1 of them passed; all are recorded in %s\n", h5);
+        const size_t el = strlen(er), ll = strlen(last);
+        assert_true(el >= ll && !strcmp(er + el - ll, last));
     } else {
         assert_int_equal(rc, 0);
         assert_string_equal(f.rows[0].disposition, "passed");

@@ -1184,6 +1184,119 @@ static void views_take_every_shape(void **state)
     test_rmtree(dir);
 }
 
+/* The line of a claims report that starts with the claim's id, into buf ("" if none). */
+static void report_line(const char *out, const char *id, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    const size_t k = strlen(id);
+    for (const char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+        if (!strncmp(l, id, k) && l[k] == ' ') {
+            snprintf(buf, len, "%.*s", (int)strcspn(l, "\n"), l);
+            return;
+        }
+}
+
+/* The host rungs' claims that are written for a machine other than one
+ * known in advance: values bounded so that they hold (at_least 0) or fail
+ * (at_most 0) on any run's rows, whatever its CPU. */
+#define HOST_CLAIM(id, o, expect, scope)                                                   \
+    "[" id "]\ntext = restrict over naive at -O" o ": {range}\n"                            \
+    "value = ratio host_restrict host_naive\nopt_levels = " o "\nother_opt_levels = " o "\n" \
+    "runs = h100\nshapes = 32\nexpect = " expect "\nscope = " scope "\n"
+static const char REVIEWER_CLAIMS[] =
+    HOST_CLAIM("any_holds", "1", "at_least 0", "any")
+    HOST_CLAIM("reference_not_held", "3", "at_most 0", "reference")
+    HOST_CLAIM("reference_holds", "3", "at_least 0", "reference")
+    "[gpu_rows]\ntext = {range}\nvalue = pct_ref gpu_tiled\nruns = h100\nshapes = 32\n"
+    "expect = at_least 0\nscope = any\n"
+    "[host_agreement]\ntext = {range}\nvalue = agreement\nruns = repro h100\ndevice = host\n"
+    "expect = between 0.5 2\nscope = reference\n";
+
+/* A reviewer's own run (claims --mine), here a small run of the host rungs:
+ * the claims over host rows are measured on it, one that holds on any x86-64
+ * core held to it (exit 1 when it does not hold), one about the reference
+ * machines' CPUs reported, never failed; those it cannot check (GPU rows, two
+ * reference runs compared) are left out of the report.  The paper's table of
+ * the host claims says where each holds. */
+static void claims_on_a_reviewers_host_run(void **state)
+{
+    (void)state;
+    char dir[256], exp[300], h5[300], cpath[300], line[512];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(exp, sizeof exp, "%s/h.ini", dir);
+    snprintf(h5, sizeof h5, "%s/h.h5", dir);
+    snprintf(cpath, sizeof cpath, "%s/c.ini", dir);
+    test_write_file(exp, "[experiment]\nname = h\nseed = 1\n"
+                         "[sampling]\nhost_min_samples = 2\nhost_min_time_ms = 1\nhost_timeout_ms = 20\n"
+                         "[host]\nvariants = host_naive host_restrict\nsizes = 32\nopt_levels = 1 3\n");
+    char *run_argv[] = {(char *)test_binary(), "run", exp, "-o", h5, NULL}, *out, *err;
+    int rc = test_run(run_argv, &out, &err);
+    if (rc != 0) fail_msg("the host run: exit %d\n%s", rc, err);
+    free(out), free(err);
+
+    test_write_file(cpath, REVIEWER_CLAIMS);
+    char *argv[] = {(char *)test_binary(), "claims", cpath, "--mine", h5, NULL};
+    rc = test_run(argv, &out, &err);
+    if (rc != 0) fail_msg("claims --mine: exit %d\n%s%s", rc, out, err);
+    report_line(out, "any_holds", line, sizeof line);
+    assert_non_null(strstr(line, " held "));
+    assert_non_null(strstr(line, "(holds on any x86-64 core)"));
+    report_line(out, "reference_not_held", line, sizeof line);
+    assert_non_null(strstr(line, " not held here "));
+    assert_non_null(strstr(line, "(about the reference machines' CPUs: reported, never failed)"));
+    report_line(out, "reference_holds", line, sizeof line);
+    assert_non_null(strstr(line, " held "));
+    assert_null(strstr(out, "gpu_rows"));
+    assert_null(strstr(out, "host_agreement"));
+    assert_non_null(strstr(out, "3 of 5 claims evaluated on "));
+    assert_non_null(strstr(out, ": 2 held, 0 not held, 1 not held here"));
+    free(out), free(err);
+
+    /* one that says it holds on any x86-64 core, and does not */
+    char more[sizeof REVIEWER_CLAIMS + 400];
+    snprintf(more, sizeof more, "%s%s", REVIEWER_CLAIMS,
+             HOST_CLAIM("any_fails", "1", "at_most 0", "any"));
+    test_write_file(cpath, more);
+    rc = test_run(argv, &out, &err);
+    assert_int_equal(rc, 1);
+    report_line(out, "any_fails", line, sizeof line);
+    assert_non_null(strstr(line, " NOT HELD "));
+    assert_non_null(strstr(line, "mine 32"));
+    assert_non_null(strstr(out, "4 of 6 claims evaluated on "));
+    assert_non_null(strstr(out, ": 2 held, 1 not held, 1 not held here"));
+    free(out), free(err);
+
+    /* the same claims over the run as if it were the reference runs (no
+     * --mine): the paper's table of the host claims, each with where it holds,
+     * and no claim over GPU rows */
+    struct claims *cs = calloc(1, sizeof *cs);
+    struct claim_result *rs = calloc(CLAIM_MAX, sizeof *rs);
+    struct run *runs = calloc(2, sizeof *runs);
+    char e[600], tex[300], vout[300], table[300];
+    assert_int_equal(claims_load(cpath, cs, e, sizeof e), 0);
+    assert_int_equal(derive_open(&runs[0], "h100", h5, e, sizeof e), 0);
+    assert_int_equal(derive_open(&runs[1], "repro", h5, e, sizeof e), 0);
+    for (size_t i = 0; i < cs->n; i++) claims_evaluate(&cs->c[i], runs, 2, &rs[i]);
+    snprintf(tex, sizeof tex, "%s/p.tex", dir);
+    snprintf(vout, sizeof vout, "%s/values.tex", dir);
+    test_write_file(tex, "\\valtable{claims.host}\n");
+    const char *const texs[] = {tex};
+    if (values_write(texs, 1, vout, dir, runs, 2, cs, rs, e, sizeof e) != 0) fail_msg("%s", e);
+    snprintf(table, sizeof table, "%s/table-claims.host.tex", dir);
+    char *t = test_read_file(table, NULL);
+    assert_non_null(t);
+    assert_non_null(strstr(t, "\\code{any\\_holds} & "));
+    assert_non_null(strstr(t, " & $\\geq$ 0.00 & any x86-64 core \\\\\n"));
+    assert_non_null(strstr(t, "\\code{reference\\_not\\_held} & "));
+    assert_non_null(strstr(t, " & $\\leq$ 0.00 & the reference machines' CPUs \\\\\n"));
+    assert_non_null(strstr(t, "\\code{host\\_agreement} & 1.00 & 0.50 to 2.00 & the reference machines' CPUs"));
+    assert_null(strstr(t, "gpu\\_rows"));
+    free(t);
+    derive_close(&runs[0]), derive_close(&runs[1]);
+    free(cs), free(rs), free(runs);
+    test_rmtree(dir);
+}
+
 const struct CMUnitTest derive_tests[] = {
     cmocka_unit_test(views_take_every_shape),
     cmocka_unit_test(index_orders_groups_like_group_cmp),
@@ -1206,5 +1319,6 @@ const struct CMUnitTest derive_tests[] = {
                                     known_teardown),
     cmocka_unit_test(every_rung_has_a_style),
     cmocka_unit_test(claims_hold_on_shipped_data_and_fail_on_slower_rows),
+    cmocka_unit_test(claims_on_a_reviewers_host_run),
 };
 const size_t derive_tests_count = sizeof derive_tests / sizeof derive_tests[0];
