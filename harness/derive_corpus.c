@@ -45,6 +45,11 @@ static int corpus_before(struct shape a, struct shape b)
     return flops_before(a, b);
 }
 
+static int by_corpus_before(const void *a, const void *b)
+{
+    return shape_order(corpus_before, a, b);
+}
+
 /* A hand-written rung at least as precise as p */
 static int as_precise(const struct variant *v, enum precision p)
 {
@@ -55,15 +60,11 @@ size_t derive_corpus(const struct run *r, enum precision p, struct suite_point *
 {
     const char *ref_name = p == PREC_TF32 ? "cublas_tf32" : "cublas_fp32";
     const struct variant *ref = registry_find(ref_name);
+    struct shapes t = {NULL, 0, 0, by_corpus_before};
+    derive_shapes_of(r, p, as_precise, &t);
     size_t n = 0;
-    for (size_t i = 0; i < r->f.n_rows && n < max; i++) {
-        const struct result_row *row = &r->f.rows[i];
-        const struct variant *v = registry_find(row->variant);
-        if (!ordinary(row) || !v || !as_precise(v, p)) continue;
-        const struct shape s = shape_of(row);
-        size_t j = 0;
-        while (j < n && !same_shape(out[j].s, s)) j++;
-        if (j < n) continue;
+    for (size_t j = 0; j < t.n && n < max; j++) {
+        const struct shape s = t.s[j];
         struct suite_point pt = {.s = s, .cls = shape_class_of(s), .corpus = corpus_class_of(s),
                                  .dispatch_pct = NAN, .best_ci95 = NAN, .ref = ref};
         pt.ref_row = ref ? derive_best(r, ref, s) : NULL;
@@ -71,10 +72,9 @@ size_t derive_corpus(const struct run *r, enum precision p, struct suite_point *
         derive_best_and_dispatch(r, p, as_precise, &pt);
         pt.best_pct = 100.0 * pt.best_row->gflops / pt.ref_row->gflops;
         if (pt.dispatch_row) pt.dispatch_pct = 100.0 * pt.dispatch_row->gflops / pt.ref_row->gflops;
-        j = n++;
-        for (; j > 0 && corpus_before(s, out[j - 1].s); j--) out[j] = out[j - 1];
-        out[j] = pt;
+        out[n++] = pt;   /* in the corpus's order, as t is */
     }
+    free(t.s);
     return n;
 }
 

@@ -17,31 +17,17 @@ static void each_best(const struct run *r, void (*f)(FILE *, const struct run *,
                                                       const struct variant *, struct shape),
                       FILE *out)
 {
-    struct shape *seen = malloc((r->f.n_rows + 1) * sizeof *seen);
-    if (!seen) {
-        fprintf(stderr, "mmladder: out of memory for the shapes of %s\n", r->path);
-        return;
-    }
     for (size_t k = 0; k < registry_count(); k++) {
         const struct variant *v = registry_at(k);
-        size_t ns = 0;
+        struct shapes t = {NULL, 0, 0, by_shape_before};   /* squares by n, then the others */
         for (size_t i = 0; i < r->f.n_rows; i++) {
             const struct result_row *row = &r->f.rows[i];
-            if (!ordinary(row) || strcmp(row->variant, v->name)) continue;
-            struct shape s = shape_of(row);
-            size_t j = 0;
-            while (j < ns && !same_shape(seen[j], s)) j++;
-            if (j == ns) seen[ns++] = s;
+            if (ordinary(row) && !strcmp(row->variant, v->name)) shapes_add(&t, shape_of(row));
         }
-        for (size_t a = 1; a < ns; a++)   /* squares by n, then the others (shape_before) */
-            for (size_t b = a; b > 0 && shape_before(seen[b], seen[b - 1]); b--) {
-                struct shape t = seen[b];
-                seen[b] = seen[b - 1];
-                seen[b - 1] = t;
-            }
-        for (size_t j = 0; j < ns; j++) f(out, r, v, seen[j]);
+        shapes_sort(&t);
+        for (size_t j = 0; j < t.n; j++) f(out, r, v, t.s[j]);
+        free(t.s);
     }
-    free(seen);
 }
 
 /* ladder: each rung's best at each shape, with what it is measured against */

@@ -27,8 +27,8 @@ int suite_before(struct shape a, struct shape b)
 
 /* before(a, b) as a total order: ties (shapes of one FLOP count whose product
  * rounds alike) by M, N and K */
-static int ordered(int (*before)(struct shape, struct shape), const struct shape *a,
-                   const struct shape *b)
+int shape_order(int (*before)(struct shape, struct shape), const struct shape *a,
+                const struct shape *b)
 {
     if (before(*a, *b)) return -1;
     if (before(*b, *a)) return 1;
@@ -37,8 +37,8 @@ static int ordered(int (*before)(struct shape, struct shape), const struct shape
     return (a->K > b->K) - (a->K < b->K);
 }
 
-int by_shape_before(const void *a, const void *b) { return ordered(shape_before, a, b); }
-int by_suite_before(const void *a, const void *b) { return ordered(suite_before, a, b); }
+int by_shape_before(const void *a, const void *b) { return shape_order(shape_before, a, b); }
+int by_suite_before(const void *a, const void *b) { return shape_order(suite_before, a, b); }
 
 void shapes_add(struct shapes *t, struct shape s)
 {

@@ -83,9 +83,17 @@ struct shapes {
 };
 int by_shape_before(const void *a, const void *b);
 int by_suite_before(const void *a, const void *b);
+/* before(a, b) as a total order for qsort and bsearch (-1, 0, 1): ties (shapes
+ * of one FLOP count whose product rounds alike) by M, N and K */
+int shape_order(int (*before)(struct shape, struct shape), const struct shape *a,
+                const struct shape *b);
 void shapes_add(struct shapes *t, struct shape s);
 void shapes_sort(struct shapes *t);
 int shape_rank(const struct shapes *t, struct shape s);
+/* Into t (its cmp set, empty): the distinct shapes of r's ordinary rows of the
+ * rungs that takes(v, p) accepts, sorted (derive_suite.c) */
+void derive_shapes_of(const struct run *r, enum precision p,
+                      int (*takes)(const struct variant *, enum precision), struct shapes *t);
 
 /* ---- a view's line (derive_table.c): derive.h's cells by short names ------------- */
 

@@ -65,17 +65,24 @@ void derive_best_and_dispatch(const struct run *r, enum precision p,
 
 size_t derive_suite_room(const struct run *r) { return r->f.n_rows + 1; }
 
-size_t derive_suite(const struct run *r, enum precision p, struct suite_point *out, size_t max)
+void derive_shapes_of(const struct run *r, enum precision p,
+                      int (*takes)(const struct variant *, enum precision), struct shapes *t)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < r->f.n_rows && n < max; i++) {
+    for (size_t i = 0; i < r->f.n_rows; i++) {
         const struct result_row *row = &r->f.rows[i];
         const struct variant *v = registry_find(row->variant);
-        if (!ordinary(row) || !v || !derive_hand_written(v, p)) continue;
-        const struct shape s = shape_of(row);
-        size_t j = 0;
-        while (j < n && !same_shape(out[j].s, s)) j++;
-        if (j < n) continue;
+        if (ordinary(row) && v && takes(v, p)) shapes_add(t, shape_of(row));
+    }
+    shapes_sort(t);
+}
+
+size_t derive_suite(const struct run *r, enum precision p, struct suite_point *out, size_t max)
+{
+    struct shapes t = {NULL, 0, 0, by_suite_before};
+    derive_shapes_of(r, p, derive_hand_written, &t);
+    size_t n = 0;
+    for (size_t j = 0; j < t.n && n < max; j++) {
+        const struct shape s = t.s[j];
         struct suite_point pt = {.s = s, .cls = shape_class_of(s), .dispatch_pct = NAN};
         derive_best_and_dispatch(r, p, derive_hand_written, &pt);
         pt.ref = pt.best->reference ? registry_find(pt.best->reference) : NULL;
@@ -84,10 +91,9 @@ size_t derive_suite(const struct run *r, enum precision p, struct suite_point *o
         pt.best_pct = derive_pct_ref(r, pt.best, s);
         pt.best_ci95 = derive_pct_ref_ci95(r, pt.best, s);
         if (pt.dispatch) pt.dispatch_pct = derive_pct_ref(r, pt.dispatch, s);
-        j = n++;
-        for (; j > 0 && suite_before(s, out[j - 1].s); j--) out[j] = out[j - 1];
-        out[j] = pt;
+        out[n++] = pt;   /* in the suite's order, as t is */
     }
+    free(t.s);
     return n;
 }
 
@@ -132,6 +138,21 @@ static int suite_open(const struct run *r, struct suite *su)
 
 static void suite_close(struct suite *su) { free(su->pt[0]), free(su->pt[1]), free(su->t.s); }
 
+/* The point of shape s among n in the suite's order (derive_suite), or NULL */
+static const struct suite_point *suite_point_at(const struct suite_point *pt, size_t n,
+                                                struct shape s)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        const int c = by_suite_before(&s, &pt[mid].s);
+        if (c == 0) return &pt[mid];
+        if (c < 0) hi = mid;
+        else lo = mid + 1;
+    }
+    return NULL;
+}
+
 /* shapes: at each shape of the suite, every GPU rung's best that is measured
  * against a reference (hand-written rungs and dispatch rows), with its class,
  * whether it is the fastest hand-written rung of its precision there, and its
@@ -150,9 +171,7 @@ void view_shapes(FILE *out, const struct run *r)
         for (size_t j = 0; j < su.t.n; j++) {
             const struct shape sh = su.t.s[j];
             const struct result_row *b = derive_best(r, v, sh);
-            const struct suite_point *q = NULL;
-            for (size_t i = 0; i < su.n[v->precision]; i++)
-                if (same_shape(su.pt[v->precision][i].s, sh)) q = &su.pt[v->precision][i];
+            const struct suite_point *q = suite_point_at(su.pt[v->precision], su.n[v->precision], sh);
             if (!b || !q) continue;
             char cfg[96];
             derive_config_label(v, b, cfg, sizeof cfg);
