@@ -85,7 +85,8 @@ static int parse_band(const char *v, int allow_outside, double *lo, double *hi, 
     } else if (n == 3 && !strcmp(w[0], "about") && !parse_number(w[1], &x) &&
                strchr(w[2], '%') && (w[2][strlen(w[2]) - 1] = '\0', !parse_number(w[2], &y)) &&
                y >= 0) {
-        *lo = x * (1 - y / 100), *hi = x * (1 + y / 100);
+        const double a = x * (1 - y / 100), b = x * (1 + y / 100);   /* x may be negative */
+        *lo = fmin(a, b), *hi = fmax(a, b);
     } else {
         return -1;
     }
