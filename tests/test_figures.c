@@ -25,11 +25,12 @@
 static const char *const FIGURES[] = {
     "01_ladder",   "02_tile_width",  "03_work_per_thread", "04_speedup", "05_host",
     "06_roofline", "07_variability", "08_transfers",       "09_gpus",    "11_reproduction",
-    "10_telemetry", "13_shapes"};
+    "10_telemetry", "13_shapes",      "14_heldout"};
 /* The table (scripts/figures.sh: OUTDIR/data/NAME.tsv) each figure draws. */
 static const char *const TABLES[] = {"ladder",  "configs",   "configs",   "speedup",
                                      "configs", "configs",   "samples",   "transfers",
-                                     "gpus",    "repro",     "telemetry", "shapes"};
+                                     "gpus",    "repro",     "telemetry", "shapes",
+                                     "heldout"};
 #define N_FIGURES (sizeof FIGURES / sizeof FIGURES[0])
 
 /* Skip the calling test, saying why, where gnuplot is not installed. */
@@ -217,7 +218,7 @@ static void every_figure_is_drawn(void **state)
 {
     (void)state;
     need_gnuplot();
-    char dir[256], p[300], o[300], t[300], r[300], s[300], out[300];
+    char dir[256], p[300], o[300], t[300], r[300], s[300], out[300], h[256];
     test_tmpdir(dir, sizeof dir);
     snprintf(p, sizeof p, "%s/h100.h5", dir);
     snprintf(o, sizeof o, "%s/h200.h5", dir);
@@ -235,10 +236,11 @@ static void every_figure_is_drawn(void **state)
     subset(ref[2], t, small);
     subset(ref[3], r, sizes);
     suite_subset(ref[4], s, NULL);
+    test_reference("REF_HELDOUT_H100", h, sizeof h);   /* a corpus run, read as shipped */
 
     /* (the second reproduction pair: the H200 run as if it reproduced the H100's) */
     char *argv[] = {"scripts/figures.sh", "-o", out, "-b", (char *)test_binary(), "-p", p, "-c",
-                    o, "-t", t, "-r", p, "-n", r, "-R", p, "-N", o, "-s", s, NULL};
+                    o, "-t", t, "-r", p, "-n", r, "-R", p, "-N", o, "-s", s, "-H", h, NULL};
     char *so, *se;
     int rc = test_run(argv, &so, &se);
     if (rc != 0) fail_msg("figures.sh exited %d: %s", rc, se);
