@@ -34,8 +34,10 @@
  * of both blocks release it.  Clusters are numbered down groups of 2048 rows of
  * C, so that the blocks resident at once share their A and B panels in L2.  TMA
  * zero-fills out-of-range boxes, so edges need only the store guard; it needs
- * 16-byte row strides and bases, so when K % 4, N % 4 or a pointer is off we
- * copy A and/or B into padded scratch first (stream-ordered, in the time).
+ * 16-byte row strides and bases, so when K % 4, N % 4 or a pointer is off, a
+ * compute-bound product copies A and/or B into padded scratch first
+ * (stream-ordered, in the time), and a memory-bound one has the producer
+ * warpgroup load both with 4-byte cp.async instead (wgmma_tile.cuh).
  *
  * Prediction (H100 SXM, 4096^3, TILE 256): dense TF32 peak is 2048 flop/clk/SM
  * (~495 TFLOP/s).  Per slice a block does 2*256*128*32 = 2.1 Mflop, 1024 clk

@@ -33,7 +33,7 @@ static const char *launch(const struct gpu_launch *L)
 {
     int sms = 0;
     long long resident = 0;
-    const char *why = resident_blocks(tf32_wgmma_tma<TILE, true>, 384, cfg<TILE>::SMEM, &sms, &resident);
+    const char *why = resident_blocks(tf32_wgmma_tma<TILE, true, false>, 384, cfg<TILE>::SMEM, &sms, &resident);
     if (why) return why;
     const dim3 one = wgmma_grid<TILE>(L, 1);
     const int S = split_parts(L->split, (long long)one.x * one.y, resident, (L->K + BK - 1) / BK,

@@ -15,8 +15,9 @@
  * side.  Features: 2MNK, M, N, K, min(M, N), M N, the 128 x 128 tiles against
  * the SMs, and whether N and K are multiples of 4 (`aligned`: 16-byte rows,
  * which rungs 12 and 15 load 16 bytes at a time and TMA needs; else rung 17
- * copies A or B into padded scratch first, a cost the small problems cannot
- * carry).  TF32 may pick an FP32 rung: it computes with more precision, and
+ * copied A or B into padded scratch first when the tree was grown, a cost the
+ * small problems could not carry; it now loads memory-bound products
+ * directly, which this tree has not seen).  TF32 may pick an FP32 rung: it computes with more precision, and
  * where it is faster a library that may use TF32 would use it too.
  * Prediction (five-fold cross-validation over the tuning shapes): 94% of
  * cuBLAS FP32 and 90% of cuBLAS TF32 in geometric mean, against the fastest

@@ -73,6 +73,14 @@ __device__ static inline void tma_load_mc(void *dst, const CUtensorMap *map, uin
                  :: "r"((uint32_t)__cvta_generic_to_shared(dst)), "l"((uint64_t)map), "r"(c0), "r"(c1),
                     "r"(bar), "h"(mask) : "memory");
 }
+/* Four bytes from global src to shared dst by cp.async, or four zeros when !in
+ * (a copy of 0 bytes reads nothing, but src must still be a valid address). */
+__device__ static inline void copy4(unsigned char *dst, const float *src, bool in)
+{
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;"
+                 :: "r"((uint32_t)__cvta_generic_to_shared(dst)), "l"(__cvta_generic_to_global(src)),
+                    "r"(in ? 4 : 0) : "memory");
+}
 #define F8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), \
               "+f"(d[i + 4]), "+f"(d[i + 5]), "+f"(d[i + 6]), "+f"(d[i + 7])
 #define F64(i) F8(i), F8(i + 8), F8(i + 16), F8(i + 24), F8(i + 32), F8(i + 40), F8(i + 48), F8(i + 56)
@@ -120,11 +128,17 @@ __device__ static inline void wgmma(float (&d)[TILE / 2], const uint32_t *a, uin
  * [kb0, kb1) of K (split_k.cuh), into P + z M N; without SPLIT, all of K into P
  * (rung 14's kernel as it was, instruction for instruction: with the part's
  * range computed for it, ptxas's choices changed and it ran 1-2% slower).
+ * DIRECT: A and B come from their pointers by 4-byte cp.async, for rows TMA
+ * cannot address (K or N not a multiple of 4, or a base off 16 bytes): the
+ * producer warpgroup's 128 threads write each stage in the very layout TMA's
+ * swizzle gives, each block its whole A slice (no multicast), and the stage's
+ * full barrier counts their 128 arrivals instead of TMA's bytes.
  * Local to each file that includes it. */
 namespace {
-template <int TILE, bool SPLIT>
+template <int TILE, bool SPLIT, bool DIRECT>
 __global__ void __launch_bounds__(384, 1)
 tf32_wgmma_tma(const __grid_constant__ CUtensorMap tmA, const __grid_constant__ CUtensorMap tmB,
+               const float *__restrict__ A, const float *__restrict__ B,
                float *__restrict__ P, int M, int N, int K)
 {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -152,16 +166,39 @@ tf32_wgmma_tma(const __grid_constant__ CUtensorMap tmA, const __grid_constant__ 
 
     if (threadIdx.x == 0) {
         for (int s = 0; s < Q::STAGES; s++) {
-            asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(bar(&full[s])));
+            asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(bar(&full[s])), "n"(DIRECT ? 128 : 1));
             asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(bar(&empty[s])), "n"(8 * CL));
         }
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
     cluster_sync();   /* every block's barriers exist before anyone signals them */
 
-    if (wg == 0) {   /* producer: one thread keeps every stage it may fill in flight */
+    if (wg == 0) {   /* producer: keeps every stage it may fill in flight */
         asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
-        for (int kb = 0; kb < KT && threadIdx.x == 0; kb++) {
+        /* DIRECT: thread p of 128, plain loops (unrolled, or skipping blocks past N's last
+         * column, the same copies ran 1.3-1.9x slower on an H100: not explained) */
+        const int p = threadIdx.x, k = p % 32, n = col0 + p;
+        for (int kb = 0; DIRECT && kb < KT; kb++) {
+            const int s = kb % Q::STAGES, k0 = (kb0 + kb) * BK;
+            if (kb >= Q::STAGES) mbar_wait(bar(&empty[s]), (kb / Q::STAGES - 1) & 1);
+            unsigned char *st = smem + s * Q::STAGE;
+            /* A: column k of rows p/32, p/32 + 4, ...: a warp copies 128 bytes of a row */
+            const float *a = A + (size_t)(row0 + p / 32) * K + k0 + k;
+            for (int r = p / 32; r < TILE; r += 4, a += 4 * (size_t)K) {
+                const bool in = row0 + r < M && k0 + k < K;
+                copy4(st + r * 128 + (((k >> 2) ^ (r & 7)) << 4) + (k & 3) * 4, in ? a : A, in);
+            }
+            /* B: column p of its 32 rows, into the 4 swizzled 32 x 32 blocks */
+            const float *b = B + (size_t)k0 * N + n;
+            unsigned char *d = st + Q::A_BYTES + (p >> 5) * 4096 + (p & 3) * 4;
+            for (int kk = 0; kk < BK; kk++, b += N) {
+                const bool in = n < N && k0 + kk < K;
+                copy4(d + kk * 128 + ((((p & 31) >> 2) ^ (kk & 7)) << 4), in ? b : B, in);
+            }
+            asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" :: "r"(bar(&full[s]))
+                         : "memory");
+        }
+        for (int kb = 0; !DIRECT && kb < KT && threadIdx.x == 0; kb++) {
             const int s = kb % Q::STAGES;
             /* stage s is free once the 8 consumer warps of every block in the cluster are done */
             if (kb >= Q::STAGES) mbar_wait(bar(&empty[s]), (kb / Q::STAGES - 1) & 1);
@@ -198,6 +235,8 @@ tf32_wgmma_tma(const __grid_constant__ CUtensorMap tmA, const __grid_constant__ 
         auto load = [&](uint32_t (&f)[16], int kb) {
             const int s = kb % Q::STAGES;
             mbar_wait(bar(&full[s]), (kb / Q::STAGES) & 1);
+            /* cp.async wrote the A tile through the generic proxy; wgmma reads it through the async one */
+            if (DIRECT) asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
             const unsigned char *st = smem + s * Q::STAGE + Q::A_BYTES;
 #pragma unroll
             for (int j = 0; j < 4; j++)
@@ -239,7 +278,7 @@ tf32_wgmma_tma(const __grid_constant__ CUtensorMap tmA, const __grid_constant__ 
     }
     cluster_sync();   /* no block leaves while its peers may still signal its barriers */
 #else
-    (void)M, (void)N, (void)K, (void)P;
+    (void)A, (void)B, (void)M, (void)N, (void)K, (void)P;
     __trap();
 #endif
 }
@@ -259,7 +298,29 @@ static const char *encode(void *fn, CUtensorMap *map, const float *base, int row
     return r == CUDA_SUCCESS ? NULL : "cuTensorMapEncodeTiled failed";
 }
 
-/* TMA wants 16-byte aligned bases and row strides: else copy into a padded buffer. */
+/* TMA wants 16-byte aligned bases and row strides (K and N multiples of 4).
+ * When they are not, either copy A and/or B into padded scratch first or let
+ * the kernel load both itself (DIRECT): whichever costs less by the roofline.
+ * A product that is memory-bound (under WGMMA_BALANCE flops per byte of A, B
+ * and C: the H100's dense TF32 peak over its DRAM bandwidth is ~150, the
+ * H200's ~100) would move its operands two to three times over to pad them,
+ * while the direct loads add no DRAM traffic; a compute-bound one pays a few
+ * per cent for the copy, but its tensor cores would wait on the producer's
+ * 4-byte copies.  (One H100, the best configuration of rungs 14 and 17 as %
+ * of cuBLAS TF32, padded -> direct: 35x8457x4096 35 -> 56, 52x3297x7326 33 ->
+ * 99-102, 199x849x8263 57 -> 81-82, 68x13446x3858 40 -> 71, 6043x35x6790 29 ->
+ * 34; but 4096x4097x4096 190-192 -> 66.) */
+#define WGMMA_BALANCE 128.0
+static bool wgmma_direct(const struct gpu_launch *L)
+{
+    if (L->K % 4 == 0 && L->N % 4 == 0 && (uintptr_t)L->A % 16 == 0 && (uintptr_t)L->B % 16 == 0)
+        return false;
+    const double M = L->M, N = L->N, K = L->K;
+    return 2 * M * N * K < WGMMA_BALANCE * 4 * (M * K + K * N + M * N);
+}
+
+/* Copy src (rows x cols, row-major) into padded scratch *dst with a row stride
+ * *ld of whole 16 bytes, stream-ordered (in the time); NULL when src needs none. */
 static const char *padded(const float *src, int rows, int cols, float **dst, int *ld, cudaStream_t st)
 {
     *dst = NULL, *ld = cols;
@@ -279,34 +340,34 @@ template <int TILE> static dim3 wgmma_grid(const struct gpu_launch *L, int S)
     return dim3((L->N + BN * CL - 1) / (BN * CL) * CL, (L->M + TILE - 1) / TILE, S);
 }
 
-/* Launch (or describe) S parts of every TILE-row tile of C, into P (C itself
- * when S = 1, else S partial products for split_k_finish); SPLIT: the kernel
- * that takes parts (any S), else the one of all of K (S = 1). */
-template <int TILE, bool SPLIT>
-static const char *wgmma_launch(const struct gpu_launch *L, float *P, int S)
+/* wgmma_launch below, by TMA (with padded copies where needed) or DIRECT. */
+template <int TILE, bool SPLIT, bool DIRECT>
+static const char *wgmma_launch_as(const struct gpu_launch *L, float *P, int S)
 {
-    auto kernel = tf32_wgmma_tma<TILE, SPLIT>;
+    auto kernel = tf32_wgmma_tma<TILE, SPLIT, DIRECT>;
     const size_t smem = cfg<TILE>::SMEM;
     cudaError_t e = allow_shared(kernel, smem);
     if (e != cudaSuccess) return cudaGetErrorString(e);
     const dim3 grid = wgmma_grid<TILE>(L, S);
     if (L->describe) return describe_kernel(L->describe, kernel, 384, smem, grid);
 
-    /* The driver's tensor-map encoder, fetched per call (cheap) so we need not link libcuda. */
-    void *fn = NULL;
-    cudaDriverEntryPointQueryResult q;
-    e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q);
-    if (e != cudaSuccess) return cudaGetErrorString(e);
-    if (q != cudaDriverEntryPointSuccess || !fn) return "cuTensorMapEncodeTiled not available";
-
     cudaStream_t st = (cudaStream_t)L->stream;
+    CUtensorMap tmA = {}, tmB = {};
     float *Ap = NULL, *Bp = NULL;
-    int lda, ldb;
-    CUtensorMap tmA, tmB;
-    const char *err = padded(L->A, L->M, L->K, &Ap, &lda, st);
-    if (!err) err = padded(L->B, L->K, L->N, &Bp, &ldb, st);
-    if (!err) err = encode(fn, &tmA, Ap ? Ap : L->A, L->M, L->K, lda, TILE / CL);
-    if (!err) err = encode(fn, &tmB, Bp ? Bp : L->B, L->K, L->N, ldb, BK);
+    const char *err = NULL;
+    if (!DIRECT) {
+        /* The driver's tensor-map encoder, fetched per call (cheap) so we need not link libcuda. */
+        void *fn = NULL;
+        cudaDriverEntryPointQueryResult q;
+        e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q);
+        if (e != cudaSuccess) return cudaGetErrorString(e);
+        if (q != cudaDriverEntryPointSuccess || !fn) return "cuTensorMapEncodeTiled not available";
+        int lda, ldb;
+        err = padded(L->A, L->M, L->K, &Ap, &lda, st);
+        if (!err) err = padded(L->B, L->K, L->N, &Bp, &ldb, st);
+        if (!err) err = encode(fn, &tmA, Ap ? Ap : L->A, L->M, L->K, lda, TILE / CL);
+        if (!err) err = encode(fn, &tmB, Bp ? Bp : L->B, L->K, L->N, ldb, BK);
+    }
     if (!err) {
         cudaLaunchAttribute cluster;
         cluster.id = cudaLaunchAttributeClusterDimension;
@@ -315,13 +376,23 @@ static const char *wgmma_launch(const struct gpu_launch *L, float *P, int S)
         lc.gridDim = grid;
         lc.blockDim = dim3(384), lc.dynamicSmemBytes = smem, lc.stream = st;
         lc.attrs = &cluster, lc.numAttrs = 1;
-        e = cudaLaunchKernelEx(&lc, kernel, tmA, tmB, P, L->M, L->N, L->K);
+        e = cudaLaunchKernelEx(&lc, kernel, tmA, tmB, L->A, L->B, P, L->M, L->N, L->K);
         if (e == cudaSuccess) e = cudaGetLastError();
         if (e != cudaSuccess) err = cudaGetErrorString(e);
     }
     if (Ap && (e = cudaFreeAsync(Ap, st)) != cudaSuccess && !err) err = cudaGetErrorString(e);
     if (Bp && (e = cudaFreeAsync(Bp, st)) != cudaSuccess && !err) err = cudaGetErrorString(e);
     return err;
+}
+
+/* Launch (or describe) S parts of every TILE-row tile of C, into P (C itself
+ * when S = 1, else S partial products for split_k_finish); SPLIT: the kernel
+ * that takes parts (any S), else the one of all of K (S = 1). */
+template <int TILE, bool SPLIT>
+static const char *wgmma_launch(const struct gpu_launch *L, float *P, int S)
+{
+    return wgmma_direct(L) ? wgmma_launch_as<TILE, SPLIT, true>(L, P, S)
+                           : wgmma_launch_as<TILE, SPLIT, false>(L, P, S);
 }
 
 #endif /* __CUDACC__ */
