@@ -167,6 +167,62 @@ static void killed_run_keeps_completed_rows(void **state)
     }
 }
 
+/* A run killed while it wrote its end: its writer never closed the file, and
+ * an attribute covered by attrs_crc32 changed after the checksum was written
+ * (as when some of the end's attributes reach the disk and others not).  The
+ * file reads as the killed run it is (writer open; complete, as its planned
+ * rows are all there), not damaged; the same attributes in a closed file read
+ * as damaged. */
+static void killed_while_writing_its_end_reads_as_killed(void **state)
+{
+    (void)state;
+    for (int closed = 0; closed <= 1; closed++) {
+        char dir[256], path[300], err[512];
+        test_tmpdir(dir, sizeof dir);
+        snprintf(path, sizeof path, "%s/r.h5", dir);
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            struct results *r;
+            struct result_row a = {.variant = "host_naive", .device = "host", .precision = "fp32",
+                                   .M = 8, .N = 8, .K = 8, .samples = 1, .flops = 1024,
+                                   .time_ms_min = 1, .time_ms_median = 1, .time_ms_mean = 1,
+                                   .time_ms_max = 1, .disposition = "passed", .stop_rule = "converged"};
+            a.gflops = a.flops / a.time_ms_median / 1e6;
+            const double s[1] = {1};
+            struct result_row b = a;
+            b.point = 1, b.M = b.N = b.K = 16, b.flops = 2.0 * 16 * 16 * 16;
+            b.gflops = b.flops / b.time_ms_median / 1e6;
+            int ok = results_create(&r, path, 0, err, sizeof err) == 0 &&
+                     results_attr_int(r, "planned_points", 2) == 0 &&
+                     results_append(r, &a, s, NULL, NULL, 1) == 0 &&
+                     results_finish(r, 1, "2026-11-27T00:00:00Z", 1.0) == 0 &&
+                     results_attr_str(r, "finished_utc", "2026-11-27T00:00:01Z") == 0 &&
+                     results_append(r, &b, s, NULL, NULL, 1) == 0;   /* flushes the attribute too */
+            if (ok && closed) ok = results_close(r, err, sizeof err) == 0;
+            _exit(ok ? 0 : 1);
+        }
+        int st = 0;
+        assert_int_equal(waitpid(pid, &st, 0), pid);
+        assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+        struct results_file f;
+        const int rc = results_read(path, &f, err, sizeof err);
+        if (rc != 0) fail_msg("%s", err);
+        if (closed) {
+            assert_true(f.damaged > 0);
+            assert_non_null(strstr(f.notes, "attrs_crc32"));
+            results_file_free(&f);
+        } else {
+            if (f.damaged) fail_msg("%s", f.notes);
+            assert_int_equal(f.writer_open, 1);
+            assert_int_equal(f.complete, 1);
+            assert_int_equal(f.n_rows, 2);
+            results_file_free(&f);
+        }
+        test_rmtree(dir);
+    }
+}
+
 static void interrupted_run_closes_cleanly(void **state)
 {
     (void)state;
@@ -813,6 +869,7 @@ const struct CMUnitTest results_tests[] = {
     cmocka_unit_test(round_trip),
     cmocka_unit_test(never_overwrites),
     cmocka_unit_test(killed_run_keeps_completed_rows),
+        cmocka_unit_test(killed_while_writing_its_end_reads_as_killed),
     cmocka_unit_test(interrupted_run_closes_cleanly),
 };
 const size_t results_tests_count = sizeof results_tests / sizeof results_tests[0];
