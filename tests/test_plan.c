@@ -251,8 +251,9 @@ static void split_axis_applies_to_decomposition_rungs(void **state)
 /* The dispatch rule picks configurations its rungs have, made for the shape
  * (a GEMV-like configuration only where C is as narrow as it is for), for any
  * shape, FP32 rungs for the FP32 row, and the ones it states (20_dispatch.cu):
- * a decode shape gets small tiles, a large one the large tile, a small
- * unaligned TF32 problem an FP32 rung, a short K rung 19. */
+ * a decode shape gets small tiles, a large one the large tile, the smallest
+ * TF32 problems an FP32 rung, a small unaligned one rung 17 (which loads its
+ * rows directly), a short K rung 19. */
 static void dispatch_rule_picks_what_exists(void **state)
 {
     enum { H100_OPTIN = 227 * 1024 };   /* bytes of shared memory a block may have */
@@ -277,9 +278,9 @@ static void dispatch_rule_picks_what_exists(void **state)
         }
     struct dispatch_pick p = dispatch_rule(0, 16, 4096, 4096, 132, H100_OPTIN);
     assert_true(!strcmp(p.rung, "gpu_splitk") && p.tile == 32);
-    p = dispatch_rule(0, 4096, 16, 4096, 132, H100_OPTIN);
+    p = dispatch_rule(0, 4096, 8, 4096, 132, H100_OPTIN);
     assert_int_equal(p.tile, 16);
-    p = dispatch_rule(0, 4096, 16, 4096, 128, 99 * 1024);   /* its shared memory is too much */
+    p = dispatch_rule(0, 4096, 8, 4096, 128, 99 * 1024);   /* its shared memory is too much */
     assert_int_equal(p.tile, 64);
     p = dispatch_rule(0, 4096, 3, 4096, 132, H100_OPTIN);
     assert_true(!strcmp(p.rung, "gpu_gemv") && p.tile == 32);
@@ -293,13 +294,58 @@ static void dispatch_rule_picks_what_exists(void **state)
     assert_true(!strcmp(p.rung, "tf32_splitk_tma") && p.tile == 256);
     p = dispatch_rule(1, 1024, 1024, 1024, 132, H100_OPTIN);
     assert_int_equal(p.tile, 128);
-    p = dispatch_rule(1, 100, 101, 103, 132, H100_OPTIN);   /* small, rows not 16-byte aligned */
+    p = dispatch_rule(1, 50, 100, 100, 132, H100_OPTIN);   /* the smallest: an FP32 rung */
     assert_true(!strcmp(p.rung, "gpu_splitk") && p.tile == 32);
+    p = dispatch_rule(1, 100, 101, 103, 132, H100_OPTIN);   /* rows not 16-byte aligned: loaded */
+    assert_true(!strcmp(p.rung, "tf32_splitk_tma") && p.tile == 32);
     p = dispatch_rule(0, 14012, 15884, 2, 132, H100_OPTIN);   /* writing C is the work */
     assert_true(!strcmp(p.rung, "gpu_short_k"));
     p = dispatch_rule(1, 8192, 8192, 8, 132, H100_OPTIN);
     assert_true(!strcmp(p.rung, "gpu_short_k"));
     assert_true(registry_find("dispatch_fp32")->dispatch && !registry_find("gpu_splitk")->dispatch);
+}
+
+/* The rule in 20_dispatch.cu is what scripts/grow-dispatch.py grows from the
+ * shipped tuning runs, line for line: a rule edited by hand, or runs replaced
+ * without growing it again, fail here. */
+static void dispatch_rule_is_grown_from_the_tuning_runs(void **state)
+{
+    (void)state;
+    char random[512], llama[512];
+    test_reference("REF_TUNING_RANDOM", random, sizeof random);
+    test_reference("REF_TUNING_LLAMA3", llama, sizeof llama);
+    char *argv[] = {"python3", "scripts/grow-dispatch.py", random, llama, "--mmladder",
+                    (char *)test_binary(), NULL};
+    char *out = NULL, *err = NULL;
+    const int rc = test_run(argv, &out, &err);
+    if (rc != 0) fail_msg("grow-dispatch.py exited %d: %s", rc, err);
+    /* its lines of C (the FP32 tree, then TF32's), without their indentation */
+    char grown[16384] = "", *fp32_end = NULL;
+    for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+        if (!strncmp(line, "/* TF32", 7)) fp32_end = grown + strlen(grown);
+        if (!strncmp(line, "/*", 2)) continue;
+        line += strspn(line, " ");
+        assert_true(strlen(grown) + strlen(line) + 2 < sizeof grown);
+        strcat(strcat(grown, line), "\n");
+    }
+    assert_non_null(fp32_end);
+    /* 20_dispatch.cu's: between "if (!tf32) {" and the function's end, the FP32
+     * block's closing brace between the two trees */
+    char *src = test_read_file("kernels/gpu/20_dispatch.cu", NULL), code[16384] = "";
+    char *at = strstr(src, "    if (!tf32) {\n");
+    assert_non_null(at);
+    at = strchr(at, '\n') + 1;
+    for (char *line = strtok(at, "\n"); line && strcmp(line, "}"); line = strtok(NULL, "\n")) {
+        line += strspn(line, " ");
+        assert_true(strlen(code) + strlen(line) + 2 < sizeof code);
+        strcat(strcat(code, line), "\n");
+    }
+    char expect[16400];
+    snprintf(expect, sizeof expect, "%.*s}\n%s", (int)(fp32_end - grown), grown, fp32_end);
+    assert_string_equal(code, expect);
+    free(src);
+    free(out);
+    free(err);
 }
 
 /* Each experiment file the repository ships (each .ini in experiments/),
@@ -886,6 +932,7 @@ const struct CMUnitTest plan_tests[] = {
     cmocka_unit_test(split_axis_applies_to_decomposition_rungs),
     cmocka_unit_test(all_configs_takes_each_rungs_own),
     cmocka_unit_test(dispatch_rule_picks_what_exists),
+    cmocka_unit_test(dispatch_rule_is_grown_from_the_tuning_runs),
     cmocka_unit_test(every_shipped_experiment_plans),
     cmocka_unit_test(configs_for_few_rows_skip_other_shapes),
     cmocka_unit_test(no_gpu_skips_gpu_points_with_reason),

@@ -5,24 +5,29 @@
  * its own: it calls the rung it picks (whose split-K rule, if it has one, then
  * divides K: split_k.cuh), and its rows say what it picked (`chosen`).
  *
- * The rule is a decision tree grown on the tuning corpus alone
- * (experiments/tuning-random.ini, tuning-llama3.ini, and the shape suite: 436
- * shapes on an H100, every configuration of rungs 12 and 15-19): at each node
- * the split of one feature that most lowers the summed log of (picked rung's
- * time / fastest rung's time), each leaf the one configuration best over its
- * shapes, four levels at most, a split kept only where it gains; each
- * threshold then rounded within the gap between the tuning shapes on either
- * side.  Features: 2MNK, M, N, K, min(M, N), M N, the 128 x 128 tiles against
- * the SMs, and whether N and K are multiples of 4 (`aligned`: 16-byte rows,
- * which rungs 12 and 15 load 16 bytes at a time and TMA needs; else rung 17
- * copied A or B into padded scratch first when the tree was grown, a cost the
- * small problems could not carry; it now loads memory-bound products
- * directly, which this tree has not seen).  TF32 may pick an FP32 rung: it computes with more precision, and
- * where it is faster a library that may use TF32 would use it too.
- * Prediction (five-fold cross-validation over the tuning shapes): 94% of
- * cuBLAS FP32 and 90% of cuBLAS TF32 in geometric mean, against the fastest
- * rung's 98% and 95%; the held-out corpus, shapes of the same distributions
- * that no rule was made from, is the test. */
+ * The rule is a decision tree grown on the tuning corpus alone by
+ * scripts/grow-dispatch.py, from data/tuning-random-h100-*-20261127T035205Z.h5
+ * and data/tuning-llama3-h100-*-20261127T040559Z.h5 (411 shapes on an H100,
+ * every configuration of rungs 12 and 15-19, K divided by each rung's rule): at
+ * each node the split of one feature that most lowers the summed log of
+ * (picked configuration's time / fastest one's), each leaf the one
+ * configuration best over its shapes, six levels at most, a split kept only
+ * where it gains 0.5 in that sum and leaves 4 shapes a side; each threshold
+ * then the roundest number between the tuning shapes on either side.  Six
+ * levels because cross-validation said so: TF32 90.5% of cuBLAS at four, 91.5
+ * at five, 92.4 at six, 92.5 at seven (FP32 92.8 from four on).  Features:
+ * 2MNK, M, N, K, min(M, N), M N, the 128 x 128 tiles against the SMs, and
+ * whether N and K are multiples of 4 (which neither tree uses now that rung 17
+ * loads memory-bound products with unaligned rows directly).  TF32 may pick an
+ * FP32 rung: it computes with more precision, and where it is faster a
+ * library that may use TF32 would use it too.  A configuration made for some
+ * shapes only (GEMV-like, short K) is picked only under its limits.
+ * Prediction (five-fold cross-validation over the tuning shapes): 92.8% of
+ * cuBLAS FP32 and 92.4% of cuBLAS TF32 in geometric mean, against the fastest
+ * configuration's 97.3% and 97.0% (the rule before, grown the same way from
+ * runs of the same shapes with rung 17 padding misaligned rows, measures 94.5%
+ * and 90.8% on these runs, on shapes it was made from); the held-out corpus,
+ * shapes of the same distributions that no rule was made from, is the test. */
 #include "async_pipeline.cuh"
 #include "dispatch.h"
 #include "rung_config.h"
@@ -42,45 +47,52 @@ struct dispatch_pick dispatch_rule(int tf32, int M, int N, int K, int sms, long 
 {
     struct dispatch_pick p;
     const double flops = 2.0 * M * N * K, MN = (double)M * N;
-    const int aligned = N % 4 == 0 && K % 4 == 0;
     const double tiles = (double)((M + 127) / 128) * ((N + 127) / 128);   /* of 128 x 128 */
     /* the 256 x 16 tile, where the GPU gives a block its shared memory */
     const int narrow = smem_optin >= ASYNC_SMEM(256, 16) ? 16 : 64;
     if (!tf32) {
-        if (flops < 8e9) {   /* below about 0.2 ms of cuBLAS */
-            if (K < 45) {    /* writing C is most of the work */
-                if (MN < 9.8e4) PICK("gpu_splitk", 32, 32);
-                PICK("gpu_short_k", 64, 0);
+        if (flops < 8000000000) {
+            if (K < 45) {
+                if (MN < 98000) PICK("gpu_splitk", 32, 32);   /* 6 shapes */
+                PICK("gpu_short_k", 64, 0);   /* 41 shapes */
             }
-            if (N <= 20) {
-                if (N <= 5) PICK("gpu_gemv", 32, 8);
-                PICK("gpu_splitk", narrow, narrow == 16 ? 32 : 64);
-            }
-            if (M < 940 || N < 940) PICK("gpu_splitk", 32, 32);
-            PICK("gpu_splitk", 128, 64);
+            if (N < 7) PICK("gpu_gemv", 32, 8);   /* 12 shapes */
+            if (N < 14) PICK("gpu_splitk", narrow, narrow == 16 ? 32 : 64);   /* 8 shapes */
+            PICK("gpu_splitk", 32, 32);   /* 236 shapes */
         }
-        if (M < 128) PICK("gpu_splitk", 32, 32);
-        if (tiles < sms) PICK("gpu_splitk", 128, 64);   /* under one wave: split K */
-        if (MN < 3.6e6) PICK("gpu_streamk", 128, 64);    /* one to two waves */
-        PICK("gpu_async_copy", 128, 64);
+        if (M < 100) PICK("gpu_splitk", 32, 32);   /* 5 shapes */
+        if (tiles / sms < 1) PICK("gpu_splitk", 128, 64);   /* 23 shapes */
+        if (MN < 3600000) PICK("gpu_streamk", 128, 64);   /* 6 shapes */
+        PICK("gpu_async_copy", 128, 64);   /* 74 shapes */
     }
-    if (flops < 5.2e7) {   /* a few microseconds */
-        if (K <= 16) PICK("gpu_short_k", 64, 0);
-        if (N <= 8) PICK("gpu_gemv", 32, 8);
-        if (!aligned) PICK("gpu_splitk", 32, 32);
-        PICK("tf32_splitk_tma", 32, 0);
-    }
-    if (M < 240) {
-        if (!aligned) {
-            if (MN < 2.7e5) PICK("gpu_splitk", 32, 32);
-            PICK("tf32_splitk_tma", 64, 0);
+    if (M < 90) {
+        if (flops < 16700000) {
+            if (K < 4000 && N < 3000) PICK("gpu_splitk", 32, 32);   /* 26 shapes */
+            PICK("tf32_splitk_tma", 16, 0);   /* 13 shapes */
         }
-        if (M <= 16) PICK("tf32_splitk_tma", 16, 0);
-        PICK("tf32_splitk_tma", 64, 0);
+        if (M < 23) PICK("tf32_splitk_tma", 16, 0);   /* 83 shapes */
+        if (M < 33) PICK("tf32_splitk_tma", 32, 0);   /* 21 shapes */
+        if (flops < 100000000) PICK("gpu_splitk", 32, 32);   /* 4 shapes */
+        PICK("tf32_splitk_tma", 64, 0);   /* 19 shapes */
     }
-    if (K <= 40) PICK("gpu_short_k", 64, 0);
-    if (tiles < sms) PICK("tf32_splitk_tma", 128, 0);
-    PICK("tf32_splitk_tma", 256, 0);
+    if (K < 45) {
+        if (MN < 98000) PICK("gpu_splitk", 32, 32);   /* 4 shapes */
+        PICK("gpu_short_k", 64, 0);   /* 40 shapes */
+    }
+    if (tiles / sms < 1) {
+        if (N < 51) {
+            if (N < 6) PICK("gpu_gemv", 32, 8);   /* 10 shapes */
+            if (K < 360) PICK("gpu_splitk", 32, 32);   /* 9 shapes */
+            PICK("gpu_splitk", narrow, narrow == 16 ? 32 : 64);   /* 13 shapes */
+        }
+        if (flops < 500000000) {
+            if (tiles / sms < 0.2) PICK("tf32_splitk_tma", 32, 0);   /* 10 shapes */
+            PICK("tf32_splitk_tma", 64, 0);   /* 9 shapes */
+        }
+        if (flops < 20000000000) PICK("tf32_splitk_tma", 128, 0);   /* 49 shapes */
+        PICK("tf32_splitk_tma", 256, 0);   /* 8 shapes */
+    }
+    PICK("tf32_splitk_tma", 256, 0);   /* 93 shapes */
 }
 
 #ifdef __CUDACC__
