@@ -227,6 +227,9 @@ struct results_file {
     int schema_version;
     int writer_open;         /* 1: its writer never closed it (the run was killed) */
     char notes[512];         /* what was recovered or dropped; "" for a sound file */
+    void *map;               /* rows and samples lie in this mapping (results_file_free
+                                unmaps it); NULL: they were malloc'd */
+    size_t map_len;
 };
 int results_read(const char *path, struct results_file *f, char *err, size_t errlen);
 void results_file_free(struct results_file *f);

@@ -251,11 +251,36 @@ static herr_t read_block(hid_t d, hid_t mt, hid_t dxpl, size_t rec_size, hsize_t
 }
 
 struct table_read {
-    void *buf;
+    void *buf;             /* malloc'd, or in the bulk file (never freed: the reader's
+                              process ends) */
+    size_t at;             /* where buf begins in the bulk file */
     size_t n;              /* records read */
     size_t declared;       /* records the table declares */
     unsigned char present[MAX_COLUMNS];   /* which of its fields the file has */
 };
+
+/* Where a reader in a child puts its tables: one after another in a memory
+ * file, each at a page boundary, which the parent maps once the child is done
+ * (so that the rows are written once and never copied). */
+struct bulk {
+    int fd;
+    size_t end;                /* bytes of the file so far */
+    size_t rows_at, samples_at;   /* where read_file's two tables begin in it */
+};
+
+/* bytes of zeros for a table: at *at in b's file, or calloc'd without one (or
+ * for none) */
+static void *table_memory(struct bulk *b, size_t bytes, size_t *at)
+{
+    *at = 0;
+    if (!b || bytes == 0) return calloc(bytes ? bytes : 1, 1);
+    *at = (b->end + 4095) & ~(size_t)4095;
+    if (ftruncate(b->fd, (off_t)(*at + bytes)) != 0) return NULL;
+    void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, b->fd, (off_t)*at);
+    if (m == MAP_FAILED) return NULL;
+    b->end = *at + bytes;
+    return m;
+}
 
 /* Read a whole table, validated before anything is allocated: one dimension,
  * at most max_records, and no more bytes than the file could hold (times
@@ -263,7 +288,7 @@ struct table_read {
  * read whole is read chunk by chunk up to the first damaged one.  Returns 0
  * (t->n < t->declared when a damaged tail was dropped), or -1 with why. */
 static int read_table(hid_t f, const char *name, const struct field_desc *fd, size_t nf,
-                      size_t rec_size, size_t max_records, double file_bytes,
+                      size_t rec_size, size_t max_records, double file_bytes, struct bulk *b,
                       struct table_read *t, char *why, size_t whylen)
 {
     memset(t, 0, sizeof *t);
@@ -298,7 +323,7 @@ static int read_table(hid_t f, const char *name, const struct field_desc *fd, si
         goto done;
     }
     t->declared = (size_t)nrec;
-    t->buf = calloc(nrec ? (size_t)nrec : 1, rec_size);
+    t->buf = table_memory(b, (size_t)nrec * rec_size, &t->at);
     if (!t->buf || (dxpl = transfer_props(nrec, file_rec, rec_size)) < 0) {
         snprintf(why, whylen, "/%s: out of memory for %llu records", name, (unsigned long long)nrec);
         goto done;
@@ -334,7 +359,7 @@ done:
     H5Dclose(d);
     H5Eclear2(H5E_DEFAULT);
     if (rc != 0) {
-        free(t->buf);
+        if (!b) free(t->buf);
         t->buf = NULL;
     }
     return rc;
@@ -452,7 +477,7 @@ static size_t reconcile(struct results_file *f, size_t samples_declared, size_t 
 }
 
 /* Read in the child (results_read has checked that path is a regular file). */
-static int read_file(const char *path, struct results_file *out, int *says_complete,
+static int read_file(const char *path, struct bulk *b, struct results_file *out, int *says_complete,
                      long long *planned, double *fp32_peak, size_t *lost, char *err, size_t errlen)
 {
     *lost = 0;
@@ -473,11 +498,11 @@ static int read_file(const char *path, struct results_file *out, int *says_compl
     const double bytes = (double)st.st_size;
     struct table_read rows, samples;
     int rc = read_table(f, "results", RESULT_FIELDS, RESULT_NFIELDS, sizeof(struct result_row),
-                        RESULTS_MAX_ROWS, bytes, &rows, why, sizeof why);
+                        RESULTS_MAX_ROWS, bytes, b, &rows, why, sizeof why);
     if (rc == 0 && read_table(f, "samples", SAMPLE_FIELDS, SAMPLE_NFIELDS,
-                              sizeof(struct sample_row), RESULTS_MAX_SAMPLES, bytes, &samples,
+                              sizeof(struct sample_row), RESULTS_MAX_SAMPLES, bytes, b, &samples,
                               why, sizeof why) != 0) {
-        free(rows.buf);
+        if (!b) free(rows.buf);
         rc = -1;
     }
     if (rc != 0) {
@@ -485,6 +510,7 @@ static int read_file(const char *path, struct results_file *out, int *says_compl
         H5Fclose(f);
         return -1;
     }
+    if (b) b->rows_at = rows.at, b->samples_at = samples.at;
     out->rows = rows.buf;
     out->n_rows = rows.n;
     out->samples = samples.buf;
@@ -498,7 +524,8 @@ static int read_file(const char *path, struct results_file *out, int *says_compl
     H5Eclear2(H5E_DEFAULT);
     if (trust_schema(out->schema_version, rows.present, samples.present, why, sizeof why) != 0) {
         snprintf(err, errlen, "%s: %s", path, why);
-        results_file_free(out);
+        if (b) memset(out, 0, sizeof *out);   /* the bulk file's: this process ends */
+        else results_file_free(out);
         return -1;
     }
     *lost = reconcile(out, samples.declared, rows.declared) + (padded > 0);
@@ -512,8 +539,8 @@ static int read_file(const char *path, struct results_file *out, int *says_compl
 
 void results_file_free(struct results_file *f)
 {
-    free(f->rows);
-    free(f->samples);
+    if (f->map) munmap(f->map, f->map_len);
+    else free(f->rows), free(f->samples);
     memset(f, 0, sizeof *f);
 }
 
@@ -657,6 +684,7 @@ struct wire_head {
     uint64_t lost;         /* rows and samples the reader dropped, rows short of samples */
     double fp32_peak;
     int32_t says_complete, schema_version, writer_open;
+    uint64_t rows_at, samples_at;   /* where the rows and samples lie in the bulk file */
     char notes[512];
     char err[1024];
 };
@@ -674,9 +702,11 @@ static int write_all(int fd, const void *p, size_t n)
 }
 
 /* A reader's body: read path with the HDF5 library and write what it found to
- * fd; 0, or -1 when fd took less than all of it.  It frees what it allocated,
- * so that it can also run within the process (RESULTS_READ_IN_PROCESS). */
-static int child_read(const char *path, int fd)
+ * fd (its rows and samples to bulk instead, a file the parent then maps, when
+ * bulk >= 0); 0, or -1 when fd or bulk took less than all of it.  It frees what
+ * it allocated, so that it can also run within the process
+ * (RESULTS_READ_IN_PROCESS). */
+static int child_read(const char *path, int fd, int bulk)
 {
     struct results_file f;
     struct wire_head h;
@@ -685,7 +715,9 @@ static int child_read(const char *path, int fd)
     long long planned = -1;
     double peak = NAN;
     size_t lost = 0;
-    h.rc = read_file(path, &f, &says_complete, &planned, &peak, &lost, h.err, sizeof h.err);
+    struct bulk b = {bulk, 0, 0, 0};
+    h.rc = read_file(path, bulk >= 0 ? &b : NULL, &f, &says_complete, &planned, &peak, &lost,
+                     h.err, sizeof h.err);
     if (h.rc == 0) {
         h.n_rows = f.n_rows;
         h.n_samples = f.n_samples;
@@ -695,8 +727,11 @@ static int child_read(const char *path, int fd)
         h.lost = lost;
         h.schema_version = f.schema_version;
         h.writer_open = f.writer_open;
+        h.rows_at = b.rows_at, h.samples_at = b.samples_at;
         memcpy(h.notes, f.notes, sizeof h.notes);
     }
+    if (bulk >= 0)   /* the rows are in the bulk file already; this process ends */
+        return write_all(fd, &h, sizeof h);
     const int rc = write_all(fd, &h, sizeof h) != 0 ||
                            (h.rc == 0 && (write_all(fd, f.rows, f.n_rows * sizeof *f.rows) != 0 ||
                                           write_all(fd, f.samples, f.n_samples * sizeof *f.samples) != 0))
@@ -724,8 +759,9 @@ static void send_attr(const char *name, const char *value, enum attr_kind kind, 
         s->failed = 1;
 }
 
-static int child_visit(const char *path, int fd)
+static int child_visit(const char *path, int fd, int bulk)
 {
+    (void)bulk;
     struct attr_sink s = {fd, 0};
     struct wire_head h;
     memset(&h, 0, sizeof h);
@@ -780,7 +816,7 @@ static int grow_done(void *ctx, size_t have, const char **fail)
 }
 
 /* A reader's body (child_read, child_visit). */
-typedef int (*reader_body)(const char *path, int fd);
+typedef int (*reader_body)(const char *path, int fd, int bulk);
 
 /* Move what the next read of fd gives into the sink: 1 while more may come, 0
  * once fd has ended (the sink's done has run; what it found in *late), -1 when
@@ -824,7 +860,7 @@ static int reader_outcome(const char *fail, const char *late, int sig, int statu
  * die with it), and writes its stream into an anonymous file, which then
  * feeds the sink as a child's pipe does.  No timeout: a hang, or a crash of
  * the library, is the fuzzer's to catch (scripts/fuzz-triage.sh says whose). */
-static int run_child(reader_body body, const char *path, const struct sink *to,
+static int run_child(reader_body body, const char *path, int bulk, const struct sink *to,
                      double timeout_s, char *why, size_t whylen)
 {
     (void)timeout_s;
@@ -833,7 +869,7 @@ static int run_child(reader_body body, const char *path, const struct sink *to,
         snprintf(why, whylen, "cannot make a file for its reader: %s", strerror(errno));
         return -1;
     }
-    const int status = body(path, fd) != 0 ? 3 : 0;
+    const int status = body(path, fd, bulk) != 0 ? 3 : 0;
     size_t have = 0;
     const char *fail = NULL, *late = NULL;
     if (lseek(fd, 0, SEEK_SET) != 0)
@@ -845,7 +881,7 @@ static int run_child(reader_body body, const char *path, const struct sink *to,
 #else
 /* Run body(path, fd) in a child and put everything it writes into the sink,
  * within `timeout_s`.  0, or -1 with why. */
-static int run_child(reader_body body, const char *path, const struct sink *to,
+static int run_child(reader_body body, const char *path, int bulk, const struct sink *to,
                      double timeout_s, char *why, size_t whylen)
 {
     int p[2];
@@ -870,7 +906,7 @@ static int run_child(reader_body body, const char *path, const struct sink *to,
         const int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGPIPE, SIGALRM};
         for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) signal(fatal[i], SIG_DFL);
         close(p[0]);
-        _exit(body(path, p[1]) != 0 ? 3 : 0);
+        _exit(body(path, p[1], bulk) != 0 ? 3 : 0);
     }
     close(p[1]);
     struct timespec t0, t;
@@ -947,11 +983,14 @@ static void unknown_before_8(struct results_file *f)
  * against what the file can hold. */
 struct rows_sink {
     struct wire_head h;
+    int bulk;                         /* >= 0: rows and samples come in this file, not the stream */
     size_t cap;                       /* the most the reader may send */
     struct result_row *rows;
     struct sample_row *samples;
     size_t rows_b, samples_b;
     int sized;                        /* the head has come and the arrays are made */
+    void *map;                        /* the bulk file, mapped (rows then samples) */
+    size_t map_len;
     char extra;                       /* a byte past the end: the stream is too long */
     char msg[200];
 };
@@ -971,6 +1010,7 @@ static int rows_sized(struct rows_sink *k, const char **fail)
     }
     k->rows_b = (size_t)k->h.n_rows * sizeof *k->rows;
     k->samples_b = (size_t)k->h.n_samples * sizeof *k->samples;
+    if (k->bulk >= 0) return 0;   /* mapped once the reader is done */
     k->rows = malloc(k->rows_b ? k->rows_b : 1);
     k->samples = malloc(k->samples_b ? k->samples_b : 1);
     if (!k->rows || !k->samples) {
@@ -989,15 +1029,15 @@ static char *rows_room(void *ctx, size_t have, size_t *len, const char **fail)
         return (char *)&k->h + have;
     }
     if (!k->sized && rows_sized(k, fail) != 0) return NULL;
-    if (k->h.rc == 0 && have < head + k->rows_b) {
+    if (k->h.rc == 0 && k->bulk < 0 && have < head + k->rows_b) {
         *len = head + k->rows_b - have;
         return (char *)k->rows + (have - head);
     }
-    if (k->h.rc == 0 && have < head + k->rows_b + k->samples_b) {
+    if (k->h.rc == 0 && k->bulk < 0 && have < head + k->rows_b + k->samples_b) {
         *len = head + k->rows_b + k->samples_b - have;
         return (char *)k->samples + (have - head - k->rows_b);
     }
-    if (have > head + (k->h.rc == 0 ? k->rows_b + k->samples_b : 0)) {
+    if (have > head + (k->h.rc == 0 && k->bulk < 0 ? k->rows_b + k->samples_b : 0)) {
         *fail = "its reader sent more than it announced";
         return NULL;
     }
@@ -1008,13 +1048,46 @@ static char *rows_room(void *ctx, size_t have, size_t *len, const char **fail)
 static int rows_done(void *ctx, size_t have, const char **fail)
 {
     struct rows_sink *k = ctx;
-    const size_t want = sizeof k->h + (k->h.rc == 0 ? k->rows_b + k->samples_b : 0);
+    const size_t want = sizeof k->h + (k->h.rc == 0 && k->bulk < 0 ? k->rows_b + k->samples_b : 0);
     if (have >= sizeof k->h && !k->sized && rows_sized(k, fail) != 0) return -1;
     if (have < sizeof k->h || have != want) {
         snprintf(k->msg, sizeof k->msg, "damaged (its reader sent %zu bytes%s)", have,
                  have < sizeof k->h ? "" : " short of what it announced");
         *fail = k->msg;
         return -1;
+    }
+    return 0;
+}
+
+/* Map the bulk file whose rows and samples the reader wrote, once it is done:
+ * where its head says, within the file, or the reader is not believed. */
+static int map_bulk(struct rows_sink *k, char *why, size_t whylen)
+{
+    struct stat st;
+    const uint64_t r = k->h.rows_at, s = k->h.samples_at;
+    if (fstat(k->bulk, &st) != 0 || (k->rows_b && (r % 4096 || r + k->rows_b > (uint64_t)st.st_size)) ||
+        (k->samples_b && (s % 4096 || s + k->samples_b > (uint64_t)st.st_size ||
+                          (k->rows_b && s < r + k->rows_b && r < s + k->samples_b)))) {
+        snprintf(why, whylen, "damaged (its reader's rows and samples are not where it says)");
+        return -1;
+    }
+    if (st.st_size > 0) {
+        void *m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, k->bulk, 0);
+        if (m == MAP_FAILED) {
+            snprintf(why, whylen, "cannot map its rows: %s", strerror(errno));
+            return -1;
+        }
+        k->map = m, k->map_len = (size_t)st.st_size;
+    }
+    /* an empty table points at the mapping's start, or gets an array to free */
+    k->rows = (struct result_row *)((char *)k->map + (k->rows_b ? r : 0));
+    k->samples = (struct sample_row *)((char *)k->map + (k->samples_b ? s : 0));
+    if (!k->map) {
+        k->rows = malloc(1), k->samples = malloc(1);
+        if (!k->rows || !k->samples) {
+            snprintf(why, whylen, "out of memory");
+            return -1;
+        }
     }
     return 0;
 }
@@ -1055,18 +1128,29 @@ int results_read(const char *path, struct results_file *out, char *err, size_t e
         return -1;
     }
     k->cap = cap_d > (double)SIZE_MAX / 2 ? SIZE_MAX / 2 : (size_t)cap_d;
+    /* The rows and samples come in a memory file that is then mapped, not
+     * copied through the pipe (where the system has none, through the pipe). */
+#ifdef RESULTS_READ_IN_PROCESS
+    k->bulk = -1;   /* the reader runs here: its arrays are this process's to free */
+#else
+    k->bulk = memfd_create("mmladder-rows", MFD_CLOEXEC);
+#endif
     const struct sink to = {rows_room, rows_done, k};
-    const int rc = run_child(child_read, path, &to, timeout_for(size), why, sizeof why);
+    int rc = run_child(child_read, path, k->bulk, &to, timeout_for(size), why, sizeof why);
+    if (rc == 0 && k->h.rc == 0 && k->bulk >= 0 && map_bulk(k, why, sizeof why) != 0) rc = -1;
+    if (k->bulk >= 0) close(k->bulk);
     if (rc != 0 || k->h.rc != 0) {
         if (rc == 0) snprintf(err, errlen, "%s", k->h.err);   /* the reader's own refusal */
         else snprintf(err, errlen, "%s: %s", path, why);
-        free(k->rows);
-        free(k->samples);
+        if (k->map) munmap(k->map, k->map_len);
+        else free(k->rows), free(k->samples);
         free(k);
         return -1;
     }
     out->rows = k->rows;
     out->samples = k->samples;
+    out->map = k->map;
+    out->map_len = k->map_len;
     out->n_rows = (size_t)k->h.n_rows;
     out->n_samples = (size_t)k->h.n_samples;
     out->schema_version = k->h.schema_version;
@@ -1131,7 +1215,7 @@ int results_visit_attrs_kind(const char *path, attr_kind_fn fn, void *ctx, char 
     }
     struct grow g = {NULL, 0, (size_t)st.st_size * 4 + ((size_t)1 << 20), 0};
     const struct sink to = {grow_room, grow_done, &g};
-    if (run_child(child_visit, path, &to, timeout_for((double)st.st_size), why, sizeof why) != 0) {
+    if (run_child(child_visit, path, -1, &to, timeout_for((double)st.st_size), why, sizeof why) != 0) {
         free(g.b);
         snprintf(err, errlen, "%s: %s", path, why);
         return -1;
