@@ -24,17 +24,14 @@ enum corpus_class corpus_class_of(struct shape s)
 
 const char *corpus_class_name(enum corpus_class c)
 {
-    return c >= 0 && c < CC_COUNT ? CORPUS_CLASS_NAMES[c] : "?";
+    return name_at(CORPUS_CLASS_NAMES, CC_COUNT, (int)c);
 }
 
 int corpus_class_parse(const char *name, enum corpus_class *out)
 {
-    for (int c = 0; c < CC_COUNT; c++)
-        if (!strcmp(name, CORPUS_CLASS_NAMES[c])) {
-            *out = (enum corpus_class)c;
-            return 0;
-        }
-    return -1;
+    const int c = name_index(CORPUS_CLASS_NAMES, CC_COUNT, name);
+    if (c >= 0) *out = (enum corpus_class)c;
+    return c >= 0 ? 0 : -1;
 }
 
 /* The corpus's order: class, then FLOP count */

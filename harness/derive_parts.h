@@ -23,6 +23,22 @@
 
 #include "derive.h"
 
+/* ---- names of classes (derive_suite.c, derive_corpus.c) ----------------------------- */
+
+/* names[i] where 0 <= i < n, else "?" */
+static inline const char *name_at(const char *const *names, int n, int i)
+{
+    return i >= 0 && i < n ? names[i] : "?";
+}
+
+/* The index of name among names[0..n), or -1. */
+static inline int name_index(const char *const *names, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(name, names[i])) return i;
+    return -1;
+}
+
 /* ---- rows and shapes (every piece) ---------------------------------------------- */
 
 /* An ordinary row (derive.h): passed, not a transfer point. */

@@ -29,17 +29,14 @@ enum shape_class shape_class_of(struct shape s)
 
 const char *shape_class_name(enum shape_class c)
 {
-    return c >= 0 && c < SC_COUNT ? CLASS_NAMES[c] : "?";
+    return name_at(CLASS_NAMES, SC_COUNT, (int)c);
 }
 
 int shape_class_parse(const char *name, enum shape_class *out)
 {
-    for (int c = 0; c < SC_COUNT; c++)
-        if (!strcmp(name, CLASS_NAMES[c])) {
-            *out = (enum shape_class)c;
-            return 0;
-        }
-    return -1;
+    const int c = name_index(CLASS_NAMES, SC_COUNT, name);
+    if (c >= 0) *out = (enum shape_class)c;
+    return c >= 0 ? 0 : -1;
 }
 
 int derive_hand_written(const struct variant *v, enum precision p)
