@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -102,49 +103,71 @@ void cli_warn_about(const struct cli *c, const char *path, const struct results_
 int cli_open_runs(const struct cli *c, int argc, char **argv, int first, struct run *runs,
                   size_t max, int strict)
 {
+    /* ROLE=FILE (or FILE, as run1, run2, ...): every role and path first, then
+     * the files, read at once */
     size_t n = 0;
+    char(*role)[32] = calloc(max ? max : 1, sizeof *role);
+    const char **roles = calloc(max ? max : 1, sizeof *roles), **paths = calloc(max ? max : 1, sizeof *paths);
+    char err[PATH_MAX + 512];
+    int rc = -1;
+    if (!role || !roles || !paths) {
+        fprintf(c->err, "mmladder: out of memory\n");
+        goto done;
+    }
     for (int i = first; i < argc; i++) {
         if (n == max) {
             fprintf(c->err, "mmladder: more than %zu results files\n", max);
-            goto fail;
+            goto done;
         }
-        char role[32], err[PATH_MAX + 512];
         const char *path = argv[i], *eq = strchr(argv[i], '=');
-        if (eq && (size_t)(eq - argv[i]) < sizeof role && eq > argv[i]) {
-            snprintf(role, sizeof role, "%.*s", (int)(eq - argv[i]), argv[i]);
+        if (eq && (size_t)(eq - argv[i]) < sizeof role[n] && eq > argv[i]) {
+            snprintf(role[n], sizeof role[n], "%.*s", (int)(eq - argv[i]), argv[i]);
             path = eq + 1;
         } else {
-            snprintf(role, sizeof role, "run%zu", n + 1);
+            snprintf(role[n], sizeof role[n], "run%zu", n + 1);
         }
         if (!path[0]) {
             fprintf(c->err, "mmladder: '%s' names no file (expected ROLE=FILE.h5)\n", argv[i]);
-            goto fail;
+            goto done;
         }
         for (size_t j = 0; j < n; j++)
-            if (!strcmp(runs[j].role, role)) {
+            if (!strcmp(role[j], role[n])) {
                 fprintf(c->err, "mmladder: role '%s' given twice (%s and %s; expected one file "
-                                "a role)\n", role, runs[j].path, path);
-                goto fail;
+                                "a role)\n", role[n], paths[j], path);
+                goto done;
             }
-        if (derive_open(&runs[n], role, path, err, sizeof err) != 0) {
-            fprintf(c->err, "mmladder: %s\n", err);
-            goto fail;
-        }
+        roles[n] = role[n], paths[n] = path;
         n++;
-        const struct results_file *f = &runs[n - 1].f;
-        cli_warn_about(c, path, f);
-        if (strict && (f->damaged || !f->complete)) {
-            fprintf(c->err, "mmladder: %s=%s is %s: nothing is stated from it%s\n", role, path,
-                    f->damaged ? "damaged" : "incomplete",
-                    strict == 2 ? "; left out" : " (--partial: leave it out)");
-            if (strict != 2) goto fail;
-            derive_close(&runs[--n]);
-        }
     }
-    return (int)n;
-fail:
-    while (n > 0) derive_close(&runs[--n]);
-    return -1;
+    if (derive_open_all(runs, roles, paths, n, err, sizeof err) != 0) {
+        fprintf(c->err, "mmladder: %s\n", err);
+        goto done;
+    }
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct results_file *f = &runs[i].f;
+        cli_warn_about(c, paths[i], f);
+        if (strict && (f->damaged || !f->complete)) {
+            fprintf(c->err, "mmladder: %s=%s is %s: nothing is stated from it%s\n", roles[i],
+                    paths[i], f->damaged ? "damaged" : "incomplete",
+                    strict == 2 ? "; left out" : " (--partial: leave it out)");
+            if (strict != 2) {
+                for (size_t j = 0; j < kept; j++) derive_close(&runs[j]);
+                for (size_t j = i; j < n; j++) derive_close(&runs[j]);
+                goto done;
+            }
+            derive_close(&runs[i]);
+            continue;
+        }
+        if (kept != i) runs[kept] = runs[i];
+        kept++;
+    }
+    rc = (int)kept;
+done:
+    free(role);
+    free(roles);
+    free(paths);
+    return rc;
 }
 
 /* No command takes an empty argument: as a path it names nothing (or, as a

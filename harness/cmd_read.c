@@ -153,12 +153,11 @@ int cmd_compare(const struct cli *c, int argc, char **argv)
     }
     char err[PATH_MAX + 512];
     struct results_file f[2];
+    if (results_read_all((const char *const *)paths, f, 2, err, sizeof err) != 0) {   /* at once */
+        fprintf(c->err, "mmladder: %s\n", err);
+        return EXIT_INPUT;
+    }
     for (int k = 0; k < 2; k++) {
-        if (results_read(paths[k], &f[k], err, sizeof err) != 0) {
-            fprintf(c->err, "mmladder: %s\n", err);
-            if (k) results_file_free(&f[0]);
-            return EXIT_INPUT;
-        }
         cli_warn_about(c, paths[k], &f[k]);
         derive_upgrade(&f[k]);
     }

@@ -62,7 +62,8 @@ int derive_group_cmp(const struct result_row *x, const struct result_row *y)
     return group_cmp(x, y);
 }
 
-int derive_open(struct run *r, const char *role, const char *path, char *err, size_t errlen)
+/* r made ready for role and path, or -1 with err when the role is not one. */
+static int open_role(struct run *r, const char *role, const char *path, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
     r->peak_gflops = r->copy_gbs = r->wall_s = r->sms = r->clock_mhz = r->l2_bytes = r->driver = NAN;
@@ -80,18 +81,53 @@ int derive_open(struct run *r, const char *role, const char *path, char *err, si
         }
     snprintf(r->role, sizeof r->role, "%s", role);
     snprintf(r->path, sizeof r->path, "%s", path);
-    if (results_read(path, &r->f, err, errlen) != 0) return -1;
+    return 0;
+}
+
+/* r's file, read, made its run: attributes, upgrade, index; on failure r->f is freed. */
+static int adopt(struct run *r, char *err, size_t errlen)
+{
     struct attr_sink sink = {r};
-    if (results_visit_attrs(path, take_attr, &sink, err, errlen) != 0) {
+    if (results_visit_attrs(r->path, take_attr, &sink, err, errlen) != 0) {
         results_file_free(&r->f);
         return -1;
     }
     derive_upgrade(&r->f);
     if (derive_index(r) != 0) {
-        snprintf(err, errlen, "%s: out of memory for an index of %zu rows", path, r->f.n_rows);
+        snprintf(err, errlen, "%s: out of memory for an index of %zu rows", r->path, r->f.n_rows);
         results_file_free(&r->f);
         return -1;
     }
+    return 0;
+}
+
+int derive_open(struct run *r, const char *role, const char *path, char *err, size_t errlen)
+{
+    return derive_open_all(r, &role, &path, 1, err, errlen);
+}
+
+int derive_open_all(struct run *runs, const char *const *roles, const char *const *paths, size_t n,
+                    char *err, size_t errlen)
+{
+    for (size_t i = 0; i < n; i++)
+        if (open_role(&runs[i], roles[i], paths[i], err, errlen) != 0) return -1;
+    struct results_file *f = calloc(n ? n : 1, sizeof *f);
+    if (!f) {
+        snprintf(err, errlen, "out of memory for %zu runs", n);
+        return -1;
+    }
+    if (results_read_all(paths, f, n, err, errlen) != 0) {   /* their readers run together */
+        free(f);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) runs[i].f = f[i];
+    free(f);
+    for (size_t i = 0; i < n; i++)
+        if (adopt(&runs[i], err, errlen) != 0) {
+            for (size_t j = 0; j < i; j++) derive_close(&runs[j]);
+            for (size_t j = i + 1; j < n; j++) results_file_free(&runs[j].f);
+            return -1;
+        }
     return 0;
 }
 

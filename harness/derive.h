@@ -52,6 +52,10 @@ struct run {
  * Rows of files of schema < 5 get the geometry their (tile, wpt) names
  * (derive_upgrade). */
 int derive_open(struct run *r, const char *role, const char *path, char *err, size_t errlen);
+/* derive_open of n runs, their files read at once: 0 with all open, or -1 with
+ * none and err saying why (the first to fail, in the order given). */
+int derive_open_all(struct run *runs, const char *const *roles, const char *const *paths, size_t n,
+                    char *err, size_t errlen);
 void derive_close(struct run *r);
 /* Sort r's rows into r->by_group (derive_open does); 0, or -1 out of memory
  * (derive then scans).  derive_unindex frees it. */

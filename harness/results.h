@@ -232,6 +232,11 @@ struct results_file {
     size_t map_len;
 };
 int results_read(const char *path, struct results_file *f, char *err, size_t errlen);
+/* results_read of n files at once (each in its own reader process, all running
+ * together): 0 with every outs[i], or -1 with none and err saying why the first
+ * that failed, in the order given, did. */
+int results_read_all(const char *const *paths, struct results_file *outs, size_t n, char *err,
+                     size_t errlen);
 void results_file_free(struct results_file *f);
 
 /* Visit every root attribute as text (for `info`). */

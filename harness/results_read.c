@@ -854,14 +854,30 @@ static int reader_outcome(const char *fail, const char *late, int sig, int statu
     return -1;
 }
 
+/* A reader under way: started by start_reader, ended by end_reader. */
+struct reader {
+    reader_body body;
+    const char *path;
+    int bulk;
+    pid_t pid;   /* the child's; 0 when it runs in this process (or could not start) */
+    int fd;      /* the read end of its pipe; -1 when there is none */
+    char why[512];   /* why it could not start, or "" */
+};
+
 #ifdef RESULTS_READ_IN_PROCESS
 /* The fuzz build (Makefile: build/fuzz/fuzz_results): body runs in this
  * process, so that libFuzzer sees the reader's coverage (a child's counters
  * die with it), and writes its stream into an anonymous file, which then
  * feeds the sink as a child's pipe does.  No timeout: a hang, or a crash of
- * the library, is the fuzzer's to catch (scripts/fuzz-triage.sh says whose). */
-static int run_child(reader_body body, const char *path, int bulk, const struct sink *to,
-                     double timeout_s, char *why, size_t whylen)
+ * the library, is the fuzzer's to catch (scripts/fuzz-triage.sh says whose).
+ * Readers started together run one after the other, in end_reader. */
+static void start_reader(struct reader *r, reader_body body, const char *path, int bulk)
+{
+    *r = (struct reader){.body = body, .path = path, .bulk = bulk, .pid = 0, .fd = -1, .why = ""};
+}
+
+static int end_reader(struct reader *r, const struct sink *to, double timeout_s, char *why,
+                      size_t whylen)
 {
     (void)timeout_s;
     int fd = memfd_create("mmladder-reader", MFD_CLOEXEC);
@@ -869,7 +885,7 @@ static int run_child(reader_body body, const char *path, int bulk, const struct 
         snprintf(why, whylen, "cannot make a file for its reader: %s", strerror(errno));
         return -1;
     }
-    const int status = body(path, fd, bulk) != 0 ? 3 : 0;
+    const int status = r->body(r->path, fd, r->bulk) != 0 ? 3 : 0;
     size_t have = 0;
     const char *fail = NULL, *late = NULL;
     if (lseek(fd, 0, SEEK_SET) != 0)
@@ -879,15 +895,14 @@ static int run_child(reader_body body, const char *path, int bulk, const struct 
     return reader_outcome(fail, late, 0, status, why, whylen);
 }
 #else
-/* Run body(path, fd) in a child and put everything it writes into the sink,
- * within `timeout_s`.  0, or -1 with why. */
-static int run_child(reader_body body, const char *path, int bulk, const struct sink *to,
-                     double timeout_s, char *why, size_t whylen)
+/* Start body(path, fd, bulk) in a child, writing into a pipe. */
+static void start_reader(struct reader *r, reader_body body, const char *path, int bulk)
 {
+    *r = (struct reader){.body = body, .path = path, .bulk = bulk, .pid = 0, .fd = -1, .why = ""};
     int p[2];
     if (pipe(p) != 0) {
-        snprintf(why, whylen, "cannot make a pipe: %s", strerror(errno));
-        return -1;
+        snprintf(r->why, sizeof r->why, "cannot make a pipe: %s", strerror(errno));
+        return;
     }
 #ifdef F_SETPIPE_SZ
     (void)fcntl(p[0], F_SETPIPE_SZ, 1 << 20);   /* fewer, larger reads; the default if refused */
@@ -895,10 +910,10 @@ static int run_child(reader_body body, const char *path, int bulk, const struct 
     fflush(NULL);   /* nothing buffered is written twice */
     pid_t pid = fork();
     if (pid < 0) {
-        snprintf(why, whylen, "cannot start a reader process: %s", strerror(errno));
+        snprintf(r->why, sizeof r->why, "cannot start a reader process: %s", strerror(errno));
         close(p[0]);
         close(p[1]);
-        return -1;
+        return;
     }
     if (pid == 0) {
         /* A crash of the library is this process's death, which the parent
@@ -909,6 +924,18 @@ static int run_child(reader_body body, const char *path, int bulk, const struct 
         _exit(body(path, p[1], bulk) != 0 ? 3 : 0);
     }
     close(p[1]);
+    r->pid = pid, r->fd = p[0];
+}
+
+/* Put everything r's child writes into the sink, within `timeout_s` from now,
+ * and reap it.  0, or -1 with why. */
+static int end_reader(struct reader *r, const struct sink *to, double timeout_s, char *why,
+                      size_t whylen)
+{
+    if (r->fd < 0) {
+        snprintf(why, whylen, "%s", r->why);
+        return -1;
+    }
     struct timespec t0, t;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     size_t have = 0;
@@ -920,20 +947,31 @@ static int run_child(reader_body body, const char *path, int bulk, const struct 
             fail = "reading it did not end in time (the HDF5 library hung on it)";
             break;
         }
-        struct pollfd pf = {.fd = p[0], .events = POLLIN};
-        int r = poll(&pf, 1, (int)(left * 1000) + 1);
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) continue;
-        if (feed_sink(p[0], to, &have, &fail, &late) != 1) break;
+        struct pollfd pf = {.fd = r->fd, .events = POLLIN};
+        int rc = poll(&pf, 1, (int)(left * 1000) + 1);
+        if (rc < 0 && errno == EINTR) continue;
+        if (rc <= 0) continue;
+        if (feed_sink(r->fd, to, &have, &fail, &late) != 1) break;
     }
-    close(p[0]);
-    if (fail) kill(pid, SIGKILL);
+    close(r->fd);
+    r->fd = -1;
+    if (fail) kill(r->pid, SIGKILL);
     int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+    while (waitpid(r->pid, &st, 0) < 0 && errno == EINTR) {}
     return reader_outcome(fail, late, WIFSIGNALED(st) ? WTERMSIG(st) : 0,
                           WIFEXITED(st) ? WEXITSTATUS(st) : -1, why, whylen);
 }
 #endif
+
+/* Run body(path, fd, bulk) and put everything it writes into the sink, within
+ * `timeout_s`.  0, or -1 with why. */
+static int run_child(reader_body body, const char *path, int bulk, const struct sink *to,
+                     double timeout_s, char *why, size_t whylen)
+{
+    struct reader r;
+    start_reader(&r, body, path, bulk);
+    return end_reader(&r, to, timeout_s, why, whylen);
+}
 
 /* The time a reader of a file of `bytes` may take: READ_TIMEOUT_S, or what
  * MMLADDER_READ_TIMEOUT_S says (the fuzzer's short limit), plus a second per
@@ -1110,22 +1148,31 @@ static void see_attr(const char *name, const char *value, void *ctx)
     }
 }
 
-int results_read(const char *path, struct results_file *out, char *err, size_t errlen)
-{
-    memset(out, 0, sizeof *out);
+/* One file's read under way (results_read_all): its reader, started, and the
+ * sink its rows come into; or why it could not start. */
+struct file_read {
+    struct reader r;
+    struct rows_sink *k;
+    double timeout_s;
     char why[512];
+};
+
+static void start_file_read(const char *path, struct file_read *fr)
+{
+    memset(fr, 0, sizeof *fr);
     struct stat st;
+    char why[sizeof fr->why - 16];
     if (files_check_regular(path, why, sizeof why) || stat(path, &st) != 0) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, why);
-        return -1;
+        snprintf(fr->why, sizeof fr->why, "cannot read: %s", why);
+        return;
     }
     /* What the reader may send: the counts it validated, bounded by the file. */
     const double size = (double)st.st_size;
     const double cap_d = 256.0 * size + 65536;
     struct rows_sink *k = calloc(1, sizeof *k);
     if (!k) {
-        snprintf(err, errlen, "%s: out of memory", path);
-        return -1;
+        snprintf(fr->why, sizeof fr->why, "out of memory");
+        return;
     }
     k->cap = cap_d > (double)SIZE_MAX / 2 ? SIZE_MAX / 2 : (size_t)cap_d;
     /* The rows and samples come in a memory file that is then mapped, not
@@ -1135,8 +1182,24 @@ int results_read(const char *path, struct results_file *out, char *err, size_t e
 #else
     k->bulk = memfd_create("mmladder-rows", MFD_CLOEXEC);
 #endif
+    fr->k = k;
+    fr->timeout_s = timeout_for(size);
+    start_reader(&fr->r, child_read, path, k->bulk);
+}
+
+/* Wait for a read start_file_read began and make *out of it (results_read). */
+static int end_file_read(const char *path, struct file_read *fr, struct results_file *out,
+                         char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    char why[512];
+    struct rows_sink *k = fr->k;
+    if (!k) {
+        snprintf(err, errlen, "%s: %s", path, fr->why);
+        return -1;
+    }
     const struct sink to = {rows_room, rows_done, k};
-    int rc = run_child(child_read, path, k->bulk, &to, timeout_for(size), why, sizeof why);
+    int rc = end_reader(&fr->r, &to, fr->timeout_s, why, sizeof why);
     if (rc == 0 && k->h.rc == 0 && k->bulk >= 0 && map_bulk(k, why, sizeof why) != 0) rc = -1;
     if (k->bulk >= 0) close(k->bulk);
     if (rc != 0 || k->h.rc != 0) {
@@ -1176,6 +1239,32 @@ int results_read(const char *path, struct results_file *out, char *err, size_t e
                     seen.has_complete ? seen.complete : NULL);
     }
     return 0;
+}
+
+int results_read(const char *path, struct results_file *out, char *err, size_t errlen)
+{
+    return results_read_all(&path, out, 1, err, errlen);
+}
+
+int results_read_all(const char *const *paths, struct results_file *outs, size_t n, char *err,
+                     size_t errlen)
+{
+    struct file_read *fr = calloc(n ? n : 1, sizeof *fr);
+    if (!fr) {
+        snprintf(err, errlen, "%s: out of memory", n ? paths[0] : "");
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) start_file_read(paths[i], &fr[i]);   /* all read at once */
+    int rc = 0;
+    for (size_t i = 0; i < n; i++) {   /* each ended, so that no reader is left running */
+        char other[PATH_MAX + 1024];
+        if (end_file_read(paths[i], &fr[i], &outs[i], rc ? other : err, rc ? sizeof other : errlen) != 0)
+            rc = -1;
+    }
+    if (rc != 0)
+        for (size_t i = 0; i < n; i++) results_file_free(&outs[i]);
+    free(fr);
+    return rc;
 }
 
 /* One entry of a child_visit stream at *at: 1 with its parts (name and value

@@ -68,6 +68,23 @@ static void round_trip(void **state)
         assert_true(f.samples[i].time_ms == s[i]);
     }
     results_file_free(&f);
+
+    /* Read together with others (results_read_all): the same rows each time;
+     * one file that cannot be read fails the lot, naming that file. */
+    struct results_file g[3];
+    const char *three[3] = {path, path, path};
+    assert_int_equal(results_read_all(three, g, 3, err, sizeof err), 0);
+    for (int k = 0; k < 3; k++) {
+        assert_int_equal(g[k].n_rows, 2);
+        assert_int_equal(g[k].n_samples, 3);
+        assert_memory_equal(&g[k].rows[0], &a, sizeof a);
+        results_file_free(&g[k]);
+    }
+    char missing[320];
+    snprintf(missing, sizeof missing, "%s/missing.h5", dir);
+    const char *with_missing[3] = {path, missing, path};
+    assert_int_equal(results_read_all(with_missing, g, 3, err, sizeof err), -1);
+    assert_non_null(strstr(err, "missing.h5"));
     unlink(path);
     rmdir(dir);
 }
