@@ -307,9 +307,10 @@ static const char *encode(void *fn, CUtensorMap *map, const float *base, int row
  * while the direct loads add no DRAM traffic; a compute-bound one pays a few
  * per cent for the copy, but its tensor cores would wait on the producer's
  * 4-byte copies.  (One H100, the best configuration of rungs 14 and 17 as %
- * of cuBLAS TF32, padded -> direct: 35x8457x4096 35 -> 56, 52x3297x7326 33 ->
- * 99-102, 199x849x8263 57 -> 81-82, 68x13446x3858 40 -> 71, 6043x35x6790 29 ->
- * 34; but 4096x4097x4096 190-192 -> 66.) */
+ * of cuBLAS TF32, paired and standalone estimates, padded -> direct:
+ * 35x8457x4096 35 -> 56, 52x3297x7326 33 -> 98-102, 199x849x8263 57 -> 79-82,
+ * 68x13446x3858 40 -> 71-72, 6043x35x6790 29 -> 34; but 4096x4097x4096
+ * 189-192 -> 65-66.) */
 #define WGMMA_BALANCE 128.0
 static bool wgmma_direct(const struct gpu_launch *L)
 {
