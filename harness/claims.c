@@ -217,6 +217,9 @@ static int set_key(struct parse *p, struct claim *c, const char *key, char *v)
 /* The values that compare two runs pair by pair. */
 static int pairwise(enum claim_value v) { return v == CV_AGREEMENT || v == CV_AGREEMENT_SHARE; }
 
+/* The values of two runs together: the pairwise ones and the ratio of wall times. */
+static int of_two_runs(enum claim_value v) { return pairwise(v) || v == CV_WALL_RATIO; }
+
 /* The values that take one number per run: the noise of its long GPU points. */
 static int per_run(enum claim_value v)
 {
@@ -852,7 +855,7 @@ void claims_evaluate_mine(const struct claim *c, const struct run *mine, const s
     memset(r, 0, sizeof *r);
     const int host = claims_on_host(c);
     const char *why = NULL;
-    if (pairwise(c->value)) {
+    if (of_two_runs(c->value)) {
         why = "compares two reference runs";
     } else if (!host && !has_gpu(mine)) {
         why = "needs a GPU run";
