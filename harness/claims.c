@@ -34,6 +34,7 @@ static const struct {
     {"corpus_dispatch_share", CV_CORPUS_DISPATCH_SHARE, 0},
     {"corpus_share_90", CV_CORPUS_SHARE_90, 0}, {"wall_ratio", CV_WALL_RATIO, 0},
     {"corpus_estimates_share", CV_CORPUS_ESTIMATES_SHARE, 0},
+    {"corpus_copy_pct", CV_CORPUS_COPY_PCT, 0},
 };
 #define N_VALUES (sizeof VALUES / sizeof VALUES[0])
 
@@ -231,7 +232,7 @@ static int over_corpus(enum claim_value v)
 {
     return v == CV_CORPUS_PCT_REF || v == CV_CORPUS_GEOMEAN || v == CV_CORPUS_DISPATCH_PCT ||
            v == CV_CORPUS_DISPATCH_GEOMEAN || v == CV_CORPUS_DISPATCH_SHARE ||
-           v == CV_CORPUS_SHARE_90 || v == CV_CORPUS_ESTIMATES_SHARE;
+           v == CV_CORPUS_SHARE_90 || v == CV_CORPUS_ESTIMATES_SHARE || v == CV_CORPUS_COPY_PCT;
 }
 
 /* The values over the shape suite (derive_suite) or a corpus. */
@@ -531,7 +532,7 @@ static double value_at(const struct claim *c, const struct run *r, int i, struct
     case CV_DISPATCH_SHARE: case CV_ESTIMATE: case CV_WALL_S: case CV_AGREEMENT_SHARE:
     case CV_CORPUS_PCT_REF: case CV_CORPUS_GEOMEAN: case CV_CORPUS_DISPATCH_PCT:
     case CV_CORPUS_DISPATCH_GEOMEAN: case CV_CORPUS_DISPATCH_SHARE: case CV_CORPUS_SHARE_90:
-    case CV_WALL_RATIO: case CV_CORPUS_ESTIMATES_SHARE: break;
+    case CV_WALL_RATIO: case CV_CORPUS_ESTIMATES_SHARE: case CV_CORPUS_COPY_PCT: break;
     }
     return NAN;
 }
@@ -760,13 +761,17 @@ static void evaluate(const struct claim *c, const struct run *const *rs, size_t 
                 if (keep) pt[m++] = pt[i];
             }
             if (c->value == CV_SUITE_PCT_REF || c->value == CV_CORPUS_PCT_REF ||
-                c->value == CV_CORPUS_DISPATCH_PCT) {
+                c->value == CV_CORPUS_DISPATCH_PCT || c->value == CV_CORPUS_COPY_PCT) {
                 const int d = c->value == CV_CORPUS_DISPATCH_PCT;
                 for (size_t i = 0; i < m; i++) {
                     shape_label(pt[i].s, shape, sizeof shape);
                     snprintf(where, sizeof where, "%s %s (%s)", rs[k]->role, shape,
                              d ? "dispatch" : pt[i].best->name);
-                    take(&a, c, d ? pt[i].dispatch_pct : pt[i].best_pct, where, strchr(where, ' ') + 1);
+                    take(&a, c,
+                         c->value == CV_CORPUS_COPY_PCT ? corpus_copy_pct(rs[k], &pt[i])
+                         : d                            ? pt[i].dispatch_pct
+                                                        : pt[i].best_pct,
+                         where, strchr(where, ' ') + 1);
                 }
             } else if (c->value == CV_CORPUS_ESTIMATES_SHARE) {
                 const double x = estimates_share(pt, m);

@@ -72,6 +72,8 @@
  *   corpus_geomean, corpus_dispatch_geomean  per run: their geometric means
  *   corpus_dispatch_share  per run: the second over the first, in %
  *   corpus_share_90 per run: the % of shapes where the fastest rung reaches 90%
+ *   corpus_copy_pct per (run, corpus shape): the % of the run's copy bandwidth
+ *                   at which the fastest rung moves A, B and C once
  *   agreement_share the same pairs, filtered the same way: the % of them within
  *                   AGREEMENT_CLOSE (2%) of 1
  *   estimate        per run: its wall time over the plan's estimate (the file's
@@ -116,7 +118,8 @@ enum claim_value { CV_PCT_REF, CV_PCT_PEAK, CV_TFLOPS, CV_RATIO, CV_STEP, CV_REL
                    CV_PCT_REF_KERNEL, CV_PCT_REF_ALONE, CV_PCT_REF_LOWEST, CV_ESTIMATES_SPREAD,
                    CV_REF_IN_PAIRS, CV_CLOCK_IN_PAIRS, CV_CORPUS_PCT_REF, CV_CORPUS_GEOMEAN,
                    CV_CORPUS_DISPATCH_PCT, CV_CORPUS_DISPATCH_GEOMEAN, CV_CORPUS_DISPATCH_SHARE,
-                   CV_CORPUS_SHARE_90, CV_WALL_RATIO, CV_CORPUS_ESTIMATES_SHARE };
+                   CV_CORPUS_SHARE_90, CV_WALL_RATIO, CV_CORPUS_ESTIMATES_SHARE,
+                   CV_CORPUS_COPY_PCT };
 
 /* agreement_share counts the pairs within this of 1 */
 #define AGREEMENT_CLOSE 0.02

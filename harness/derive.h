@@ -190,6 +190,11 @@ int corpus_class_parse(const char *name, enum corpus_class *out);
  * every point); best_ci95 is NaN.  Ordered by corpus class, then FLOP count, M;
  * `cls` is left as the suite's class. */
 size_t derive_corpus(const struct run *r, enum precision p, struct suite_point *out, size_t max);
+/* The bytes a product must move, A and B read and C written once (4 bytes an
+ * element), and the % of the run's measured copy bandwidth at which a corpus
+ * point's fastest row moves them (NaN without a bandwidth). */
+double corpus_bytes(struct shape s);
+double corpus_copy_pct(const struct run *r, const struct suite_point *q);
 /* A corpus run's points of one class (cls; CC_COUNT: every class) summed up:
  * how many, the geometric mean and the lowest of the fastest rung's % and of
  * the dispatch row's (NaN where a point has none), and the share of points

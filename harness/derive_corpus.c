@@ -75,6 +75,17 @@ size_t derive_corpus(const struct run *r, enum precision p, struct suite_point *
     return n;
 }
 
+double corpus_bytes(struct shape s)
+{
+    return 4.0 * ((double)s.M * s.K + (double)s.K * s.N + (double)s.M * s.N);
+}
+
+double corpus_copy_pct(const struct run *r, const struct suite_point *q)
+{
+    const double gbs = corpus_bytes(q->s) / (q->best_row->time_ms_median * 1e-3) / 1e9;
+    return r->copy_gbs > 0 ? 100.0 * gbs / r->copy_gbs : NAN;
+}
+
 void derive_corpus_summary(const struct suite_point *pt, size_t n, int cls,
                            struct corpus_summary *out)
 {
@@ -100,14 +111,16 @@ void derive_corpus_summary(const struct suite_point *pt, size_t n, int cls,
  * class, the fastest rung at least as precise and its % of cuBLAS at the
  * precision, the dispatch row's, and the bytes the product must move (A and B
  * read, C written once) over the best row's time against the run's measured
- * copy bandwidth.  Then corpus-classes: per precision and class (and `all`),
+ * copy bandwidth; for the roofline, the FLOP per byte moved once (intensity)
+ * and the fastest row's and cuBLAS's GFLOP/s.  Then corpus-classes: per precision and class (and `all`),
  * the shapes, the geometric mean and the lowest of both %s, and the share of
  * shapes where the fastest rung reaches 90% of cuBLAS. */
 void view_corpus(FILE *out, const struct run *r)
 {
     struct suite_point *pt = malloc(derive_suite_room(r) * sizeof *pt);
     fputs("precision\tM\tN\tK\tshape\tclass\tbest_number\tbest_rung\tbest_config\tbest_pct_ref"
-          "\tdispatch_config\tdispatch_pct_ref\tref_gflops\tbytes\tbest_tbs\tbest_copy_share\n", out);
+          "\tdispatch_config\tdispatch_pct_ref\tref_gflops\tbytes\tbest_tbs\tbest_copy_share"
+          "\tintensity\tbest_gflops\n", out);
     for (int p = PREC_FP32; p <= PREC_TF32 && pt; p++) {
         const size_t n = derive_corpus(r, (enum precision)p, pt, derive_suite_room(r));
         for (size_t i = 0; i < n; i++) {
@@ -116,8 +129,7 @@ void view_corpus(FILE *out, const struct run *r)
             shape_label(q->s, label, sizeof label);
             derive_config_label(q->best, q->best_row, cfg, sizeof cfg);
             if (q->dispatch) derive_config_label(q->dispatch, q->dispatch_row, dcfg, sizeof dcfg);
-            const double bytes = 4.0 * ((double)q->s.M * q->s.K + (double)q->s.K * q->s.N +
-                                        (double)q->s.M * q->s.N);
+            const double bytes = corpus_bytes(q->s);
             const double tbs = bytes / (q->best_row->time_ms_median * 1e-3) / 1e12;
             fputs(p == PREC_TF32 ? "tf32" : "fp32", out);
             fprintf(out, "\t%d\t%d\t%d", q->s.M, q->s.N, q->s.K);
@@ -132,7 +144,9 @@ void view_corpus(FILE *out, const struct run *r)
             num(out, q->ref_row->gflops);
             num(out, bytes);
             num(out, tbs);
-            num(out, r->copy_gbs > 0 ? tbs * 1e3 / r->copy_gbs : NAN);
+            num(out, corpus_copy_pct(r, q) / 100.0);
+            num(out, 2.0 * q->s.M * q->s.N * q->s.K / bytes);
+            num(out, q->best_row->gflops);
             fputc('\n', out);
         }
     }

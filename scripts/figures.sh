@@ -16,14 +16,14 @@
 #   -n NEW        that new run (default PRIMARY)
 #   -R, -N        a second pair, another GPU's reference and reproduction
 #                 (figure 12)
-#   -s SHAPES     a run of experiments/shapes.ini, the shape suite (figure 14)
+#   -s SHAPES     a run of experiments/shapes.ini, the shape suite (figure 13)
 #   -H HELDOUT    a corpus run, the held-out corpus (experiments/heldout.ini;
-#                 figure 14)
+#                 figures 14 and 15)
 #   -b BIN        the harness binary (default bin/mmladder)
 #   -T TOL        figure 11's and 12's tolerance band, a fraction (default 0.10)
 #
-# A figure is skipped, not failed, when its run was not given (figures 8, 9, 11-13
-# and 13) or when its script ends with exit status 3 (style.gp: skip), saying that
+# A figure is skipped, not failed, when its run was not given (figures 8, 9 and
+# 11-15) or when its script ends with exit status 3 (style.gp: skip), saying that
 # the run has nothing for it: figure 10 draws the telemetry of a schema-6 run, so
 # that a PRIMARY of an older schema (or a run without NVML) has none to draw.
 #
@@ -86,7 +86,11 @@ table telemetry telemetry "$primary"
 [ -z "$reference" ] || { table repro compare "$new" "$reference"; runs="$runs reference=$reference new=$new"; }
 [ -z "$reference2" ] || { table repro2 compare "$new2" "$reference2"; runs="$runs reference2=$reference2 new2=$new2"; }
 [ -z "$shapes" ] || { table shapes shapes "$shapes"; runs="$runs shapes=$shapes"; }
-[ -z "$heldout" ] || { table heldout corpus-cdf "$heldout"; runs="$runs heldout=$heldout"; }
+[ -z "$heldout" ] || {
+    table heldout corpus-cdf "$heldout"
+    table heldout_corpus corpus "$heldout"
+    runs="$runs heldout=$heldout"
+}
 # shellcheck disable=SC2086  # one word per run
 table runs runs $runs
 
@@ -134,6 +138,7 @@ figure 12_reproduction_h200 repro2 11_reproduction "pair='2'"
 figure 10_telemetry ""
 figure 13_shapes shapes
 figure 14_heldout heldout
+figure 15_heldout_roofline heldout_corpus
 
 if [ -n "$failed" ]; then
     printf '%s: %d figure(s) written to %s, %d skipped; FAILED:%s\n' "$prog" "$ran" "$outdir" \

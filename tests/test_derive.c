@@ -897,6 +897,9 @@ static void corpus_points_classes_and_finer_rungs(void **state)
     assert_int_equal(derive_table(out, "corpus", &r, 1, NULL, err, sizeof err), 0);
     fclose(out);
     assert_non_null(strstr(buf, "tf32\t4\t4096\t4096\t4x4096x4096\tgemv\t18\tgpu_gemv\t"));
+    /* the roofline's columns: FLOP per byte of A, B and C moved once, and GFLOP/s */
+    assert_non_null(strstr(buf, "\tbest_copy_share\tintensity\tbest_gflops\n"));
+    assert_true(fabs(corpus_bytes((struct shape){5000, 5000, 16}) - 4.0 * 25160000) < 1e-6);
     free(buf);
     /* the distribution: each series' %s in rising order, the share at or below */
     buf = NULL;

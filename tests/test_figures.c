@@ -25,12 +25,12 @@
 static const char *const FIGURES[] = {
     "01_ladder",   "02_tile_width",  "03_work_per_thread", "04_speedup", "05_host",
     "06_roofline", "07_variability", "08_transfers",       "09_gpus",    "11_reproduction",
-    "10_telemetry", "13_shapes",      "14_heldout"};
+    "10_telemetry", "13_shapes",      "14_heldout",         "15_heldout_roofline"};
 /* The table (scripts/figures.sh: OUTDIR/data/NAME.tsv) each figure draws. */
 static const char *const TABLES[] = {"ladder",  "configs",   "configs",   "speedup",
                                      "configs", "configs",   "samples",   "transfers",
                                      "gpus",    "repro",     "telemetry", "shapes",
-                                     "heldout"};
+                                     "heldout", "heldout_corpus"};
 #define N_FIGURES (sizeof FIGURES / sizeof FIGURES[0])
 
 /* Skip the calling test, saying why, where gnuplot is not installed. */
