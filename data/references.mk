@@ -33,7 +33,9 @@ REF_REPRO_HELDOUT_H100=data/heldout-h100-80gb-hbm3-20261127T064758Z.h5
 # just before.  The shards' own files are beside the merged one.
 REF_X2_SHAPES_H100=data/shapes-h100-80gb-hbm3-x2-20261126T215149Z.h5
 REF_X2_ONE_SHAPES_H100=data/shapes-h100-80gb-hbm3-one-of-x2-20261126T215043Z.h5
-# The tuning corpus (experiments/tuning-random.ini, tuning-llama3.ini) that the
-# dispatch rule of kernels/gpu/20_dispatch.cu is grown from (scripts/grow-dispatch.py).
+# The tuning corpus (experiments/tuning-random.ini, tuning-llama3.ini,
+# tuning-deepbench.ini) that the dispatch rule of kernels/gpu/20_dispatch.cu is
+# grown from (scripts/grow-dispatch.py).
 REF_TUNING_RANDOM=data/tuning-random-h100-80gb-hbm3-20261127T035205Z.h5
 REF_TUNING_LLAMA3=data/tuning-llama3-h100-80gb-hbm3-20261127T040559Z.h5
+REF_TUNING_DEEPBENCH=data/tuning-deepbench-h100-80gb-hbm3-20261127T070804Z.h5

@@ -296,8 +296,12 @@ static void dispatch_rule_picks_what_exists(void **state)
     assert_int_equal(p.tile, 128);
     p = dispatch_rule(1, 50, 100, 100, 132, H100_OPTIN);   /* the smallest: an FP32 rung */
     assert_true(!strcmp(p.rung, "gpu_splitk") && p.tile == 32);
-    p = dispatch_rule(1, 100, 101, 103, 132, H100_OPTIN);   /* rows not 16-byte aligned: loaded */
-    assert_true(!strcmp(p.rung, "tf32_splitk_tma") && p.tile == 32);
+    p = dispatch_rule(1, 100, 101, 103, 132, H100_OPTIN);   /* small: an FP32 rung too */
+    assert_true(!strcmp(p.rung, "gpu_splitk") && p.tile == 32);
+    p = dispatch_rule(1, 300, 92, 1000, 132, H100_OPTIN);   /* small, rows TMA addresses */
+    assert_true(!strcmp(p.rung, "tf32_splitk_tma") && p.tile == 64);
+    p = dispatch_rule(1, 300, 90, 1001, 132, H100_OPTIN);   /* the same, K % 4 = 1 */
+    assert_true(!strcmp(p.rung, "gpu_splitk") && p.tile == 32);
     p = dispatch_rule(0, 14012, 15884, 2, 132, H100_OPTIN);   /* writing C is the work */
     assert_true(!strcmp(p.rung, "gpu_short_k"));
     p = dispatch_rule(1, 8192, 8192, 8, 132, H100_OPTIN);
@@ -311,10 +315,11 @@ static void dispatch_rule_picks_what_exists(void **state)
 static void dispatch_rule_is_grown_from_the_tuning_runs(void **state)
 {
     (void)state;
-    char random[512], llama[512];
+    char random[512], llama[512], deepbench[512];
     test_reference("REF_TUNING_RANDOM", random, sizeof random);
     test_reference("REF_TUNING_LLAMA3", llama, sizeof llama);
-    char *argv[] = {"python3", "scripts/grow-dispatch.py", random, llama, "--mmladder",
+    test_reference("REF_TUNING_DEEPBENCH", deepbench, sizeof deepbench);
+    char *argv[] = {"python3", "scripts/grow-dispatch.py", random, llama, deepbench, "--mmladder",
                     (char *)test_binary(), NULL};
     char *out = NULL, *err = NULL;
     const int rc = test_run(argv, &out, &err);
