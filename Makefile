@@ -8,7 +8,8 @@
 #               later GPU; empty: none
 #   HDF5_CFLAGS, HDF5_LIBS     where HDF5 (with its high-level library) lives;
 #                              default from pkg-config hdf5
-#   INIH_LIBS, CMOCKA_CFLAGS, CMOCKA_LIBS   likewise for inih and cmocka
+#   INIH_LIBS, ZLIB_LIBS, CMOCKA_CFLAGS, CMOCKA_LIBS   likewise for inih, zlib and
+#                              cmocka
 #   FUZZ_SECONDS=60   how long `make fuzz` runs; FUZZ_SEED=N its inputs' sequence
 #                     (none: a new one each run); FUZZ_CC=clang its compiler;
 #                     FUZZ_TIMEOUT=3 the seconds one input of the results target
@@ -30,6 +31,7 @@ CPPFLAGS   += -Ikernels -Iharness -Ibuild
 HDF5_CFLAGS ?= $(shell pkg-config --cflags hdf5 2>/dev/null)
 HDF5_LIBS   ?= $(shell pkg-config --libs hdf5 2>/dev/null) -lhdf5_hl
 INIH_LIBS   ?= -linih
+ZLIB_LIBS   ?= $(or $(shell pkg-config --libs zlib 2>/dev/null),-lz)
 CMOCKA_CFLAGS ?=
 CMOCKA_LIBS   ?= -lcmocka
 HOST_OPT_LEVELS := 1 2 3
@@ -82,7 +84,7 @@ endif
 LIB_OBJ := $(HARNESS_OBJ) $(HOST_KERNEL_OBJ) $(GPU_OBJ) build/kernels/rung_config.o
 # Recursive (=), not simple (:=): HDF5_LIBS asks pkg-config, which `make deps`
 # may only just have installed.
-LIBS     = $(HDF5_LIBS) $(INIH_LIBS) $(LINK_LIBS) -ldl -lpthread -lm
+LIBS     = $(HDF5_LIBS) $(INIH_LIBS) $(ZLIB_LIBS) $(LINK_LIBS) -ldl -lpthread -lm
 
 # ---- user-facing targets -------------------------------------------------------
 .PHONY: all help test test-built test-slurm deps deps-slurm deps-paper figures figures-built paper check-claims readme \
@@ -95,7 +97,7 @@ help:                                    ## list the targets
 
 deps:                                    ## install missing Debian packages (as root) or say how
 	@CC="$(CC)" NVCC="$(NVCC)" CFLAGS="$(HDF5_CFLAGS) $(CMOCKA_CFLAGS)" \
-	  LIBS="$(HDF5_LIBS) $(INIH_LIBS) $(CMOCKA_LIBS)" scripts/deps.sh
+	  LIBS="$(HDF5_LIBS) $(INIH_LIBS) $(ZLIB_LIBS) $(CMOCKA_LIBS)" scripts/deps.sh
 
 # Targets that need the Debian packages run `deps` first and then a fresh make
 # for the rest, which reads the compiler and linker flags that pkg-config (maybe
@@ -270,7 +272,7 @@ build/fuzz/fuzz_derive: tests/fuzz/fuzz_derive.c
 $(FUZZ_DERIVE_BINS): $(FUZZ_DERIVE_SRC) $(FUZZ_CONF_OBJ) $(wildcard harness/*.h tests/fuzz/*.h)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_DEFS) -DMM_HAVE_CUDA=0 -Iharness -Ikernels $(HDF5_CFLAGS) -o $@ \
-	  $(filter %.c %.o,$^) $(HDF5_LIBS) -lpthread -lm
+	  $(filter %.c %.o,$^) $(HDF5_LIBS) $(ZLIB_LIBS) -lpthread -lm
 
 # The command line in-process (cli_main): every harness module but main.c, as
 # the host-only build has them (gpu_none.c, the kernels' configurations, no
@@ -281,7 +283,7 @@ build/fuzz/fuzz_cli: tests/fuzz/fuzz_cli.c $(FUZZ_CLI_SRC) $(FUZZ_CONF_OBJ) buil
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -DMM_HAVE_CUDA=0 -Iharness -Ikernels -Ibuild $(HDF5_CFLAGS) \
 	  -DFUZZ_CLI_REPO='"$(CURDIR)"' -DFUZZ_CLI_GPU_RUN='"$(REF_PORTABILITY_H100)"' -o $@ \
-	  $(filter %.c %.o,$^) $(HDF5_LIBS) $(INIH_LIBS) -ldl -lpthread -lm
+	  $(filter %.c %.o,$^) $(HDF5_LIBS) $(INIH_LIBS) $(ZLIB_LIBS) -ldl -lpthread -lm
 
 bin/mmladder: build/harness/main.o $(LIB_OBJ)
 	@mkdir -p $(@D)

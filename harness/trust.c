@@ -3,9 +3,12 @@
 #include "trust.h"
 
 #include <math.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "results_h5.h"
 
@@ -63,24 +66,37 @@ int trust_schema(int schema_version, const unsigned char *present,
 
 uint32_t trust_crc32(uint32_t crc, const void *data, size_t n)
 {
+    /* zlib's, in pieces it takes whole (its length is a uInt) */
     const unsigned char *p = data;
-    crc = ~crc;
-    for (size_t i = 0; i < n; i++) {
-        crc ^= p[i];
-        for (int k = 0; k < 8; k++) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+    uLong c = crc;
+    for (size_t done = 0; done < n;) {
+        const size_t k = n - done < 0x40000000u ? n - done : 0x40000000u;
+        c = crc32(c, p + done, (uInt)k);
+        done += k;
     }
-    return ~crc;
+    return (uint32_t)c;
 }
 
+/* The fields of one record as the checksum reads them, one after another (a
+ * string up to its NUL), but the one at offset `skip`: gathered first and
+ * then read in one pass, since a call per field costs more than its bytes. */
 static uint32_t crc_fields(uint32_t crc, const void *rec, const struct field_desc *fd, size_t nf,
-                           const char *skip, int schema)
+                           size_t skip, int schema)
 {
+    unsigned char buf[sizeof(struct result_row) + sizeof(struct sample_row)];
+    size_t len = 0;
     for (size_t k = 0; k < nf; k++) {
-        if ((skip && !strcmp(fd[k].name, skip)) || fd[k].since > schema) continue;
+        if (fd[k].offset == skip || fd[k].since > schema) continue;
         const char *p = (const char *)rec + fd[k].offset;
-        crc = trust_crc32(crc, p, fd[k].kind == FIELD_STR ? strnlen(p, fd[k].size) : fd[k].size);
+        const size_t n = fd[k].kind == FIELD_STR ? strnlen(p, fd[k].size) : fd[k].size;
+        if (len + n > sizeof buf) {   /* no record is larger, but never past buf */
+            crc = trust_crc32(crc, buf, len);
+            len = 0;
+        }
+        memcpy(buf + len, p, n);
+        len += n;
     }
-    return crc;
+    return trust_crc32(crc, buf, len);
 }
 
 uint32_t trust_attr_crc(uint32_t crc, const char *name, const char *value)
@@ -93,9 +109,10 @@ uint32_t trust_attr_crc(uint32_t crc, const char *name, const char *value)
 uint32_t trust_row_crc(const struct result_row *row, const struct sample_row *samples, size_t n,
                        int schema)
 {
-    uint32_t crc = crc_fields(0, row, RESULT_FIELDS, RESULT_NFIELDS, "crc32", schema);
+    uint32_t crc = crc_fields(0, row, RESULT_FIELDS, RESULT_NFIELDS,
+                              offsetof(struct result_row, crc32), schema);
     for (size_t i = 0; i < n; i++)
-        crc = crc_fields(crc, &samples[i], SAMPLE_FIELDS, SAMPLE_NFIELDS, NULL, schema);
+        crc = crc_fields(crc, &samples[i], SAMPLE_FIELDS, SAMPLE_NFIELDS, SIZE_MAX, schema);
     return crc;
 }
 

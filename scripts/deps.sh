@@ -3,7 +3,7 @@
 # Debian's packages when we are root, or print the apt-get line and fail.
 #
 #   (none)    the compilers (cc; g++ as nvcc's host compiler when NVCC is set),
-#             then HDF5 with its high-level library, inih and cmocka, probed by
+#             then HDF5 with its high-level library, inih, zlib and cmocka, probed by
 #             compiling and linking one program with the Makefile's flags (CC,
 #             CFLAGS, LIBS), gnuplot for the figures, and h5py (the README's
 #             Python example, run by the tests)
@@ -48,7 +48,8 @@ probe_main() {
 #include <hdf5.h>
 #include <hdf5_hl.h>
 #include <ini.h>
-int main(void) { (void)H5TBget_table_info; (void)ini_parse_string; (void)_cmocka_run_group_tests; return 0; }
+#include <zlib.h>
+int main(void) { (void)H5TBget_table_info; (void)ini_parse_string; (void)_cmocka_run_group_tests; (void)crc32; return 0; }
 C
     command -v gnuplot >/dev/null || { echo "gnuplot: not found" > "$probe_log"; return 1; }
     python3 -c 'import h5py' 2>/dev/null || /usr/bin/python3 -c 'import h5py' 2>/dev/null ||
@@ -173,8 +174,8 @@ case $mode in
             exit 1
         }
     fi
-    ensure "a program using HDF5 (with hdf5_hl), inih and cmocka, gnuplot or h5py" probe_main \
-        libhdf5-dev hdf5-tools libinih-dev libcmocka-dev pkg-config gnuplot-nox python3-h5py
+    ensure "a program using HDF5 (with hdf5_hl), inih, zlib and cmocka, gnuplot or h5py" probe_main \
+        libhdf5-dev hdf5-tools libinih-dev zlib1g-dev libcmocka-dev pkg-config gnuplot-nox python3-h5py
     ;;
 *)
     echo "usage: scripts/deps.sh [--paper | --fuzz | --slurm]" >&2

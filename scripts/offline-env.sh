@@ -11,6 +11,7 @@ _L=$MM_DEPS_ROOT/usr/lib/x86_64-linux-gnu
 export HDF5_CFLAGS="-I$MM_DEPS_ROOT/usr/include/hdf5/serial -I$MM_DEPS_ROOT/usr/include"
 export HDF5_LIBS="$_L/hdf5/serial/libhdf5_hl.a $_L/hdf5/serial/libhdf5.a $_L/libsz.a $_L/libaec.a $_L/libz.a -ldl -lm"
 export INIH_LIBS="$_L/libinih.a"
+export ZLIB_LIBS="$_L/libz.a"
 export CMOCKA_CFLAGS="-I$MM_DEPS_ROOT/usr/include"
 export CMOCKA_LIBS="-L$_L -lcmocka -Xlinker -rpath=$_L"
 unset _L
