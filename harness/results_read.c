@@ -684,6 +684,8 @@ struct wire_head {
     uint64_t lost;         /* rows and samples the reader dropped, rows short of samples */
     double fp32_peak;
     int32_t says_complete, schema_version, writer_open;
+    int32_t complete, checksummed;   /* trust_rows's verdict, made by the reader */
+    uint64_t damaged;
     uint64_t rows_at, samples_at;   /* where the rows and samples lie in the bulk file */
     char notes[512];
     char err[1024];
@@ -700,6 +702,9 @@ static int write_all(int fd, const void *p, size_t n)
     }
     return 0;
 }
+
+static void complete_and_trust(struct results_file *f, int says_complete, long long planned,
+                               double fp32_peak, size_t lost);
 
 /* A reader's body: read path with the HDF5 library and write what it found to
  * fd (its rows and samples to bulk instead, a file the parent then maps, when
@@ -719,6 +724,12 @@ static int child_read(const char *path, int fd, int bulk)
     h.rc = read_file(path, bulk >= 0 ? &b : NULL, &f, &says_complete, &planned, &peak, &lost,
                      h.err, sizeof h.err);
     if (h.rc == 0) {
+        /* the rows made whole and judged here, where they were read: the
+         * readers of several files do this work side by side */
+        complete_and_trust(&f, says_complete, planned, peak, lost);
+        h.complete = f.complete;
+        h.checksummed = f.checksummed;
+        h.damaged = f.damaged;
         h.n_rows = f.n_rows;
         h.n_samples = f.n_samples;
         h.says_complete = says_complete;
@@ -1016,6 +1027,18 @@ static void unknown_before_8(struct results_file *f)
     }
 }
 
+/* What every reader does with the rows it read: the values an older schema
+ * lacks made unknown, then trust_rows's judgement. */
+static void complete_and_trust(struct results_file *f, int says_complete, long long planned,
+                               double fp32_peak, size_t lost)
+{
+    if (f->schema_version >= 1 && f->schema_version < 6) unknown_before_6(f);
+    if (f->schema_version >= 1 && f->schema_version < 8) unknown_before_8(f);
+    if (f->schema_version < 10)   /* no point of the plan recorded */
+        for (size_t i = 0; i < f->n_rows; i++) f->rows[i].point = -1;
+    trust_rows(f, says_complete, planned, fp32_peak, lost);
+}
+
 /* The sink of child_read: the wire_head, then the rows and the samples straight
  * into their own arrays, sized by the head once it has come and checked
  * against what the file can hold. */
@@ -1220,13 +1243,10 @@ static int end_file_read(const char *path, struct file_read *fr, struct results_
     out->writer_open = k->h.writer_open;
     out->planned = k->h.planned;
     memcpy(out->notes, k->h.notes, sizeof out->notes);
-    const struct wire_head h = k->h;
+    out->complete = k->h.complete;
+    out->checksummed = k->h.checksummed;
+    out->damaged = (size_t)k->h.damaged;
     free(k);
-    if (out->schema_version >= 1 && out->schema_version < 6) unknown_before_6(out);
-    if (out->schema_version >= 1 && out->schema_version < 8) unknown_before_8(out);
-    if (out->schema_version < 10)   /* no point of the plan recorded */
-        for (size_t i = 0; i < out->n_rows; i++) out->rows[i].point = -1;
-    trust_rows(out, h.says_complete, (long long)h.planned, h.fp32_peak, (size_t)h.lost);
     /* The attributes, read whole and checked against their checksum: by every
      * reader, not only those that show them. */
     struct attrs_seen seen = {.has_crc = 0};
