@@ -215,20 +215,47 @@ out:
 
 int derive_index(struct run *r)
 {
-    const struct result_row **by = malloc((r->f.n_rows + 1) * sizeof *by);
-    if (!by) return -1;
-    if (derive_sort_groups(r->f.rows, r->f.n_rows, by) != 0) {
-        free(by);
+    const size_t n = r->f.n_rows;
+    const struct result_row **by = malloc((n + 1) * sizeof *by);
+    struct rung_span *sp = malloc((n + 1) * sizeof *sp);   /* at most one a row */
+    if (!by || !sp || derive_sort_groups(r->f.rows, n, by) != 0) {
+        free(by), free(sp);
         return -1;
     }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i == 0 || strcmp(by[i]->variant, by[i - 1]->variant)) {
+            if (k) sp[k - 1].hi = i;
+            sp[k++] = (struct rung_span){by[i]->variant, i, n};
+        }
+    }
     r->by_group = by;
+    r->spans = sp;
+    r->n_spans = k;
     return 0;
 }
 
 void derive_unindex(struct run *r)
 {
     free(r->by_group);
+    free(r->spans);
     r->by_group = NULL;
+    r->spans = NULL;
+    r->n_spans = 0;
+}
+
+struct rung_span derive_rung_rows(const struct run *r, const char *name)
+{
+    size_t lo = 0, hi = r->n_spans;   /* the first span whose name is not before name */
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (strncmp(r->spans[mid].name, name, sizeof r->f.rows[0].variant) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo < r->n_spans && !strncmp(r->spans[lo].name, name, sizeof r->f.rows[0].variant))
+        return r->spans[lo];
+    const size_t at = lo < r->n_spans ? r->spans[lo].lo : r->f.n_rows;
+    return (struct rung_span){name, at, at};
 }
 
 void derive_upgrade(struct results_file *f)

@@ -44,8 +44,14 @@ struct run {
                                              measured at the run's start */
     /* The rows by group (rung, shape, host memory), each group in file order
      * (derive_index): "best" is then a search, not a scan of every row.  NULL:
-     * derive scans. */
+     * derive scans.  spans: where each rung's rows begin and end in by_group,
+     * in strcmp order of the rung's name (n_spans of them). */
     const struct result_row **by_group;
+    struct rung_span {
+        const char *name;
+        size_t lo, hi;
+    } *spans;
+    size_t n_spans;
 };
 
 /* Load `path` under `role` (letters, digits, '_' and '-').  0, or -1 with err.
@@ -63,6 +69,10 @@ int derive_index(struct run *r);
 /* The order of derive_index's groups: by rung, M, N, K, then host memory. */
 int derive_group_cmp(const struct result_row *x, const struct result_row *y);
 void derive_unindex(struct run *r);
+/* The rows of rung `name` in r->by_group (which must be there), [lo, hi): by
+ * shape, then host memory, each group in file order; lo = hi, where its rows
+ * would be, when it has none. */
+struct rung_span derive_rung_rows(const struct run *r, const char *name);
 /* Rows of files of schema < 5 name a configuration by (tile, wpt) alone: give
  * them the geometry their kernel file declares for that pair (as derive_open
  * does; for readers of a bare results_file). */
@@ -87,6 +97,9 @@ struct row_span {
     size_t n;
 };
 struct row_span derive_rows_of(const struct run *r, const char *variant, struct shape s);
+/* The same for every shape of the rung: its rows by shape where r has an index,
+ * else every row of the run (the caller checks the name either way). */
+struct row_span derive_rows_of_rung(const struct run *r, const char *variant);
 static inline const struct result_row *row_span_at(const struct row_span *c, size_t i)
 {
     return c->group ? c->group[i] : &c->all[i];

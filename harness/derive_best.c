@@ -39,17 +39,18 @@ void shape_label(struct shape s, char *buf, size_t len)
 
 /* ---- a rung's best, and what is measured against it ---------------------------- */
 
-/* The first of r->by_group not before (variant, s, host memory ""). */
+/* The first of r->by_group not before (variant, s, host memory ""): within
+ * the rung's rows, the first whose shape is not before s ("" is the least
+ * host memory), found by comparing integers alone. */
 static size_t group_start(const struct run *r, const char *variant, struct shape s)
 {
-    struct result_row key;
-    memset(&key, 0, sizeof key);
-    snprintf(key.variant, sizeof key.variant, "%s", variant);
-    key.M = s.M, key.N = s.N, key.K = s.K;
-    size_t lo = 0, hi = r->f.n_rows;
+    const struct rung_span sp = derive_rung_rows(r, variant);
+    size_t lo = sp.lo, hi = sp.hi;
     while (lo < hi) {
         const size_t mid = lo + (hi - lo) / 2;
-        if (derive_group_cmp(r->by_group[mid], &key) < 0) lo = mid + 1;
+        const struct result_row *x = r->by_group[mid];
+        const int before = x->M != s.M ? x->M < s.M : x->N != s.N ? x->N < s.N : x->K < s.K;
+        if (before) lo = mid + 1;
         else hi = mid;
     }
     return lo;
@@ -66,6 +67,13 @@ struct row_span derive_rows_of(const struct run *r, const char *variant, struct 
             break;
     }
     return (struct row_span){r->by_group + first, NULL, i - first};
+}
+
+struct row_span derive_rows_of_rung(const struct run *r, const char *variant)
+{
+    if (!r->by_group) return (struct row_span){NULL, r->f.rows, r->f.n_rows};
+    const struct rung_span sp = derive_rung_rows(r, variant);
+    return (struct row_span){r->by_group + sp.lo, NULL, sp.hi - sp.lo};
 }
 
 const struct result_row *derive_best(const struct run *r, const struct variant *v, struct shape s)

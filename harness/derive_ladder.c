@@ -20,8 +20,9 @@ static void each_best(const struct run *r, void (*f)(FILE *, const struct run *,
     for (size_t k = 0; k < registry_count(); k++) {
         const struct variant *v = registry_at(k);
         struct shapes t = {NULL, 0, 0, by_shape_before};   /* squares by n, then the others */
-        for (size_t i = 0; i < r->f.n_rows; i++) {
-            const struct result_row *row = &r->f.rows[i];
+        const struct row_span c = derive_rows_of_rung(r, v->name);
+        for (size_t i = 0; i < c.n; i++) {
+            const struct result_row *row = row_span_at(&c, i);
             if (ordinary(row) && !strcmp(row->variant, v->name)) shapes_add(&t, shape_of(row));
         }
         shapes_sort(&t);
@@ -105,8 +106,9 @@ void view_configs(FILE *out, const struct run *r)
     for (size_t k = 0; k < registry_count(); k++) {
         const struct variant *v = registry_at(k);
         size_t n = 0;
-        for (size_t i = 0; i < r->f.n_rows; i++) {   /* this rung's rows */
-            const struct result_row *row = &r->f.rows[i];
+        const struct row_span c = derive_rows_of_rung(r, v->name);
+        for (size_t i = 0; i < c.n; i++) {   /* this rung's rows, in any order: sorted below */
+            const struct result_row *row = row_span_at(&c, i);
             if (ordinary(row) && !strcmp(row->variant, v->name)) rows[n++] = row;
         }
         qsort(rows, n, sizeof *rows, by_config);
