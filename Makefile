@@ -56,7 +56,7 @@ SM90A_NVCCFLAGS := -O3 -std=c++17 -lineinfo -gencode arch=compute_90a,code=sm_90
 HARNESS_SRC := $(filter-out harness/main.c harness/gpu_none.c,$(wildcard harness/*.c))
 HOST_KERNELS := $(wildcard kernels/host/*.c)
 GPU_KERNELS  := $(wildcard kernels/gpu/*.cu)
-TEST_SRC     := $(filter-out tests/sanitize_one.c,$(wildcard tests/*.c))
+TEST_SRC     := $(filter-out tests/sanitize_one.c tests/big_run.c,$(wildcard tests/*.c))
 
 HOST_KERNEL_OBJ := $(foreach o,$(HOST_OPT_LEVELS),$(patsubst kernels/host/%.c,build/host/%.O$(o).o,$(HOST_KERNELS)))
 HARNESS_OBJ := $(patsubst harness/%.c,build/harness/%.o,$(HARNESS_SRC))
@@ -89,7 +89,8 @@ LIBS     = $(HDF5_LIBS) $(INIH_LIBS) $(ZLIB_LIBS) $(LINK_LIBS) -ldl -lpthread -l
 # ---- user-facing targets -------------------------------------------------------
 .PHONY: all help test test-built test-slurm deps deps-slurm deps-paper figures figures-built paper check-claims readme \
         reproduce archs \
-        reproduce-built quick run-paper shapes host transfers autotune sanitize fuzz deps-fuzz clean FORCE
+        reproduce-built quick run-paper shapes host transfers autotune sanitize fuzz deps-fuzz clean \
+        bench-readers FORCE
 all: bin/mmladder                        ## build the harness (GPU build when nvcc is found)
 
 help:                                    ## list the targets
@@ -303,6 +304,16 @@ build/tests/mmladder-faulty: build/harness/main.o $(filter-out build/harness/reg
 build/tests/sanitize-one: build/tests/sanitize_one.o $(filter-out build/harness/registry.o,$(LIB_OBJ)) $(FAULTY_OBJ)
 	@mkdir -p $(@D)
 	$(LINK) -o $@ $^ $(LIBS)
+
+# A results file of any size, grown from a real run (tests/big_run.c), and the
+# readers timed on one of BENCH_ROWS rows: a measurement, not a test.
+build/tests/big-run: build/tests/big_run.o $(LIB_OBJ)
+	@mkdir -p $(@D)
+	$(LINK) -o $@ $^ $(LIBS)
+
+BENCH_ROWS ?= 1000000
+bench-readers: bin/mmladder build/tests/big-run  ## time every reader on a results file of BENCH_ROWS rows
+	scripts/bench-readers.sh -n $(BENCH_ROWS) $(REF_HELDOUT_H100)
 
 # What a cuBLAS launch inherits from the launch before it (tests/pairing_probe.cu):
 # a measurement to run by hand on a GPU, not a test.
