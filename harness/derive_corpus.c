@@ -80,10 +80,15 @@ double corpus_bytes(struct shape s)
     return 4.0 * ((double)s.M * s.K + (double)s.K * s.N + (double)s.M * s.N);
 }
 
+/* GB/s at which a point's fastest row moves corpus_bytes */
+static double best_gbs(const struct suite_point *q)
+{
+    return corpus_bytes(q->s) / (q->best_row->time_ms_median * 1e-3) / 1e9;
+}
+
 double corpus_copy_pct(const struct run *r, const struct suite_point *q)
 {
-    const double gbs = corpus_bytes(q->s) / (q->best_row->time_ms_median * 1e-3) / 1e9;
-    return r->copy_gbs > 0 ? 100.0 * gbs / r->copy_gbs : NAN;
+    return r->copy_gbs > 0 ? 100.0 * best_gbs(q) / r->copy_gbs : NAN;
 }
 
 void derive_corpus_summary(const struct suite_point *pt, size_t n, int cls,
@@ -112,9 +117,9 @@ void derive_corpus_summary(const struct suite_point *pt, size_t n, int cls,
  * precision, the dispatch row's, and the bytes the product must move (A and B
  * read, C written once) over the best row's time against the run's measured
  * copy bandwidth; for the roofline, the FLOP per byte moved once (intensity)
- * and the fastest row's and cuBLAS's GFLOP/s.  Then corpus-classes: per precision and class (and `all`),
- * the shapes, the geometric mean and the lowest of both %s, and the share of
- * shapes where the fastest rung reaches 90% of cuBLAS. */
+ * and the fastest row's GFLOP/s.  Then corpus-classes: per precision and
+ * class (and `all`), the shapes, the geometric mean and the lowest of both %s,
+ * and the share of shapes where the fastest rung reaches 90% of cuBLAS. */
 void view_corpus(FILE *out, const struct run *r)
 {
     struct suite_point *pt = malloc(derive_suite_room(r) * sizeof *pt);
@@ -130,7 +135,6 @@ void view_corpus(FILE *out, const struct run *r)
             derive_config_label(q->best, q->best_row, cfg, sizeof cfg);
             if (q->dispatch) derive_config_label(q->dispatch, q->dispatch_row, dcfg, sizeof dcfg);
             const double bytes = corpus_bytes(q->s);
-            const double tbs = bytes / (q->best_row->time_ms_median * 1e-3) / 1e12;
             fputs(p == PREC_TF32 ? "tf32" : "fp32", out);
             fprintf(out, "\t%d\t%d\t%d", q->s.M, q->s.N, q->s.K);
             str(out, label);
@@ -143,7 +147,7 @@ void view_corpus(FILE *out, const struct run *r)
             num(out, q->dispatch_pct);
             num(out, q->ref_row->gflops);
             num(out, bytes);
-            num(out, tbs);
+            num(out, best_gbs(q) / 1e3);
             num(out, corpus_copy_pct(r, q) / 100.0);
             num(out, 2.0 * q->s.M * q->s.N * q->s.K / bytes);
             num(out, q->best_row->gflops);

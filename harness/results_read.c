@@ -681,9 +681,7 @@ struct wire_head {
     int32_t rc;
     uint64_t n_rows, n_samples;
     int64_t planned;
-    uint64_t lost;         /* rows and samples the reader dropped, rows short of samples */
-    double fp32_peak;
-    int32_t says_complete, schema_version, writer_open;
+    int32_t schema_version, writer_open;
     int32_t complete, checksummed;   /* trust_rows's verdict, made by the reader */
     uint64_t damaged;
     uint64_t rows_at, samples_at;   /* where the rows and samples lie in the bulk file */
@@ -703,8 +701,48 @@ static int write_all(int fd, const void *p, size_t n)
     return 0;
 }
 
+/* Files of schemas 1-5 have no telemetry, no pairing and no sample times:
+ * those values are unknown (NaN), not zero. */
+static void unknown_before_6(struct results_file *f)
+{
+    for (size_t i = 0; i < f->n_rows; i++) {
+        struct result_row *r = &f->rows[i];
+        r->clock_mhz_min = r->clock_mhz_mean = r->clock_mhz_max = NAN;
+        r->power_w_mean = r->power_w_max = r->temp_c_max = NAN;
+        r->warmup_ms = r->start_s = r->ref_ratio = r->ref_ratio_ci95 = NAN;
+    }
+    for (size_t i = 0; i < f->n_samples; i++) {
+        struct sample_row *s = &f->samples[i];
+        s->t_s = s->clock_mhz = s->power_w = s->ref_ms = NAN;
+    }
+}
+
+/* Files of schemas 1-7 have neither the second timer nor the clock the SMs
+ * counted nor the reference's own median in the pairs: unknown (NaN). */
+static void unknown_before_8(struct results_file *f)
+{
+    for (size_t i = 0; i < f->n_rows; i++) {
+        struct result_row *r = &f->rows[i];
+        r->ref_ms_median = r->kernel_ms_median = r->ref_kernel_ms_median = NAN;
+        r->kernel_ratio = r->kernel_ratio_ci95 = r->kernels_per_launch = r->probe_mhz_mean = NAN;
+    }
+    for (size_t i = 0; i < f->n_samples; i++) {
+        struct sample_row *s = &f->samples[i];
+        s->kernel_ms = s->ref_kernel_ms = s->probe_mhz = NAN;
+    }
+}
+
+/* What every reader does with the rows it read: the values an older schema
+ * lacks made unknown, then trust_rows's judgement. */
 static void complete_and_trust(struct results_file *f, int says_complete, long long planned,
-                               double fp32_peak, size_t lost);
+                               double fp32_peak, size_t lost)
+{
+    if (f->schema_version >= 1 && f->schema_version < 6) unknown_before_6(f);
+    if (f->schema_version >= 1 && f->schema_version < 8) unknown_before_8(f);
+    if (f->schema_version < 10)   /* no point of the plan recorded */
+        for (size_t i = 0; i < f->n_rows; i++) f->rows[i].point = -1;
+    trust_rows(f, says_complete, planned, fp32_peak, lost);
+}
 
 /* A reader's body: read path with the HDF5 library and write what it found to
  * fd (its rows and samples to bulk instead, a file the parent then maps, when
@@ -732,10 +770,7 @@ static int child_read(const char *path, int fd, int bulk)
         h.damaged = f.damaged;
         h.n_rows = f.n_rows;
         h.n_samples = f.n_samples;
-        h.says_complete = says_complete;
         h.planned = planned;
-        h.fp32_peak = peak;
-        h.lost = lost;
         h.schema_version = f.schema_version;
         h.writer_open = f.writer_open;
         h.rows_at = b.rows_at, h.samples_at = b.samples_at;
@@ -994,49 +1029,6 @@ static double timeout_for(double bytes)
     double base = v ? strtod(v, &end) : 0;
     if (!v || end == v || *end || !(base > 0 && base < 1e6)) base = READ_TIMEOUT_S;
     return base + bytes / 50e6;
-}
-
-/* Files of schemas 1-5 have no telemetry, no pairing and no sample times:
- * those values are unknown (NaN), not zero. */
-static void unknown_before_6(struct results_file *f)
-{
-    for (size_t i = 0; i < f->n_rows; i++) {
-        struct result_row *r = &f->rows[i];
-        r->clock_mhz_min = r->clock_mhz_mean = r->clock_mhz_max = NAN;
-        r->power_w_mean = r->power_w_max = r->temp_c_max = NAN;
-        r->warmup_ms = r->start_s = r->ref_ratio = r->ref_ratio_ci95 = NAN;
-    }
-    for (size_t i = 0; i < f->n_samples; i++) {
-        struct sample_row *s = &f->samples[i];
-        s->t_s = s->clock_mhz = s->power_w = s->ref_ms = NAN;
-    }
-}
-
-/* Files of schemas 1-7 have neither the second timer nor the clock the SMs
- * counted nor the reference's own median in the pairs: unknown (NaN). */
-static void unknown_before_8(struct results_file *f)
-{
-    for (size_t i = 0; i < f->n_rows; i++) {
-        struct result_row *r = &f->rows[i];
-        r->ref_ms_median = r->kernel_ms_median = r->ref_kernel_ms_median = NAN;
-        r->kernel_ratio = r->kernel_ratio_ci95 = r->kernels_per_launch = r->probe_mhz_mean = NAN;
-    }
-    for (size_t i = 0; i < f->n_samples; i++) {
-        struct sample_row *s = &f->samples[i];
-        s->kernel_ms = s->ref_kernel_ms = s->probe_mhz = NAN;
-    }
-}
-
-/* What every reader does with the rows it read: the values an older schema
- * lacks made unknown, then trust_rows's judgement. */
-static void complete_and_trust(struct results_file *f, int says_complete, long long planned,
-                               double fp32_peak, size_t lost)
-{
-    if (f->schema_version >= 1 && f->schema_version < 6) unknown_before_6(f);
-    if (f->schema_version >= 1 && f->schema_version < 8) unknown_before_8(f);
-    if (f->schema_version < 10)   /* no point of the plan recorded */
-        for (size_t i = 0; i < f->n_rows; i++) f->rows[i].point = -1;
-    trust_rows(f, says_complete, planned, fp32_peak, lost);
 }
 
 /* The sink of child_read: the wire_head, then the rows and the samples straight
