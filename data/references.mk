@@ -32,8 +32,9 @@ REF_HELDOUT_H100=data/heldout-h100-80gb-hbm3-20261127T071216Z.h5
 REF_X2_SHAPES_H100=data/shapes-h100-80gb-hbm3-x2-20261126T215149Z.h5
 REF_X2_ONE_SHAPES_H100=data/shapes-h100-80gb-hbm3-one-of-x2-20261126T215043Z.h5
 # The tuning corpus (experiments/tuning-random.ini, tuning-llama3.ini,
-# tuning-deepbench.ini) that the dispatch rule of kernels/gpu/20_dispatch.cu is
-# grown from (scripts/grow-dispatch.py).
-REF_TUNING_RANDOM=data/tuning-random-h100-80gb-hbm3-20261127T035205Z.h5
-REF_TUNING_LLAMA3=data/tuning-llama3-h100-80gb-hbm3-20261127T040559Z.h5
-REF_TUNING_DEEPBENCH=data/tuning-deepbench-h100-80gb-hbm3-20261127T070804Z.h5
+# tuning-deepbench.ini, tuning-narrow.ini) that the dispatch rule of
+# kernels/gpu/20_dispatch.cu is grown from (scripts/grow-dispatch.py).
+REF_TUNING_RANDOM=data/tuning-random-h100-80gb-hbm3-20261127T094243Z.h5
+REF_TUNING_LLAMA3=data/tuning-llama3-h100-80gb-hbm3-20261127T094731Z.h5
+REF_TUNING_DEEPBENCH=data/tuning-deepbench-h100-80gb-hbm3-20261127T095140Z.h5
+REF_TUNING_NARROW=data/tuning-narrow-h100-80gb-hbm3-20261127T094131Z.h5

@@ -284,6 +284,10 @@ static void dispatch_rule_picks_what_exists(void **state)
     assert_int_equal(p.tile, 64);
     p = dispatch_rule(0, 4096, 3, 4096, 132, H100_OPTIN);
     assert_true(!strcmp(p.rung, "gpu_gemv") && p.tile == 32);
+    p = dispatch_rule(0, 3000, 48, 2500, 132, H100_OPTIN);   /* 33-64 columns */
+    assert_true(!strcmp(p.rung, "gpu_splitk") && p.tile == 32);
+    p = dispatch_rule(0, 9000, 48, 2500, 132, H100_OPTIN);
+    assert_true(!strcmp(p.rung, "gpu_splitk") && p.tile == 64);
     p = dispatch_rule(0, 8192, 8192, 8192, 132, H100_OPTIN);
     assert_true(!strcmp(p.rung, "gpu_async_copy") && p.tile == 128);
     p = dispatch_rule(0, 2000, 900, 3000, 132, H100_OPTIN);   /* 16 x 8 tiles: under a wave */
@@ -293,10 +297,10 @@ static void dispatch_rule_picks_what_exists(void **state)
     p = dispatch_rule(1, 8192, 8192, 8192, 132, H100_OPTIN);
     assert_true(!strcmp(p.rung, "tf32_splitk_tma") && p.tile == 256);
     p = dispatch_rule(1, 1024, 1024, 1024, 132, H100_OPTIN);
-    assert_int_equal(p.tile, 128);
-    p = dispatch_rule(1, 50, 100, 100, 132, H100_OPTIN);   /* the smallest: an FP32 rung */
-    assert_true(!strcmp(p.rung, "gpu_splitk") && p.tile == 32);
-    p = dispatch_rule(1, 100, 101, 103, 132, H100_OPTIN);   /* small: an FP32 rung too */
+    assert_int_equal(p.tile, 256);
+    p = dispatch_rule(1, 50, 100, 100, 132, H100_OPTIN);   /* the smallest, rows TMA addresses */
+    assert_true(!strcmp(p.rung, "tf32_splitk_tma") && p.tile == 64);
+    p = dispatch_rule(1, 100, 101, 103, 132, H100_OPTIN);   /* small, unaligned: an FP32 rung */
     assert_true(!strcmp(p.rung, "gpu_splitk") && p.tile == 32);
     p = dispatch_rule(1, 300, 92, 1000, 132, H100_OPTIN);   /* small, rows TMA addresses */
     assert_true(!strcmp(p.rung, "tf32_splitk_tma") && p.tile == 64);
@@ -315,12 +319,13 @@ static void dispatch_rule_picks_what_exists(void **state)
 static void dispatch_rule_is_grown_from_the_tuning_runs(void **state)
 {
     (void)state;
-    char random[512], llama[512], deepbench[512];
+    char random[512], llama[512], deepbench[512], narrow[512];
     test_reference("REF_TUNING_RANDOM", random, sizeof random);
     test_reference("REF_TUNING_LLAMA3", llama, sizeof llama);
     test_reference("REF_TUNING_DEEPBENCH", deepbench, sizeof deepbench);
-    char *argv[] = {"python3", "scripts/grow-dispatch.py", random, llama, deepbench, "--mmladder",
-                    (char *)test_binary(), NULL};
+    test_reference("REF_TUNING_NARROW", narrow, sizeof narrow);
+    char *argv[] = {"python3", "scripts/grow-dispatch.py", random, llama, deepbench, narrow,
+                    "--mmladder", (char *)test_binary(), NULL};
     char *out = NULL, *err = NULL;
     const int rc = test_run(argv, &out, &err);
     if (rc != 0) fail_msg("grow-dispatch.py exited %d: %s", rc, err);

@@ -6,27 +6,31 @@
  * divides K: split_k.cuh), and its rows say what it picked (`chosen`).
  *
  * The rule is a decision tree grown on the tuning corpus alone by
- * scripts/grow-dispatch.py, from data/tuning-random-h100-*-20261127T035205Z.h5,
- * data/tuning-llama3-h100-*-20261127T040559Z.h5 and
- * data/tuning-deepbench-h100-*-20261127T070804Z.h5 (481 shapes on an H100,
+ * scripts/grow-dispatch.py, from data/tuning-random-h100-*-20261127T094243Z.h5,
+ * data/tuning-llama3-h100-*-20261127T094731Z.h5,
+ * data/tuning-deepbench-h100-*-20261127T095140Z.h5 and
+ * data/tuning-narrow-h100-*-20261127T094131Z.h5 (601 shapes on an H100,
  * every configuration of rungs 12 and 15-19, K divided by each rung's rule): at
  * each node the split of one feature that most lowers the summed log of
  * (picked configuration's time / fastest one's), each leaf the one
  * configuration best over its shapes, six levels at most, a split kept only
  * where it gains 0.5 in that sum and leaves 4 shapes a side; each threshold
  * then the roundest number between the tuning shapes on either side.  Six
- * levels because cross-validation said so: TF32 91.3% of cuBLAS at four, 91.9
- * at five, 92.8 at six, 92.7 at seven (FP32 94.7 at four, 94.8 from five on).
+ * levels because cross-validation gains nothing past them: FP32 91.0% of
+ * cuBLAS at four, 91.9 from five on; TF32 85.8 at four and five, 86.0 at six,
+ * 86.2 from seven on (six kept: a level for 0.2).
  * Features: 2MNK, M, N, K, min(M, N), M N, the 128 x 128 tiles against the
  * SMs, and whether N and K are multiples of 4.  TF32 may pick an FP32 rung: it
  * computes with more precision, and where it is faster a library that may use
  * TF32 would use it too.  A configuration made for some shapes only
  * (GEMV-like, short K) is picked only under its limits.
- * Prediction (five-fold cross-validation over the tuning shapes): 94.8% of
- * cuBLAS FP32 and 92.8% of cuBLAS TF32 in geometric mean, against the fastest
- * configuration's 98.2% and 97.3%.  The rule before, grown from the first two
- * parts alone, measured 52.6% (FP32) and 67.6% (TF32) of cuBLAS on the third
- * part's outputs of 9 to 32 rows or columns, 88.1% and 93.4% over all of it: shapes it
+ * Prediction (five-fold cross-validation over the tuning shapes): 91.9% of
+ * cuBLAS FP32 and 86.0% of cuBLAS TF32 in geometric mean, against the fastest
+ * configuration's 96.6% and 91.4%: the fourth part, outputs of 6 to 64
+ * columns beside thousands of rows, is where every rung is weak (the fastest
+ * configuration 76% FP32 and 67% TF32 at its 33-64 columns).  The rule
+ * before, grown from the first three parts, measured 65.1% (FP32) and 62.8%
+ * (TF32) of cuBLAS at the fourth part's shapes of 33 to 64 columns, shapes it
  * had not seen.  The held-out corpus, shapes of the same distributions that no
  * rule was made from, is the test. */
 #include "async_pipeline.cuh"
@@ -53,52 +57,62 @@ struct dispatch_pick dispatch_rule(int tf32, int M, int N, int K, int sms, long 
     const int narrow = smem_optin >= ASYNC_SMEM(256, 16) ? 16 : 64;
     const int aligned = N % 4 == 0 && K % 4 == 0;   /* rows TMA can address */
     if (!tf32) {
-        if (N < 33) {
-            if (N < 6) PICK("gpu_gemv", 32, 8);   /* 25 shapes */
-            if (K < 300) PICK("gpu_splitk", 32, 32);   /* 6 shapes */
-            PICK("gpu_splitk", narrow, narrow == 16 ? 32 : 64);   /* 26 shapes */
+        if (N < 34) {
+            if (N < 7) {
+                if (M < 500) PICK("gpu_splitk", narrow, narrow == 16 ? 32 : 64);   /* 4 shapes */
+                if (M < 9000) PICK("gpu_gemv", 32, 8);   /* 32 shapes */
+                PICK("gpu_splitk", narrow, narrow == 16 ? 32 : 64);   /* 5 shapes */
+            }
+            if (flops < 31000000) PICK("gpu_splitk", 32, 32);   /* 23 shapes */
+            if (N < 33) PICK("gpu_splitk", narrow, narrow == 16 ? 32 : 64);   /* 41 shapes */
+            PICK("gpu_splitk", 64, 64);   /* 12 shapes */
         }
         if (flops < 8000000000) {
             if (K < 45) {
                 if (MN < 98000) PICK("gpu_splitk", 32, 32);   /* 4 shapes */
                 PICK("gpu_short_k", 64, 0);   /* 40 shapes */
             }
-            PICK("gpu_splitk", 32, 32);   /* 244 shapes */
+            if (M < 8000) PICK("gpu_splitk", 32, 32);   /* 281 shapes */
+            PICK("gpu_splitk", 64, 64);   /* 22 shapes */
         }
-        if (M < 100) PICK("gpu_splitk", 32, 32);   /* 5 shapes */
+        if ((M < N ? M : N) < 100) PICK("gpu_streamk", 64, 64);   /* 6 shapes */
         if (tiles / sms < 1) PICK("gpu_splitk", 128, 64);   /* 24 shapes */
         if (MN < 3600000) PICK("gpu_streamk", 128, 64);   /* 9 shapes */
         PICK("gpu_async_copy", 128, 64);   /* 98 shapes */
     }
-    if (M < 240) {
-        if (flops < 20000000) {
-            if (K < 16) PICK("gpu_short_k", 64, 0);   /* 6 shapes */
-            if ((M < N ? M : N) < 4) PICK("tf32_splitk_tma", 16, 0);   /* 15 shapes */
-            if (K < 100) PICK("tf32_splitk_tma", 16, 0);   /* 4 shapes */
-            PICK("gpu_splitk", 32, 32);   /* 27 shapes */
+    if (flops < 93000000) {
+        if (N < 7) {
+            if (M < 500) PICK("gpu_splitk", narrow, narrow == 16 ? 32 : 64);   /* 4 shapes */
+            PICK("gpu_gemv", 32, 8);   /* 30 shapes */
         }
-        if (M < 23) PICK("tf32_splitk_tma", 16, 0);   /* 81 shapes */
-        if (M < 33) PICK("tf32_splitk_tma", 32, 0);   /* 20 shapes */
-        if ((M < N ? M : N) < 110) PICK("tf32_splitk_tma", 64, 0);   /* 31 shapes */
-        PICK("tf32_splitk_tma", 128, 0);   /* 21 shapes */
-    }
-    if (N < 7) PICK("gpu_gemv", 32, 8);   /* 24 shapes */
-    if (K < 40) {
-        if (MN < 200000) PICK("gpu_splitk", 32, 32);   /* 4 shapes */
-        PICK("gpu_short_k", 64, 0);   /* 30 shapes */
-    }
-    if (flops < 90000000) {
-        if (N < 100) {
-            if (!aligned) PICK("gpu_splitk", 32, 32);   /* 10 shapes */
-            PICK("tf32_splitk_tma", 64, 0);   /* 7 shapes */
+        if (K < 17) PICK("gpu_short_k", 64, 0);   /* 27 shapes */
+        if (N < 3000) {
+            if (!aligned) {
+                if ((M < N ? M : N) < 110) PICK("gpu_splitk", 32, 32);   /* 98 shapes */
+                PICK("tf32_splitk_tma", 64, 0);   /* 9 shapes */
+            }
+            if (N < 34) PICK("gpu_splitk", narrow, narrow == 16 ? 32 : 64);   /* 6 shapes */
+            PICK("tf32_splitk_tma", 64, 0);   /* 11 shapes */
         }
-        PICK("tf32_splitk_tma", 32, 0);   /* 7 shapes */
+        PICK("tf32_splitk_tma", 16, 0);   /* 19 shapes */
     }
-    if (tiles / sms < 1) {
-        if ((M < N ? M : N) < 60) PICK("tf32_splitk_tma", 256, 0);   /* 20 shapes */
-        PICK("tf32_splitk_tma", 128, 0);   /* 51 shapes */
+    if (M < 130) {
+        if (M < 33) {
+            if (M < 20) PICK("tf32_splitk_tma", 16, 0);   /* 61 shapes */
+            PICK("tf32_splitk_tma", 32, 0);   /* 19 shapes */
+        }
+        if (M < 90) PICK("tf32_splitk_tma", 64, 0);   /* 23 shapes */
+        if (N < 2000) PICK("tf32_splitk_tma", 64, 0);   /* 4 shapes */
+        PICK("tf32_splitk_tma", 128, 0);   /* 17 shapes */
     }
-    PICK("tf32_splitk_tma", 256, 0);   /* 123 shapes */
+    if (N < 14) {
+        if (N < 5) PICK("gpu_gemv", 32, 8);   /* 4 shapes */
+        PICK("gpu_splitk", narrow, narrow == 16 ? 32 : 64);   /* 13 shapes */
+    }
+    if (K < 34) PICK("gpu_short_k", 64, 0);   /* 7 shapes */
+    if (flops < 170000000) PICK("tf32_splitk_tma", 128, 0);   /* 13 shapes */
+    if (tiles / sms < 0.14) PICK("tf32_splitk_tma", 128, 0);   /* 17 shapes */
+    PICK("tf32_splitk_tma", 256, 0);   /* 219 shapes */
 }
 
 #ifdef __CUDACC__
