@@ -12,8 +12,11 @@ with K divided by the rung's own rule (split 0), and grows a decision tree:
     over its shapes is least (one unmeasured at a shape of the leaf cannot be
     picked there);
   - a node splits one feature at the threshold that most lowers that sum over
-    its two children; the split is kept when it lowers it by at least MIN_GAIN
-    and leaves MIN_LEAF shapes a side; at most DEPTH levels;
+    its two children; where no such split gains, it looks one level ahead: the
+    split (at LOOK_CUTS quantiles of each feature) whose two children, each
+    split once more or not, lower it most (a gain that needs two features at
+    once); a split is kept when it lowers the sum by at least MIN_GAIN and
+    leaves MIN_LEAF shapes a side; at most DEPTH levels;
   - each threshold is then the roundest number in the gap between the tuning
     shapes on either side.
 
@@ -38,7 +41,8 @@ GUARDS = {("gpu_gemv", 256, 8): ("M <= 8", lambda M, N, K: M <= 8),
           ("gpu_short_k", 64, 0): ("K <= 64", lambda M, N, K: K <= 64)}
 SMS = 132
 FEATURES = ("flops", "M", "N", "K", "min(M, N)", "MN", "tiles / sms", "aligned")
-DEPTH, MIN_LEAF, MIN_GAIN = 6, 4, 0.5
+DEPTH, MIN_LEAF, MIN_GAIN = 9, 4, 0.5
+LOOK_CUTS = 16
 
 
 def features(M, N, K):
@@ -107,18 +111,17 @@ def roundest(lo, hi):
     for digits in range(1, 8):
         e = math.floor(math.log10(hi)) - digits + 1
         step = 10.0 ** e
-        cand = [k * step for k in range(math.floor(lo / step) + 1, math.floor(hi / step) + 1)]
+        cand = [round(k * step, max(0, -e))
+                for k in range(math.floor(lo / step) + 1, math.floor(hi / step) + 1)]
         if cand:
             v = min(cand, key=lambda x: abs(math.log(x / mid)) if mid > 0 else x)
             return int(v) if v == int(v) and abs(v) < 1e15 else v
     return hi
 
 
-def grow(shapes, times, configs, depth):
-    cost, cfg = leaf(shapes, times, configs)
-    node = {"cost": cost, "config": cfg, "shapes": shapes}
-    if depth == 0 or len(shapes) < 2 * MIN_LEAF:
-        return node
+def best_split(shapes, times, configs):
+    """(left + right cost, feature, lo, hi): the one split that most lowers the
+    summed cost, each side at least MIN_LEAF shapes; None if there is none."""
     # per shape and configuration, log(time / fastest), or None where unmeasured
     logs = [[math.log(times[s][c] / min(times[s].values())) if c in times[s] else None
              for c in configs] for s in shapes]
@@ -143,6 +146,42 @@ def grow(shapes, times, configs, depth):
                         default=math.inf)
             if best is None or left + right < best[0]:
                 best = (left + right, fi, lo, hi)
+    return best
+
+
+def look_ahead(shapes, times, configs):
+    """The split whose two sides, each split once more (or not), cost least: for
+    a gain that needs two features at once (no split of one alone gains, as
+    outputs of 33-64 columns, where the best tile turns on the product's size).
+    Each feature is cut at LOOK_CUTS quantiles of the shapes' values."""
+    best = None
+    for fi in range(len(FEATURES)):
+        values = sorted(features(*s)[fi] for s in shapes)
+        cuts = sorted({values[len(values) * q // LOOK_CUTS] for q in range(1, LOOK_CUTS)})
+        for cut in cuts:
+            left = [s for s in shapes if features(*s)[fi] < cut]
+            right = [s for s in shapes if features(*s)[fi] >= cut]
+            if len(left) < MIN_LEAF or len(right) < MIN_LEAF:
+                continue
+            cost = 0.0
+            for side in (left, right):
+                alone = leaf(side, times, configs)[0]
+                once = best_split(side, times, configs) if len(side) >= 2 * MIN_LEAF else None
+                cost += min(alone, once[0]) if once else alone
+            if best is None or cost < best[0]:
+                lo = max(features(*s)[fi] for s in left)
+                best = (cost, fi, lo, cut)
+    return best
+
+
+def grow(shapes, times, configs, depth):
+    cost, cfg = leaf(shapes, times, configs)
+    node = {"cost": cost, "config": cfg, "shapes": shapes}
+    if depth == 0 or len(shapes) < 2 * MIN_LEAF:
+        return node
+    best = best_split(shapes, times, configs)
+    if depth >= 2 and (best is None or not cost - best[0] >= MIN_GAIN):
+        best = look_ahead(shapes, times, configs)
     if best is None or not cost - best[0] >= MIN_GAIN:
         return node
     _, fi, lo, hi = best

@@ -284,8 +284,10 @@ static void dispatch_rule_picks_what_exists(void **state)
     assert_int_equal(p.tile, 64);
     p = dispatch_rule(0, 4096, 3, 4096, 132, H100_OPTIN);
     assert_true(!strcmp(p.rung, "gpu_gemv") && p.tile == 32);
-    p = dispatch_rule(0, 3000, 48, 2500, 132, H100_OPTIN);   /* 33-64 columns */
+    p = dispatch_rule(0, 1000, 48, 250, 132, H100_OPTIN);   /* 34-64 columns, small */
     assert_true(!strcmp(p.rung, "gpu_splitk") && p.tile == 32);
+    p = dispatch_rule(0, 3000, 48, 2500, 132, H100_OPTIN);   /* the same, larger */
+    assert_true(!strcmp(p.rung, "gpu_splitk") && p.tile == 64);
     p = dispatch_rule(0, 9000, 48, 2500, 132, H100_OPTIN);
     assert_true(!strcmp(p.rung, "gpu_splitk") && p.tile == 64);
     p = dispatch_rule(0, 8192, 8192, 8192, 132, H100_OPTIN);
@@ -297,10 +299,12 @@ static void dispatch_rule_picks_what_exists(void **state)
     p = dispatch_rule(1, 8192, 8192, 8192, 132, H100_OPTIN);
     assert_true(!strcmp(p.rung, "tf32_splitk_tma") && p.tile == 256);
     p = dispatch_rule(1, 1024, 1024, 1024, 132, H100_OPTIN);
-    assert_int_equal(p.tile, 256);
+    assert_int_equal(p.tile, 128);
     p = dispatch_rule(1, 50, 100, 100, 132, H100_OPTIN);   /* the smallest, rows TMA addresses */
     assert_true(!strcmp(p.rung, "tf32_splitk_tma") && p.tile == 64);
-    p = dispatch_rule(1, 100, 101, 103, 132, H100_OPTIN);   /* small, unaligned: an FP32 rung */
+    p = dispatch_rule(1, 100, 101, 103, 132, H100_OPTIN);   /* small, unaligned: loaded directly */
+    assert_true(!strcmp(p.rung, "tf32_splitk_tma") && p.tile == 16);
+    p = dispatch_rule(1, 50, 101, 103, 132, H100_OPTIN);   /* smaller: an FP32 rung */
     assert_true(!strcmp(p.rung, "gpu_splitk") && p.tile == 32);
     p = dispatch_rule(1, 300, 92, 1000, 132, H100_OPTIN);   /* small, rows TMA addresses */
     assert_true(!strcmp(p.rung, "tf32_splitk_tma") && p.tile == 64);

@@ -12,20 +12,24 @@
  * data/tuning-narrow-h100-*-20261127T094131Z.h5 (601 shapes on an H100,
  * every configuration of rungs 12 and 15-19, K divided by each rung's rule): at
  * each node the split of one feature that most lowers the summed log of
- * (picked configuration's time / fastest one's), each leaf the one
- * configuration best over its shapes, six levels at most, a split kept only
- * where it gains 0.5 in that sum and leaves 4 shapes a side; each threshold
- * then the roundest number between the tuning shapes on either side.  Six
- * levels because cross-validation gains nothing past them: FP32 91.0% of
- * cuBLAS at four, 91.9 from five on; TF32 85.8 at four and five, 86.0 at six,
- * 86.2 from seven on (six kept: a level for 0.2).
+ * (picked configuration's time / fastest one's), or, where no split of one
+ * feature gains, the split whose two sides split once more gain most (cuts at
+ * 16 quantiles of each feature: outputs of 34-64 columns, where the faster tile
+ * turns on the product's size, need two splits before either gains); each
+ * leaf the one configuration best over its shapes, nine levels at most, a
+ * split kept only where it gains 0.5 in that sum and leaves 4 shapes a side;
+ * each threshold then the roundest number between the tuning shapes on
+ * either side.  Nine levels because cross-validation said so: FP32 91.0% of
+ * cuBLAS at four levels, 91.9, 92.4, 92.9, 93.6, 93.8 at nine, 93.7 at ten;
+ * TF32 85.8, 85.8, 86.1, 86.2, 86.5, 86.7 at nine, 86.8 at ten, 86.5 at
+ * twelve.
  * Features: 2MNK, M, N, K, min(M, N), M N, the 128 x 128 tiles against the
  * SMs, and whether N and K are multiples of 4.  TF32 may pick an FP32 rung: it
  * computes with more precision, and where it is faster a library that may use
  * TF32 would use it too.  A configuration made for some shapes only
  * (GEMV-like, short K) is picked only under its limits.
- * Prediction (five-fold cross-validation over the tuning shapes): 91.9% of
- * cuBLAS FP32 and 86.0% of cuBLAS TF32 in geometric mean, against the fastest
+ * Prediction (five-fold cross-validation over the tuning shapes): 93.8% of
+ * cuBLAS FP32 and 86.7% of cuBLAS TF32 in geometric mean, against the fastest
  * configuration's 96.6% and 91.4%: the fourth part, outputs of 6 to 64
  * columns beside thousands of rows, is where every rung is weak (the fastest
  * configuration 76% FP32 and 67% TF32 at its 33-64 columns).  The rule
@@ -63,7 +67,13 @@ struct dispatch_pick dispatch_rule(int tf32, int M, int N, int K, int sms, long 
                 if (M < 9000) PICK("gpu_gemv", 32, 8);   /* 32 shapes */
                 PICK("gpu_splitk", narrow, narrow == 16 ? 32 : 64);   /* 5 shapes */
             }
-            if (flops < 31000000) PICK("gpu_splitk", 32, 32);   /* 23 shapes */
+            if (flops < 31000000) {
+                if (N < 28) {
+                    if (flops < 12000000) PICK("gpu_splitk", 32, 32);   /* 11 shapes */
+                    PICK("gpu_splitk", 64, 64);   /* 7 shapes */
+                }
+                PICK("gpu_splitk", 32, 32);   /* 5 shapes */
+            }
             if (N < 33) PICK("gpu_splitk", narrow, narrow == 16 ? 32 : 64);   /* 41 shapes */
             PICK("gpu_splitk", 64, 64);   /* 12 shapes */
         }
@@ -72,8 +82,26 @@ struct dispatch_pick dispatch_rule(int tf32, int M, int N, int K, int sms, long 
                 if (MN < 98000) PICK("gpu_splitk", 32, 32);   /* 4 shapes */
                 PICK("gpu_short_k", 64, 0);   /* 40 shapes */
             }
-            if (M < 8000) PICK("gpu_splitk", 32, 32);   /* 281 shapes */
-            PICK("gpu_splitk", 64, 64);   /* 22 shapes */
+            if (M < 8000) {
+                if (N < 5000) {
+                    if (flops < 2380000000) {
+                        if (tiles / sms < 0.7) {
+                            if (N < 70) {
+                                if (flops < 94000000) PICK("gpu_splitk", 32, 32);   /* 31 shapes */
+                                PICK("gpu_splitk", 64, 64);   /* 23 shapes */
+                            }
+                            PICK("gpu_splitk", 32, 32);   /* 121 shapes */
+                        }
+                        PICK("gpu_async_copy", 128, 64);   /* 4 shapes */
+                    }
+                    if ((M < N ? M : N) < 100) PICK("gpu_splitk", 64, 64);   /* 5 shapes */
+                    PICK("gpu_splitk", 128, 64);   /* 25 shapes */
+                }
+                if (M < 10 && M <= 8) PICK("gpu_gemv", 256, 8);   /* 42 shapes */
+                PICK("gpu_splitk", 32, 32);   /* 30 shapes */
+            }
+            if (flops < 100000000) PICK("gpu_splitk", 32, 32);   /* 4 shapes */
+            PICK("gpu_splitk", 64, 64);   /* 18 shapes */
         }
         if ((M < N ? M : N) < 100) PICK("gpu_streamk", 64, 64);   /* 6 shapes */
         if (tiles / sms < 1) PICK("gpu_splitk", 128, 64);   /* 24 shapes */
@@ -88,8 +116,19 @@ struct dispatch_pick dispatch_rule(int tf32, int M, int N, int K, int sms, long 
         if (K < 17) PICK("gpu_short_k", 64, 0);   /* 27 shapes */
         if (N < 3000) {
             if (!aligned) {
-                if ((M < N ? M : N) < 110) PICK("gpu_splitk", 32, 32);   /* 98 shapes */
-                PICK("tf32_splitk_tma", 64, 0);   /* 9 shapes */
+                if ((M < N ? M : N) < 110) {
+                    if (M < 8000) {
+                        if (flops < 15000000) {
+                            if ((M < N ? M : N) < 55) PICK("gpu_splitk", 32, 32);   /* 42 shapes */
+                            PICK("tf32_splitk_tma", 16, 0);   /* 7 shapes */
+                        }
+                        if (N < 20) PICK("gpu_splitk", narrow, narrow == 16 ? 32 : 64);   /* 5 shapes */
+                        PICK("gpu_splitk", 32, 32);   /* 34 shapes */
+                    }
+                    PICK("tf32_splitk_tma", 256, 0);   /* 10 shapes */
+                }
+                if (N < 800) PICK("tf32_splitk_tma", 32, 0);   /* 5 shapes */
+                PICK("tf32_splitk_tma", 128, 0);   /* 4 shapes */
             }
             if (N < 34) PICK("gpu_splitk", narrow, narrow == 16 ? 32 : 64);   /* 6 shapes */
             PICK("tf32_splitk_tma", 64, 0);   /* 11 shapes */
@@ -110,9 +149,24 @@ struct dispatch_pick dispatch_rule(int tf32, int M, int N, int K, int sms, long 
         PICK("gpu_splitk", narrow, narrow == 16 ? 32 : 64);   /* 13 shapes */
     }
     if (K < 34) PICK("gpu_short_k", 64, 0);   /* 7 shapes */
-    if (flops < 170000000) PICK("tf32_splitk_tma", 128, 0);   /* 13 shapes */
-    if (tiles / sms < 0.14) PICK("tf32_splitk_tma", 128, 0);   /* 17 shapes */
-    PICK("tf32_splitk_tma", 256, 0);   /* 219 shapes */
+    if (flops < 170000000) {
+        if (MN < 200000) {
+            if (N < 30) PICK("tf32_splitk_tma", 256, 0);   /* 5 shapes */
+            PICK("gpu_splitk", 64, 64);   /* 4 shapes */
+        }
+        PICK("tf32_splitk_tma", 128, 0);   /* 4 shapes */
+    }
+    if (tiles / sms < 0.14) {
+        if (MN < 44000) PICK("tf32_splitk_tma", 256, 0);   /* 5 shapes */
+        PICK("tf32_splitk_tma", 128, 0);   /* 12 shapes */
+    }
+    if (MN < 1576000) {
+        if (N < 100) PICK("tf32_splitk_tma", 256, 0);   /* 50 shapes */
+        if (K < 4300) PICK("tf32_splitk_tma", 128, 0);   /* 23 shapes */
+        PICK("tf32_splitk_tma", 256, 0);   /* 9 shapes */
+    }
+    if (tiles / sms < 1 && flops < 16000000000) PICK("tf32_splitk_tma", 128, 0);   /* 7 shapes */
+    PICK("tf32_splitk_tma", 256, 0);   /* 130 shapes */
 }
 
 #ifdef __CUDACC__
