@@ -24,10 +24,8 @@ REF_REPRO_TRANSFERS_H200=data/reproduce-transfers-20261126T110805Z.h5
 REF_ESTIMATES_H100=data/estimates-h100-80gb-hbm3-20261126T103124Z.h5
 REF_ESTIMATES_H200=data/estimates-h200-20261126T105628Z.h5
 # The held-out corpus (experiments/heldout.ini), run once its rules were final:
-# shapes no rule of the ladder was made from; and the same commit again on
-# another freshly started H100.
-REF_HELDOUT_H100=data/heldout-h100-80gb-hbm3-20261127T095620Z.h5
-REF_REPRO_HELDOUT_H100=data/heldout-h100-80gb-hbm3-20261127T100239Z.h5
+# shapes no rule of the ladder was made from.
+REF_HELDOUT_H100=data/heldout-h100-80gb-hbm3-20261127T102519Z.h5
 # The shape suite on a host of two H100s, of one commit: cut into two shards,
 # one a GPU (scripts/run-gpus.sh), merged; and on one of the two GPUs alone,
 # just before.  The shards' own files are beside the merged one.
