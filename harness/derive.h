@@ -243,9 +243,12 @@ size_t derive_pairs(const struct run *a, const struct run *b, struct pair **out)
 /* The views `mmladder table` prints (tab-separated, a header row first; "-"
  * for a missing value).  runs[0] is the run a view is of; `compare` takes two
  * and `runs` any number.  -1 with err for an unknown view or missing runs. */
-/* Cells of a view's line, for the views other modules write (estimates.h): a
- * number ('-' when not finite), a string (blanks for tabs, '-' when empty), and
- * the rung-and-shape columns every per-rung view begins with. */
+/* Cells of a view's line, for the views other modules write (estimates.h): an
+ * integer (as "%lld" prints it, without printf's parsing: a table of 10^6 rows
+ * prints millions of cells), a number ('-' when not finite), a string (blanks
+ * for tabs, '-' when empty), and the rung-and-shape columns every per-rung view
+ * begins with. */
+void derive_cell_int(FILE *out, long long v);
 void derive_cell_num(FILE *out, double x);
 void derive_cell_str(FILE *out, const char *s);
 void derive_row_head(FILE *out);

@@ -68,13 +68,11 @@ void view_samples(FILE *out, const struct run *r, const char *arg)
  * began; then by row and sample), with the mean SM clock and power over it and
  * whether a power or thermal reason held the clock; only the header when the
  * run has none (older files, runs without NVML) */
-static int has_telemetry(const struct run *r, const struct sample_row *sm)
+static int has_telemetry(const struct run *r, const unsigned char *gpu_passed,
+                         const struct sample_row *sm)
 {
-    if (sm->row < 0 || (size_t)sm->row >= r->f.n_rows) return 0;
-    const struct result_row *row = &r->f.rows[sm->row];
-    const struct variant *v = registry_find(row->variant);
-    return v && v->device == DEV_GPU && !strcmp(row->disposition, "passed") &&
-           !strcmp(row->telemetry, "nvml") && isfinite(sm->t_s) && isfinite(sm->clock_mhz);
+    if (sm->row < 0 || (size_t)sm->row >= r->f.n_rows || !gpu_passed[sm->row]) return 0;
+    return isfinite(sm->t_s) && isfinite(sm->clock_mhz);
 }
 
 static int cmp_sample_time(const void *a, const void *b)
@@ -91,24 +89,41 @@ void view_telemetry(FILE *out, const struct run *r)
     row_head(out);
     fputs("\tsweep\thost_memory\trow\tsample\tt_s\ttime_ms\tclock_mhz\tpower_w\treasons"
           "\tthrottled\n", out);
+    /* per row, once: its rung, and whether it is a passed GPU row with NVML
+     * telemetry (a file of 10^6 rows has millions of samples) */
     const struct sample_row **s = malloc((r->f.n_samples + 1) * sizeof *s);
-    if (!s) return;
+    const struct variant **rung = malloc((r->f.n_rows + 1) * sizeof *rung);
+    unsigned char *gpu_passed = malloc(r->f.n_rows + 1);
+    if (!s || !rung || !gpu_passed) {
+        free(s), free(rung), free(gpu_passed);
+        return;
+    }
+    for (size_t i = 0; i < r->f.n_rows; i++) {
+        const struct result_row *row = &r->f.rows[i];
+        rung[i] = registry_find(row->variant);
+        gpu_passed[i] = rung[i] && rung[i]->device == DEV_GPU &&
+                        !strcmp(row->disposition, "passed") && !strcmp(row->telemetry, "nvml");
+    }
     size_t n = 0;
     for (size_t i = 0; i < r->f.n_samples; i++)
-        if (has_telemetry(r, &r->f.samples[i])) s[n++] = &r->f.samples[i];
+        if (has_telemetry(r, gpu_passed, &r->f.samples[i])) s[n++] = &r->f.samples[i];
     qsort(s, n, sizeof *s, cmp_sample_time);
     for (size_t i = 0; i < n; i++) {
         const struct result_row *row = &r->f.rows[s[i]->row];
-        row_cells(out, registry_find(row->variant), shape_of(row));
+        row_cells(out, rung[s[i]->row], shape_of(row));
         str(out, row->sweep);
         str(out, row->host_memory);
-        fprintf(out, "\t%d\t%d", s[i]->row, s[i]->sample);
+        derive_cell_int(out, s[i]->row);
+        derive_cell_int(out, s[i]->sample);
         num(out, s[i]->t_s);
         num(out, s[i]->time_ms);
         num(out, s[i]->clock_mhz);
         num(out, s[i]->power_w);
-        fprintf(out, "\t%d\t%d", s[i]->reasons, sample_throttled(s[i]));
+        derive_cell_int(out, s[i]->reasons);
+        derive_cell_int(out, sample_throttled(s[i]));
         fputc('\n', out);
     }
+    free(rung);
+    free(gpu_passed);
     free(s);
 }

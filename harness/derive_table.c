@@ -12,9 +12,23 @@ const char *const DERIVE_VIEWS =
     "rungs runs ladder configs speedup samples telemetry transfers shapes suite corpus "
     "corpus-classes corpus-cdf estimates compare";
 
+void derive_cell_int(FILE *out, long long v)
+{
+    char buf[24], *p = buf + sizeof buf;
+    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    do *--p = (char)('0' + u % 10); while (u /= 10);
+    if (v < 0) *--p = '-';
+    *--p = '\t';
+    fwrite(p, 1, (size_t)(buf + sizeof buf - p), out);
+}
+
 void derive_cell_num(FILE *out, double x)
 {
-    if (isfinite(x)) fprintf(out, "\t%.6g", x);
+    /* an integer under 10^6 prints as "%.6g" prints it: its digits (-0.0
+     * excepted: "-0") */
+    if (isfinite(x) && fabs(x) < 1e6 && x == (double)(long long)x && !(x == 0 && signbit(x)))
+        derive_cell_int(out, (long long)x);
+    else if (isfinite(x)) fprintf(out, "\t%.6g", x);
     else fputs("\t-", out);
 }
 
@@ -25,7 +39,9 @@ void derive_cell_str(FILE *out, const char *s)
         fputc('-', out);
         return;
     }
-    for (; *s; s++) fputc(*s == '\t' || *s == '\n' ? ' ' : *s, out);
+    const size_t plain = strcspn(s, "\t\n");
+    fwrite(s, 1, plain, out);
+    for (s += plain; *s; s++) fputc(*s == '\t' || *s == '\n' ? ' ' : *s, out);
 }
 
 /* rungs: the registry, for the figures' styles and keys */
@@ -88,7 +104,10 @@ void derive_row_cells(FILE *out, const struct variant *v, struct shape s)
     str(out, v->precision == PREC_TF32 ? "tf32" : "fp32");
     char label[48];
     shape_label(s, label, sizeof label);
-    fprintf(out, "\t%d\t%d\t%d\t%d", s.M, s.N, s.K, shape_square(s));
+    derive_cell_int(out, s.M);
+    derive_cell_int(out, s.N);
+    derive_cell_int(out, s.K);
+    derive_cell_int(out, shape_square(s));
     str(out, label);
 }
 
