@@ -251,6 +251,10 @@ def emit(node, indent, upper=None):
         note = inner[0][len(inner[0].split("   /*")[0]):]
         count = lambda line: int(line.split("/* ")[1].split(" ")[0]) if "/* " in line else 0
         rest[0] = f"{rest[0].split('   /*')[0]}   /* {count(inner[1]) + count(rest[0])} shapes */"
+        # a guard on the same variable that is tighter says it all (M < 10 && M <= 8)
+        var, _, bound = inner_cond.partition(" <= ")
+        if name == var and bound.isdigit() and int(bound) < node["threshold"]:
+            return [f"{pad}if ({inner_cond}) PICK{pick_x}{note}"] + rest
         return [f"{pad}if ({cond} && {inner_cond}) PICK{pick_x}{note}"] + rest
     if len(inner) == 1:
         lines = [f"{pad}if ({cond}) {inner[0].strip()}"]

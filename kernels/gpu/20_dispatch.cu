@@ -97,7 +97,7 @@ struct dispatch_pick dispatch_rule(int tf32, int M, int N, int K, int sms, long 
                     if ((M < N ? M : N) < 100) PICK("gpu_splitk", 64, 64);   /* 5 shapes */
                     PICK("gpu_splitk", 128, 64);   /* 25 shapes */
                 }
-                if (M < 10 && M <= 8) PICK("gpu_gemv", 256, 8);   /* 42 shapes */
+                if (M <= 8) PICK("gpu_gemv", 256, 8);   /* 42 shapes */
                 PICK("gpu_splitk", 32, 32);   /* 30 shapes */
             }
             if (flops < 100000000) PICK("gpu_splitk", 32, 32);   /* 4 shapes */
