@@ -35,6 +35,11 @@ static const struct {
     {"corpus_share_90", CV_CORPUS_SHARE_90, 0}, {"wall_ratio", CV_WALL_RATIO, 0},
     {"corpus_estimates_share", CV_CORPUS_ESTIMATES_SHARE, 0},
     {"corpus_copy_pct", CV_CORPUS_COPY_PCT, 0},
+    {"corpus_kernel_geomean", CV_CORPUS_KERNEL_GEOMEAN, 0},
+    {"corpus_kernel_dispatch_geomean", CV_CORPUS_KERNEL_DISPATCH_GEOMEAN, 0},
+    {"corpus_kernel_gap", CV_CORPUS_KERNEL_GAP, 0},
+    {"corpus_kernel_share", CV_CORPUS_KERNEL_SHARE, 0},
+    {"corpus_kernel_apart_ms", CV_CORPUS_KERNEL_APART_MS, 0},
 };
 #define N_VALUES (sizeof VALUES / sizeof VALUES[0])
 
@@ -232,7 +237,16 @@ static int over_corpus(enum claim_value v)
 {
     return v == CV_CORPUS_PCT_REF || v == CV_CORPUS_GEOMEAN || v == CV_CORPUS_DISPATCH_PCT ||
            v == CV_CORPUS_DISPATCH_GEOMEAN || v == CV_CORPUS_DISPATCH_SHARE ||
-           v == CV_CORPUS_SHARE_90 || v == CV_CORPUS_ESTIMATES_SHARE || v == CV_CORPUS_COPY_PCT;
+           v == CV_CORPUS_SHARE_90 || v == CV_CORPUS_ESTIMATES_SHARE || v == CV_CORPUS_COPY_PCT ||
+           v == CV_CORPUS_KERNEL_GEOMEAN || v == CV_CORPUS_KERNEL_DISPATCH_GEOMEAN ||
+           v == CV_CORPUS_KERNEL_GAP || v == CV_CORPUS_KERNEL_SHARE || v == CV_CORPUS_KERNEL_APART_MS;
+}
+
+/* The corpus values by the second timer: a run without it is refused */
+static int by_kernel_timer(enum claim_value v)
+{
+    return v == CV_CORPUS_KERNEL_GEOMEAN || v == CV_CORPUS_KERNEL_DISPATCH_GEOMEAN ||
+           v == CV_CORPUS_KERNEL_GAP || v == CV_CORPUS_KERNEL_SHARE || v == CV_CORPUS_KERNEL_APART_MS;
 }
 
 /* The values over the shape suite (derive_suite) or a corpus. */
@@ -532,7 +546,9 @@ static double value_at(const struct claim *c, const struct run *r, int i, struct
     case CV_DISPATCH_SHARE: case CV_ESTIMATE: case CV_WALL_S: case CV_AGREEMENT_SHARE:
     case CV_CORPUS_PCT_REF: case CV_CORPUS_GEOMEAN: case CV_CORPUS_DISPATCH_PCT:
     case CV_CORPUS_DISPATCH_GEOMEAN: case CV_CORPUS_DISPATCH_SHARE: case CV_CORPUS_SHARE_90:
-    case CV_WALL_RATIO: case CV_CORPUS_ESTIMATES_SHARE: case CV_CORPUS_COPY_PCT: break;
+    case CV_WALL_RATIO: case CV_CORPUS_ESTIMATES_SHARE: case CV_CORPUS_COPY_PCT:
+    case CV_CORPUS_KERNEL_GEOMEAN: case CV_CORPUS_KERNEL_DISPATCH_GEOMEAN:
+    case CV_CORPUS_KERNEL_GAP: case CV_CORPUS_KERNEL_SHARE: case CV_CORPUS_KERNEL_APART_MS: break;
     }
     return NAN;
 }
@@ -562,7 +578,7 @@ static void take(struct acc *a, const struct claim *c, double x, const char *whe
     /* distance past the nearer bound: > 0 outside, <= 0 inside */
     const double past = fmax(c->lo - x, x - c->hi);
     if (past > 0) a->failed = 1;
-    if (a->count == 1 || past > a->worst_dist) {
+    if ((a->count == 1 && !a->failed) || past > a->worst_dist) {
         a->worst_dist = past;
         snprintf(a->worst, sizeof a->worst, "%s", where);
     }
@@ -575,7 +591,7 @@ static const char *fmt_of(enum claim_value v)
         return "%.2f";
     case CV_REF_IN_PAIRS: case CV_CLOCK_IN_PAIRS: return "%.3f";
     case CV_UNVERIFIED: case CV_UNSTABLE_UNCAPPED: case CV_WALL_S: return "%.0f";
-    case CV_PCT_REF_CI: case CV_ESTIMATES_SPREAD: return "%.2f";
+    case CV_PCT_REF_CI: case CV_ESTIMATES_SPREAD: case CV_CORPUS_KERNEL_APART_MS: return "%.2f";
     case CV_REL_STDDEV: return "%.2f";
     default: return "%.1f";
     }
@@ -706,6 +722,24 @@ static double estimates_share(const struct suite_point *pt, size_t n)
     return paired ? 100.0 * (double)close / (double)paired : NAN;
 }
 
+/* Of the corpus points, the % whose fastest rung's % of the reference by the
+ * second timer agrees with the events' (standalone) within ESTIMATES_CLOSE
+ * (apart_ms = 0), or the longest reference time (ms, events) among those that
+ * do not (apart_ms = 1; 0 when every one agrees); NaN when a point has no
+ * second timer's. */
+static double kernel_share(const struct suite_point *pt, size_t n, int apart_ms)
+{
+    size_t close = 0;
+    double longest = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!(pt[i].best_pct_kernel > 0) || !(pt[i].best_pct > 0)) return NAN;
+        const int agree = fabs(pt[i].best_pct_kernel / pt[i].best_pct - 1.0) <= ESTIMATES_CLOSE;
+        close += agree;
+        if (!agree) longest = fmax(longest, pt[i].ref_row->time_ms_median);
+    }
+    return !n ? NAN : apart_ms ? longest : 100.0 * (double)close / (double)n;
+}
+
 /* Evaluate over the claim's runs, in its order. */
 static void evaluate(const struct claim *c, const struct run *const *rs, size_t nrs,
                      struct claim_result *out)
@@ -760,6 +794,13 @@ static void evaluate(const struct claim *c, const struct run *const *rs, size_t 
                 }
                 if (keep) pt[m++] = pt[i];
             }
+            if (by_kernel_timer(c->value) && m && !(pt[0].best_pct_kernel > 0)) {
+                a.failed = 1;
+                a.worst_dist = INFINITY;   /* the reason that stays */
+                snprintf(a.worst, sizeof a.worst, "%s: no kernel times (a run without --kernel-timer)",
+                         rs[k]->role);
+                continue;
+            }
             if (c->value == CV_SUITE_PCT_REF || c->value == CV_CORPUS_PCT_REF ||
                 c->value == CV_CORPUS_DISPATCH_PCT || c->value == CV_CORPUS_COPY_PCT) {
                 const int d = c->value == CV_CORPUS_DISPATCH_PCT;
@@ -776,13 +817,22 @@ static void evaluate(const struct claim *c, const struct run *const *rs, size_t 
             } else if (c->value == CV_CORPUS_ESTIMATES_SHARE) {
                 const double x = estimates_share(pt, m);
                 take(&a, c, x, rs[k]->role, rs[k]->role);
+            } else if (c->value == CV_CORPUS_KERNEL_SHARE || c->value == CV_CORPUS_KERNEL_APART_MS) {
+                take(&a, c, kernel_share(pt, m, c->value == CV_CORPUS_KERNEL_APART_MS), rs[k]->role,
+                     rs[k]->role);
             } else if (corpus && m) {
                 struct corpus_summary su;
                 derive_corpus_summary(pt, m, CC_COUNT, &su);
+                const double gap = fmax(fabs(su.kernel_geomean - su.best_geomean),
+                                        fabs(su.kernel_dispatch_geomean - su.dispatch_geomean));
                 const double x = c->value == CV_CORPUS_GEOMEAN            ? su.best_geomean
                                  : c->value == CV_CORPUS_DISPATCH_GEOMEAN ? su.dispatch_geomean
                                  : c->value == CV_CORPUS_SHARE_90         ? su.best_share_90
-                                 : 100.0 * su.dispatch_geomean / su.best_geomean;
+                                 : c->value == CV_CORPUS_KERNEL_GEOMEAN   ? su.kernel_geomean
+                                 : c->value == CV_CORPUS_KERNEL_DISPATCH_GEOMEAN
+                                     ? su.kernel_dispatch_geomean
+                                 : c->value == CV_CORPUS_KERNEL_GAP ? gap
+                                                                    : 100.0 * su.dispatch_geomean / su.best_geomean;
                 take(&a, c, x, rs[k]->role, rs[k]->role);
             } else if (m) {
                 const double best = derive_suite_geomean(pt, m, 0);
@@ -822,7 +872,7 @@ static void evaluate(const struct claim *c, const struct run *const *rs, size_t 
     snprintf(out->worst, sizeof out->worst, "%s", a.worst);
     snprintf(out->min_at, sizeof out->min_at, "%s", a.min_at);
     snprintf(out->max_at, sizeof out->max_at, "%s", a.max_at);
-    if (!a.count) {
+    if (!a.count && !a.failed) {
         out->verdict = CLAIM_NOT_EVALUATED;
         snprintf(out->why, sizeof out->why, "no values: the data lack what it measures");
     } else {

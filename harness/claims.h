@@ -85,6 +85,18 @@
  *                   estimate of its % of cuBLAS (ref_ratio) and the standalone
  *                   one (the two rows' GFLOP/s, as the corpus values take it)
  *                   agree within ESTIMATES_CLOSE
+ *   corpus_kernel_geomean, corpus_kernel_dispatch_geomean  per corpus run:
+ *                   corpus_geomean and corpus_dispatch_geomean by the second
+ *                   timer (a run with --kernel-timer: the rows' kernel times,
+ *                   CUPTI's records, in place of their event times)
+ *   corpus_kernel_gap  per corpus run: how far, in points, those two lie from
+ *                   the events' (the larger of the two differences)
+ *   corpus_kernel_share  per corpus run: % of its shapes where the fastest
+ *                   rung's % of cuBLAS by the two timers agree within
+ *                   ESTIMATES_CLOSE
+ *   corpus_kernel_apart_ms  per corpus run: the longest time of cuBLAS's row
+ *                   (ms, events) at a shape where those two do not agree
+ *                   (0 where every one does)
  *   wall_ratio      two runs: the first's wall time over the second's (a run
  *                   cut over GPUs and merged against one run on one of them)
  *   unstable_uncapped  per run: how many of those had a relative stddev above 1%
@@ -119,7 +131,9 @@ enum claim_value { CV_PCT_REF, CV_PCT_PEAK, CV_TFLOPS, CV_RATIO, CV_STEP, CV_REL
                    CV_REF_IN_PAIRS, CV_CLOCK_IN_PAIRS, CV_CORPUS_PCT_REF, CV_CORPUS_GEOMEAN,
                    CV_CORPUS_DISPATCH_PCT, CV_CORPUS_DISPATCH_GEOMEAN, CV_CORPUS_DISPATCH_SHARE,
                    CV_CORPUS_SHARE_90, CV_WALL_RATIO, CV_CORPUS_ESTIMATES_SHARE,
-                   CV_CORPUS_COPY_PCT };
+                   CV_CORPUS_COPY_PCT, CV_CORPUS_KERNEL_GEOMEAN,
+                   CV_CORPUS_KERNEL_DISPATCH_GEOMEAN, CV_CORPUS_KERNEL_GAP,
+                   CV_CORPUS_KERNEL_SHARE, CV_CORPUS_KERNEL_APART_MS };
 
 /* agreement_share counts the pairs within this of 1 */
 #define AGREEMENT_CLOSE 0.02

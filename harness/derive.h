@@ -172,6 +172,9 @@ struct suite_point {
     double best_pct, best_ci95;   /* derive_pct_ref and its interval, of `best` */
     double dispatch_pct;          /* of the dispatch row; NaN without one */
     enum corpus_class corpus;     /* derive_corpus's points: the corpus class */
+    /* derive_corpus's points: best_pct and dispatch_pct by the second timer
+     * (the rows' kernel_ms_median, CUPTI's records); NaN where the run had it off */
+    double best_pct_kernel, dispatch_pct_kernel;
 };
 /* The shapes at which run r has a hand-written GPU rung of precision p and its
  * reference, one point each, by class, then FLOP count, then M; returns the
@@ -210,11 +213,13 @@ double corpus_bytes(struct shape s);
 double corpus_copy_pct(const struct run *r, const struct suite_point *q);
 /* A corpus run's points of one class (cls; CC_COUNT: every class) summed up:
  * how many, the geometric mean and the lowest of the fastest rung's % and of
- * the dispatch row's (NaN where a point has none), and the share of points
- * (in %) where the fastest rung reaches 90% of cuBLAS; NaN with no point. */
+ * the dispatch row's (NaN where a point has none), the share of points (in %)
+ * where the fastest rung reaches 90% of cuBLAS, and the two geometric means by
+ * the second timer (NaN where a point has none); NaN with no point. */
 struct corpus_summary {
     size_t shapes;
     double best_geomean, best_min, dispatch_geomean, dispatch_min, best_share_90;
+    double kernel_geomean, kernel_dispatch_geomean;
 };
 void derive_corpus_summary(const struct suite_point *pt, size_t n, int cls,
                            struct corpus_summary *out);

@@ -53,6 +53,15 @@ static int as_precise(const struct variant *v, enum precision p)
     return derive_hand_written(v, p) || (p == PREC_TF32 && derive_hand_written(v, PREC_FP32));
 }
 
+/* A row's % of the reference row by the second timer: their kernel times per
+ * launch (CUPTI's records, summed over a launch's kernels); NaN without them */
+static double kernel_pct(const struct result_row *ref, const struct result_row *row)
+{
+    return ref->kernel_ms_median > 0 && row->kernel_ms_median > 0
+               ? 100.0 * ref->kernel_ms_median / row->kernel_ms_median
+               : NAN;
+}
+
 size_t derive_corpus(const struct run *r, enum precision p, struct suite_point *out, size_t max)
 {
     const char *ref_name = p == PREC_TF32 ? "cublas_tf32" : "cublas_fp32";
@@ -63,12 +72,15 @@ size_t derive_corpus(const struct run *r, enum precision p, struct suite_point *
     for (size_t j = 0; j < t.n && n < max; j++) {
         const struct shape s = t.s[j];
         struct suite_point pt = {.s = s, .cls = shape_class_of(s), .corpus = corpus_class_of(s),
-                                 .dispatch_pct = NAN, .best_ci95 = NAN, .ref = ref};
+                                 .dispatch_pct = NAN, .best_ci95 = NAN, .ref = ref,
+                                 .best_pct_kernel = NAN, .dispatch_pct_kernel = NAN};
         pt.ref_row = ref ? derive_best(r, ref, s) : NULL;
         if (!pt.ref_row || !(pt.ref_row->gflops > 0)) continue;   /* nothing to measure it against */
         derive_best_and_dispatch(r, p, as_precise, &pt);
         pt.best_pct = 100.0 * pt.best_row->gflops / pt.ref_row->gflops;
         if (pt.dispatch_row) pt.dispatch_pct = 100.0 * pt.dispatch_row->gflops / pt.ref_row->gflops;
+        pt.best_pct_kernel = kernel_pct(pt.ref_row, pt.best_row);
+        if (pt.dispatch_row) pt.dispatch_pct_kernel = kernel_pct(pt.ref_row, pt.dispatch_row);
         out[n++] = pt;   /* in the corpus's order, as t is */
     }
     free(t.s);
@@ -95,19 +107,21 @@ void derive_corpus_summary(const struct suite_point *pt, size_t n, int cls,
                            struct corpus_summary *out)
 {
     size_t m = 0, at90 = 0;
-    double lb = 0, ld = 0, minb = INFINITY, mind = INFINITY;
+    double lb = 0, ld = 0, lkb = 0, lkd = 0, minb = INFINITY, mind = INFINITY;
     for (size_t i = 0; i < n; i++) {
         if (cls < CC_COUNT && pt[i].corpus != (enum corpus_class)cls) continue;
         m++;
         lb += log(pt[i].best_pct), ld += log(pt[i].dispatch_pct);   /* NaN without one */
+        lkb += log(pt[i].best_pct_kernel), lkd += log(pt[i].dispatch_pct_kernel);
         minb = fmin(minb, pt[i].best_pct), mind = fmin(mind, pt[i].dispatch_pct);
         at90 += pt[i].best_pct >= 90.0;
     }
-    *out = (struct corpus_summary){m, NAN, NAN, NAN, NAN, NAN};
+    *out = (struct corpus_summary){m, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
     if (!m) return;
     out->best_geomean = exp(lb / (double)m), out->best_min = minb;
     out->dispatch_geomean = exp(ld / (double)m), out->dispatch_min = mind;
     out->best_share_90 = 100.0 * (double)at90 / (double)m;
+    out->kernel_geomean = exp(lkb / (double)m), out->kernel_dispatch_geomean = exp(lkd / (double)m);
 }
 
 /* ---- the corpus views ------------------------------------------------------------ */
@@ -119,13 +133,14 @@ void derive_corpus_summary(const struct suite_point *pt, size_t n, int cls,
  * copy bandwidth; for the roofline, the FLOP per byte moved once (intensity)
  * and the fastest row's GFLOP/s.  Then corpus-classes: per precision and
  * class (and `all`), the shapes, the geometric mean and the lowest of both %s,
- * and the share of shapes where the fastest rung reaches 90% of cuBLAS. */
+ * and the share of shapes where the fastest rung reaches 90% of cuBLAS.  The
+ * corpus view ends with both %s by the second timer ("-" where it was off). */
 void view_corpus(FILE *out, const struct run *r)
 {
     struct suite_point *pt = malloc(derive_suite_room(r) * sizeof *pt);
     fputs("precision\tM\tN\tK\tshape\tclass\tbest_number\tbest_rung\tbest_config\tbest_pct_ref"
           "\tdispatch_config\tdispatch_pct_ref\tref_gflops\tbytes\tbest_tbs\tbest_copy_share"
-          "\tintensity\tbest_gflops\n", out);
+          "\tintensity\tbest_gflops\tbest_pct_kernel\tdispatch_pct_kernel\n", out);
     for (int p = PREC_FP32; p <= PREC_TF32 && pt; p++) {
         const size_t n = derive_corpus(r, (enum precision)p, pt, derive_suite_room(r));
         for (size_t i = 0; i < n; i++) {
@@ -151,6 +166,8 @@ void view_corpus(FILE *out, const struct run *r)
             num(out, corpus_copy_pct(r, q) / 100.0);
             num(out, 2.0 * q->s.M * q->s.N * q->s.K / bytes);
             num(out, q->best_row->gflops);
+            num(out, q->best_pct_kernel);
+            num(out, q->dispatch_pct_kernel);
             fputc('\n', out);
         }
     }

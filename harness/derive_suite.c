@@ -80,7 +80,8 @@ size_t derive_suite(const struct run *r, enum precision p, struct suite_point *o
     size_t n = 0;
     for (size_t j = 0; j < t.n && n < max; j++) {
         const struct shape s = t.s[j];
-        struct suite_point pt = {.s = s, .cls = shape_class_of(s), .dispatch_pct = NAN};
+        struct suite_point pt = {.s = s, .cls = shape_class_of(s), .dispatch_pct = NAN,
+                                 .best_pct_kernel = NAN, .dispatch_pct_kernel = NAN};
         derive_best_and_dispatch(r, p, derive_hand_written, &pt);
         pt.ref = pt.best->reference ? registry_find(pt.best->reference) : NULL;
         pt.ref_row = pt.ref ? derive_best(r, pt.ref, s) : NULL;

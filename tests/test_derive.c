@@ -898,7 +898,7 @@ static void corpus_points_classes_and_finer_rungs(void **state)
     fclose(out);
     assert_non_null(strstr(buf, "tf32\t4\t4096\t4096\t4x4096x4096\tgemv\t18\tgpu_gemv\t"));
     /* the roofline's columns: FLOP per byte of A, B and C moved once, and GFLOP/s */
-    assert_non_null(strstr(buf, "\tbest_copy_share\tintensity\tbest_gflops\n"));
+    assert_non_null(strstr(buf, "\tbest_copy_share\tintensity\tbest_gflops\t"));
     assert_true(fabs(corpus_bytes((struct shape){5000, 5000, 16}) - 4.0 * 25160000) < 1e-6);
     free(buf);
     /* the distribution: each series' %s in rising order, the share at or below */
@@ -948,6 +948,48 @@ static void corpus_points_classes_and_finer_rungs(void **state)
     assert_int_equal(res[2].count, 1);
     assert_string_equal(res[2].text, "75.0 at 4x4096x4096 (gpu_gemv)");
     assert_int_equal(res[3].verdict, CLAIM_NOT_EVALUATED);   /* no dispatch row there */
+
+    /* the second timer: a claim on it refuses a run without it, and reads the
+     * rows' kernel times where it was on (here each row's event time, but
+     * gpu_short_k's kernels at half of it: 400% of cuBLAS TF32 against 200%) */
+    char kpath[400];
+    snprintf(kpath, sizeof kpath, "%s/corpus-kernel.ini", k->dir);
+    write_text(kpath, "[kgeo]\ntext = {range}\nvalue = corpus_kernel_geomean\nprecision = tf32\n"
+                      "runs = corpus\nexpect = at_least 1\n"
+                      "[kgap]\ntext = {max}\nvalue = corpus_kernel_gap\nprecision = tf32\n"
+                      "runs = corpus\nexpect = at_most 40\n"
+                      "[kshare]\ntext = {range}\nvalue = corpus_kernel_share\nprecision = tf32\n"
+                      "runs = corpus\nexpect = between 60 70\n"
+                      "[kapart]\ntext = {max}\nvalue = corpus_kernel_apart_ms\nprecision = tf32\n"
+                      "runs = corpus\nexpect = at_most 1\n");
+    assert_int_equal(claims_load(kpath, cs, err, sizeof err), 0);
+    claims_evaluate(&cs->c[0], &r, 1, &res[0]);
+    assert_int_equal(res[0].verdict, CLAIM_FAILED);
+    assert_non_null(strstr(res[0].worst, "corpus: no kernel times"));
+    derive_close(&r);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        rows[i].kernel_ms_median = rows[i].time_ms_median * (strcmp(rows[i].variant, "gpu_short_k") ? 1.0 : 0.5);
+    snprintf(path, sizeof path, "%s/corpus-kernel.h5", k->dir);
+    write_rows(path, rows, sizeof rows / sizeof rows[0], 0, 132);
+    if (derive_open(&r, "corpus", path, err, sizeof err) != 0) fail_msg("%s", err);
+    assert_int_equal(derive_corpus(&r, PREC_TF32, pt, 8), 3);
+    assert_true(fabs(pt[0].best_pct_kernel - 75) < 1e-9 && fabs(pt[0].dispatch_pct_kernel - 800.0 / 12) < 1e-9);
+    assert_true(fabs(pt[1].best_pct_kernel - 400) < 1e-9 && isnan(pt[1].dispatch_pct_kernel));
+    for (size_t i = 0; i < 4; i++) claims_evaluate(&cs->c[i], &r, 1, &res[i]);
+    for (size_t i = 0; i < 4; i++) assert_int_equal(res[i].verdict, CLAIM_PASSED);
+    char want[32];
+    snprintf(want, sizeof want, "%.1f", cbrt(75.0 * 400 * 125));
+    assert_string_equal(res[0].text, want);
+    snprintf(want, sizeof want, "%.1f", cbrt(75.0 * 400 * 125) - cbrt(75.0 * 200 * 125));
+    assert_string_equal(res[1].text, want);
+    assert_string_equal(res[2].text, "66.7");
+    assert_string_equal(res[3].text, "0.80");   /* cuBLAS TF32 at 5000 x 5000 x 16 */
+    buf = NULL;
+    out = open_memstream(&buf, &len);
+    assert_int_equal(derive_table(out, "corpus", &r, 1, NULL, err, sizeof err), 0);
+    fclose(out);
+    assert_non_null(strstr(buf, "\tbest_gflops\tbest_pct_kernel\tdispatch_pct_kernel\n"));
+    free(buf);
     free(cs);
     derive_close(&r);
 }
