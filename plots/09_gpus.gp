@@ -66,9 +66,8 @@ R = 'int(column("shape_rank"))'
 outside(x) = column("ratio") > 1 + band || column("ratio") < 1 - band
 
 # the GPUs' short names: "NVIDIA H100 80GB HBM3" -> "H100"
-short(g) = words(g) > 1 && word(g, 1) eq "NVIDIA" ? word(g, 2) : g
-OG = short(run_gpu("other"))
-PG = short(run_gpu("primary"))
+OG = gpu_short(run_gpu("other"))
+PG = gpu_short(run_gpu("primary"))
 if (OG eq PG) { OG = run_gpu("other"); PG = run_gpu("primary") }
 
 H = 3.7

@@ -8,15 +8,22 @@
 # x: % of cuBLAS (pct_ref), on a log axis; y: the share of shapes at or below
 # it (share), as steps.  Two series a panel: the fastest hand-written rung at
 # each shape (series best, solid) and the dispatch row, one entry point that
-# picks a rung per shape (series dispatch, dashed).  Guides at 90 and at
-# cuBLAS = 100; the corner names the run.  A run without one precision draws
-# the other alone.
+# picks a rung per shape (series dispatch, dashed).  Where the same corpus was
+# run on a second GPU (heldout2.tsv, run heldout2), its two series are drawn
+# in the same panels in blue, the first GPU's in black and orange.  Guides at
+# 90 and at cuBLAS = 100; the corner names the runs.  A run without one
+# precision draws the other alone.
 if (!exists("me")) {
     _d = ARG0[1:strstrt(ARG0, "14_heldout.gp") - 1]
     load _d."style.gp"
 }
 eval need("heldout")
 f = table("heldout")
+TWO = has_run("heldout2")
+if (TWO) { eval need("heldout2") }
+g = table(TWO ? "heldout2" : "heldout")
+G1 = gpu_short(run_gpu("heldout"))
+G2 = gpu_short(run_gpu("heldout2"))
 
 PNAME = "FP32 TF32"
 PANELS = ""
@@ -27,11 +34,17 @@ do for [p = 1:2] {
 NP = words(PANELS)
 if (NP == 0) { eval skip("no fp32 or tf32 rows in ".f) }
 
-# the x range: the data's, with 90 and 100 inside, and a little room
+# the x range: the data's (both runs'), with 90 and 100 inside, and a little room
 stats f using (column("pct_ref") > 0 ? column("pct_ref") : NaN) nooutput
 if (STATS_records == 0) { eval stop("no finite pct_ref in ".f) }
 pmin = STATS_min < 90 ? STATS_min : 90
 pmax = STATS_max > 100 ? STATS_max : 100
+if (TWO) {
+    stats g using (column("pct_ref") > 0 ? column("pct_ref") : NaN) nooutput
+    if (STATS_records == 0) { eval stop("no finite pct_ref in ".g) }
+    pmin = STATS_min < pmin ? STATS_min : pmin
+    pmax = STATS_max > pmax ? STATS_max : pmax
+}
 xlo = pmin / 1.15
 xhi = pmax * 1.15
 array NS[2]
@@ -50,7 +63,9 @@ YT = 1 - 0.75 / H
 YB = 0.62 / H
 
 sub = "solid: the fastest hand-written rung at each shape;   dashed: dispatch, one entry point that picks a rung per shape"
-labels = 'eval headline("Shapes nobody tuned for: the share of shapes at or below each % of cuBLAS", sub); eval corner(sprintf("held-out corpus: %s", run_label("heldout")))'
+CORNER = TWO ? sprintf("held-out corpus: %s;  %s", run_label("heldout"), run_label("heldout2")) \
+             : sprintf("held-out corpus: %s", run_label("heldout"))
+labels = 'eval headline("Shapes nobody tuned for: the share of shapes at or below each % of cuBLAS", sub); eval corner(CORNER)'
 guides = 'set arrow 1 from first 100, graph 0 to first 100, graph 1 nohead lc rgb "#000000" lw 1.4 back; set arrow 2 from first 90, graph 0 to first 90, graph 1 nohead lc rgb "#A0A0A0" lw 0.8 dt (4, 3) back; set label 1 "cuBLAS" at first 100, graph 1 center offset 0, char 0.5 front font FONT_TINY; set label 2 "90" at first 90, graph 0.04 right offset char -0.3, 0 front font FONT_TINY textcolor rgb GUIDE'
 here(p, s) = strcol("precision") eq (p == 1 ? "fp32" : "tf32") && strcol("series") eq s
 
@@ -86,9 +101,13 @@ do for [fmt in formats] {
         set key at graph 0.97, graph 0.05 right bottom vertical Left reverse opaque box lc rgb "#D0D0D0" \
             width 1 samplen 2.2 spacing 1.1 font FONT_SMALL title sprintf("%s (%d shapes)", word(PNAME, p), NS[p]) left
         plot f using (here(p, "best") ? column("pct_ref") : NaN):(column("share")) \
-                 with steps lc rgb "#202020" lw 1.8 title "fastest rung", \
+                 with steps lc rgb "#202020" lw 1.8 title (TWO ? "fastest rung, ".G1 : "fastest rung"), \
              f using (here(p, "dispatch") ? column("pct_ref") : NaN):(column("share")) \
-                 with steps lc rgb "#D95F02" lw 1.6 dt (6, 3) title "dispatch"
+                 with steps lc rgb "#D95F02" lw 1.6 dt (6, 3) title (TWO ? "dispatch, ".G1 : "dispatch"), \
+             for [t = 1:TWO] g using (here(p, "best") ? column("pct_ref") : NaN):(column("share")) \
+                 with steps lc rgb "#1F78B4" lw 1.4 title "fastest rung, ".G2, \
+             for [t = 1:TWO] g using (here(p, "dispatch") ? column("pct_ref") : NaN):(column("share")) \
+                 with steps lc rgb "#6BAED6" lw 1.3 dt (6, 3) title "dispatch, ".G2
         unset arrow
         unset label
     }

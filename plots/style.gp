@@ -29,7 +29,7 @@
 #     is TF32, thicker when it is a reference); pt_open(k), the open point;
 #   - the runs, from runs.tsv: run_gpu(role), run_date(role), run_cpu(role),
 #     run_peak(role), run_bw(role), run_clock(role) (the GPU's maximum SM
-#     clock, MHz), has_run(role);
+#     clock, MHz), has_run(role), run_label(role); gpu_short(name): "H100";
 #   - term(fmt), outfile(fmt): pdfcairo and pngcairo at the same W x H inches;
 #   - headline(main, sub), corner(text): the title, top left, and the run's
 #     GPU and date, bottom right;
@@ -132,6 +132,8 @@ run_bw(role) = has_run(role) ? RUN_BW[run_i(role)] : NaN
 run_clock(role) = has_run(role) ? RUN_CLOCK[run_i(role)] : NaN
 # "NVIDIA H100 80GB HBM3, 2026-11-23 09:39 UTC"
 run_label(role) = run_gpu(role).", ".run_date(role)
+# "NVIDIA H100 80GB HBM3" as "H100"
+gpu_short(g) = words(g) > 1 && word(g, 1) eq "NVIDIA" ? word(g, 2) : g
 
 # ---- terminals ---------------------------------------------------------------------
 # The paper places every figure across both columns at its own size, never

@@ -4,8 +4,8 @@
 #
 # usage: scripts/figures.sh -o OUTDIR -p PRIMARY.h5 [-c OTHER_GPU.h5]
 #                           [-t TRANSFERS.h5] [-r REFERENCE.h5 [-n NEW.h5]]
-#                           [-R REFERENCE2.h5 -N NEW2.h5] [-s SHAPES.h5] [-H HELDOUT.h5]
-#                           [-b BIN] [-T TOL]
+#                           [-R REFERENCE2.h5 -N NEW2.h5] [-s SHAPES.h5] [-H HELDOUT.h5
+#                           [-J HELDOUT2.h5]] [-b BIN] [-T TOL]
 #
 #   -o OUTDIR     where the figures go (NN_name.pdf and .png) and, in OUTDIR/data,
 #                 the tables they are drawn from
@@ -19,6 +19,7 @@
 #   -s SHAPES     a run of experiments/shapes.ini, the shape suite (figure 13)
 #   -H HELDOUT    a corpus run, the held-out corpus (experiments/heldout.ini;
 #                 figures 14 and 15)
+#   -J HELDOUT2   the same corpus on another GPU, drawn beside it in figure 14
 #   -b BIN        the harness binary (default bin/mmladder)
 #   -T TOL        figure 11's and 12's tolerance band, a fraction (default 0.10)
 #
@@ -40,13 +41,14 @@ prog=figures.sh
 die() { printf '%s: %s\n' "$prog" "$*" >&2; exit 1; }
 usage() { sed -n '/^# usage:/,/^#   -T/p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 1; }
 
-outdir= primary= other= transfers= reference= new= reference2= new2= shapes= heldout= tol=0.10
+outdir= primary= other= transfers= reference= new= reference2= new2= shapes= heldout= heldout2=
+tol=0.10
 bin=bin/mmladder
-while getopts o:p:c:t:r:n:R:N:s:H:b:T:h opt; do
+while getopts o:p:c:t:r:n:R:N:s:H:J:b:T:h opt; do
     case $opt in
     o) outdir=$OPTARG ;; p) primary=$OPTARG ;; c) other=$OPTARG ;; t) transfers=$OPTARG ;;
     r) reference=$OPTARG ;; n) new=$OPTARG ;; s) shapes=$OPTARG ;; b) bin=$OPTARG ;;
-    R) reference2=$OPTARG ;; N) new2=$OPTARG ;; H) heldout=$OPTARG ;;
+    R) reference2=$OPTARG ;; N) new2=$OPTARG ;; H) heldout=$OPTARG ;; J) heldout2=$OPTARG ;;
     T) tol=$OPTARG ;;
     *) usage ;;
     esac
@@ -57,6 +59,7 @@ shift $((OPTIND - 1))
 [ -z "$new" ] || [ -n "$reference" ] || die "-n NEW.h5 needs -r REFERENCE.h5"
 [ -z "$new2$reference2" ] || { [ -n "$new2" ] && [ -n "$reference2" ]; } ||
     die "-R REFERENCE2.h5 and -N NEW2.h5 go together"
+[ -z "$heldout2" ] || [ -n "$heldout" ] || die "-J HELDOUT2.h5 needs -H HELDOUT.h5"
 case $outdir$tol in *\'*) die "OUTDIR and TOL may not contain a single quote" ;; esac
 [ -x "$bin" ] || die "no harness binary at '$bin' (build it with make, or give -b BIN)"
 command -v gnuplot >/dev/null 2>&1 || die "gnuplot not found (Debian: apt-get install gnuplot-nox)"
@@ -91,6 +94,7 @@ table telemetry telemetry "$primary"
     table heldout_corpus corpus "$heldout"
     runs="$runs heldout=$heldout"
 }
+[ -z "$heldout2" ] || { table heldout2 corpus-cdf "$heldout2"; runs="$runs heldout2=$heldout2"; }
 # shellcheck disable=SC2086  # one word per run
 table runs runs $runs
 
