@@ -42,7 +42,7 @@ export REF_H100 REF_H200 REF_TRANSFERS REF_REPRO REF_SHAPES_H100 REF_SHAPES_H200
        REF_REPRO_H200 REF_REPRO_SHAPES_H200 REF_REPRO_TRANSFERS_H200 REF_ESTIMATES_H100 \
        REF_ESTIMATES_H200 REF_HELDOUT_H100 REF_HELDOUT_H200 REF_REPRO_HELDOUT_H100 \
        REF_X2_SHAPES_H100 REF_X2_ONE_SHAPES_H100 REF_TUNING_RANDOM REF_TUNING_LLAMA3 \
-       REF_TUNING_DEEPBENCH REF_TUNING_NARROW
+       REF_TUNING_DEEPBENCH REF_TUNING_NARROW REF_KT_HELDOUT_H100 REF_KT_HELDOUT_H200
 # Host rungs: each level is its own object, so -O is an axis of the experiment.
 HOST_KERNEL_CFLAGS := -std=c11 -g $(WARN)
 NVCCFLAGS  ?= -O3 -std=c++17 -lineinfo \
@@ -159,7 +159,8 @@ figures-built: bin/mmladder
 	scripts/figures.sh -o build/figures -p $(REF_H100) -c $(REF_H200) \
 	  $(if $(REF_TRANSFERS),-t $(REF_TRANSFERS)) $(if $(REF_REPRO),-r $(REF_H100) -n $(REF_REPRO)) \
 	  $(if $(REF_REPRO_H200),-R $(REF_H200) -N $(REF_REPRO_H200)) \
-	  $(if $(REF_SHAPES_H100),-s $(REF_SHAPES_H100)) $(if $(REF_HELDOUT_H100),-H $(REF_HELDOUT_H100))
+	  $(if $(REF_SHAPES_H100),-s $(REF_SHAPES_H100)) $(if $(REF_HELDOUT_H100),-H $(REF_HELDOUT_H100)) \
+	  $(if $(REF_HELDOUT_H200),-J $(REF_HELDOUT_H200))
 
 # The roles the claims and the paper's keys name, and the reference runs they are.
 REF_RUNS = h100=$(REF_H100) h200=$(REF_H200) $(if $(REF_TRANSFERS),transfers=$(REF_TRANSFERS)) \
@@ -179,6 +180,8 @@ REF_RUNS = h100=$(REF_H100) h200=$(REF_H200) $(if $(REF_TRANSFERS),transfers=$(R
            $(if $(REF_HELDOUT_H100),heldout_h100=$(REF_HELDOUT_H100)) \
            $(if $(REF_HELDOUT_H200),heldout_h200=$(REF_HELDOUT_H200)) \
            $(if $(REF_REPRO_HELDOUT_H100),repro_heldout_h100=$(REF_REPRO_HELDOUT_H100)) \
+           $(if $(REF_KT_HELDOUT_H100),kt_heldout_h100=$(REF_KT_HELDOUT_H100)) \
+           $(if $(REF_KT_HELDOUT_H200),kt_heldout_h200=$(REF_KT_HELDOUT_H200)) \
            $(if $(REF_X2_SHAPES_H100),x2_shapes_h100=$(REF_X2_SHAPES_H100)) \
            $(if $(REF_X2_ONE_SHAPES_H100),x2_one_shapes_h100=$(REF_X2_ONE_SHAPES_H100))
 

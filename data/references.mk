@@ -26,6 +26,13 @@ REF_ESTIMATES_H200=data/estimates-h200-20261126T105628Z.h5
 # The held-out corpus (experiments/heldout.ini), run once its rules were final:
 # shapes no rule of the ladder was made from.
 REF_HELDOUT_H100=data/heldout-h100-80gb-hbm3-20261127T102519Z.h5
+REF_HELDOUT_H200=data/heldout-h200-20261127T123005Z.h5
+# The same commit's held-out run on another freshly started H100.
+REF_REPRO_HELDOUT_H100=data/heldout-h100-80gb-hbm3-20261127T124218Z.h5
+# The same commit's held-out run with the second timer on (--kernel-timer:
+# every GPU sample's kernels timed by CUPTI's records too), on each GPU.
+REF_KT_HELDOUT_H100=data/heldout-h100-80gb-hbm3-20261127T124742Z.h5
+REF_KT_HELDOUT_H200=data/heldout-h200-20261127T123526Z.h5
 # The shape suite on a host of two H100s, of one commit: cut into two shards,
 # one a GPU (scripts/run-gpus.sh), merged; and on one of the two GPUs alone,
 # just before.  The shards' own files are beside the merged one.

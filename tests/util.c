@@ -93,6 +93,7 @@ size_t test_reference_runs(char (*args)[600], size_t max)
         {"estimates_h100", "REF_ESTIMATES_H100"}, {"estimates_h200", "REF_ESTIMATES_H200"},
         {"heldout_h100", "REF_HELDOUT_H100"}, {"heldout_h200", "REF_HELDOUT_H200"},
         {"repro_heldout_h100", "REF_REPRO_HELDOUT_H100"},
+        {"kt_heldout_h100", "REF_KT_HELDOUT_H100"}, {"kt_heldout_h200", "REF_KT_HELDOUT_H200"},
         {"x2_shapes_h100", "REF_X2_SHAPES_H100"}, {"x2_one_shapes_h100", "REF_X2_ONE_SHAPES_H100"}};
     char *text = test_read_file("data/references.mk", NULL);
     size_t n = 0;
