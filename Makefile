@@ -248,6 +248,7 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_TIMEOUT ?= 3
 FUZZ_FLAGS   := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+                -fsanitize-coverage-ignorelist=tests/fuzz/coverage-ignore.txt \
                 -fno-omit-frame-pointer $(WARN)
 build/fuzz/fuzz_experiment: tests/fuzz/fuzz_experiment.c $(wildcard harness/experiment*.c) \
                             harness/measure.c harness/files.c harness/corpus.c harness/inputs.c \
@@ -265,9 +266,9 @@ FUZZ_CONF_OBJ := $(HOST_KERNEL_OBJ) $(patsubst kernels/gpu/%.cu,build/gpuconf/%.
                  build/kernels/rung_config.o
 FUZZ_DERIVE_SRC := harness/results.c harness/results_read.c harness/trust.c harness/files.c \
                    harness/measure.c $(wildcard harness/derive*.c) harness/estimates.c \
-                   harness/registry.c
+                   harness/registry.c harness/numtext.c
 FUZZ_DERIVE_BINS := build/fuzz/fuzz_results build/fuzz/fuzz_claims build/fuzz/fuzz_derive
-build/fuzz/fuzz_results: tests/fuzz/fuzz_results.c harness/report.c harness/numtext.c
+build/fuzz/fuzz_results: tests/fuzz/fuzz_results.c harness/report.c
 # fuzz_results reads each file in its own process, not in a child (results_read.c:
 # RESULTS_READ_IN_PROCESS), so that libFuzzer sees the reader's coverage.
 build/fuzz/fuzz_results: FUZZ_DEFS := -DRESULTS_READ_IN_PROCESS
@@ -288,6 +289,8 @@ build/fuzz/fuzz_cli: tests/fuzz/fuzz_cli.c $(FUZZ_CLI_SRC) $(FUZZ_CONF_OBJ) buil
 	$(FUZZ_CC) $(FUZZ_FLAGS) -DMM_HAVE_CUDA=0 -Iharness -Ikernels -Ibuild $(HDF5_CFLAGS) \
 	  -DFUZZ_CLI_REPO='"$(CURDIR)"' -DFUZZ_CLI_GPU_RUN='"$(REF_PORTABILITY_H100)"' -o $@ \
 	  $(filter %.c %.o,$^) $(HDF5_LIBS) $(INIH_LIBS) $(ZLIB_LIBS) -ldl -lpthread -lm
+
+build/fuzz/fuzz_experiment $(FUZZ_DERIVE_BINS) build/fuzz/fuzz_cli: tests/fuzz/coverage-ignore.txt
 
 bin/mmladder: build/harness/main.o $(LIB_OBJ)
 	@mkdir -p $(@D)

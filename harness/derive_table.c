@@ -4,6 +4,7 @@
 #include "derive.h"
 #include "derive_parts.h"
 #include "estimates.h"
+#include "numtext.h"
 
 #include <math.h>
 #include <string.h>
@@ -28,8 +29,12 @@ void derive_cell_num(FILE *out, double x)
      * excepted: "-0") */
     if (isfinite(x) && fabs(x) < 1e6 && x == (double)(long long)x && !(x == 0 && signbit(x)))
         derive_cell_int(out, (long long)x);
-    else if (isfinite(x)) fprintf(out, "\t%.6g", x);
-    else fputs("\t-", out);
+    else if (!isfinite(x))
+        fputs("\t-", out);
+    else {
+        char b[NUMTEXT_MAX + 1] = "\t";   /* what "\t%.6g" writes */
+        fwrite(b, 1, 1 + numtext_g6(b + 1, x), out);
+    }
 }
 
 void derive_cell_str(FILE *out, const char *s)

@@ -1,14 +1,15 @@
 /* Numbers as text: see numtext.h.
  *
- * %.9g of a finite, non-zero v: nine significant digits d (10^8 <= d < 10^9)
- * and a decimal exponent X with |v| ~ d * 10^(X-8), printed in fixed notation
- * when -4 <= X < 9, else as d.ddddddddde+XX, trailing zeros dropped.  The digits
- * come from one correctly rounded double operation, s = |v| * 10^(8-X) (or a
- * division by 10^(X-8)), with the power of ten exact (10^k for k <= 22): s is
- * within half an ulp of the exact value, at most 6e-8 where s < 10^9.  So
- * rounding s to an integer gives printf's digits unless s lies within 10^-6 of
- * a half; then, and for exponents beyond the exact powers, printf itself is
- * asked.  NaN, infinities and zeros are written as glibc writes them. */
+ * %.Pg (P = 6 or 9) of a finite, non-zero v: P significant digits d
+ * (10^(P-1) <= d < 10^P) and a decimal exponent X with |v| ~ d * 10^(X-P+1),
+ * printed in fixed notation when -4 <= X < P, else as d.ddd...e+XX, trailing
+ * zeros dropped.  The digits come from one correctly rounded double operation,
+ * s = |v| * 10^(P-1-X) (or a division by 10^(X-P+1)), with the power of ten
+ * exact (10^k for k <= 22): s is within half an ulp of the exact value, at most
+ * 6e-8 where s < 10^9.  So rounding s to an integer gives printf's digits
+ * unless s lies within 10^-6 of a half; then, and for exponents beyond the
+ * exact powers, printf itself is asked.  NaN, infinities and zeros are written
+ * as glibc writes them. */
 #include "numtext.h"
 
 #include <math.h>
@@ -25,19 +26,14 @@ static double scaled(double a, int k)
     return k >= 0 ? a * P10[k] : a / P10[-k];
 }
 
-static size_t fallback(char *buf, double v)
+static size_t fallback(char *buf, double v, int prec)
 {
-    const int n = snprintf(buf, NUMTEXT_MAX, "%.9g", v);
+    const int n = snprintf(buf, NUMTEXT_MAX, "%.*g", prec, v);
     return n > 0 ? (size_t)n : 0;
 }
 
-/* The digits of d (0 < d < 10^9) as exactly nine characters. */
-static void nine_digits(char *out, unsigned d)
-{
-    for (int i = 8; i >= 0; i--, d /= 10) out[i] = (char)('0' + d % 10);
-}
-
-size_t numtext_g9(char *buf, double v)
+/* %.<prec>g, 1 <= prec <= 9 */
+static size_t numtext_g(char *buf, double v, int prec)
 {
     char *p = buf;
     if (signbit(v)) *p++ = '-';
@@ -45,22 +41,23 @@ size_t numtext_g9(char *buf, double v)
         strcpy(p, isnan(v) ? "nan" : isinf(v) ? "inf" : "0");
         return (size_t)(p - buf) + strlen(p);
     }
-    const double a = fabs(v);
+    const double a = fabs(v), lo = P10[prec - 1], hi = P10[prec];
+    const int xlo = prec - 23, xhi = prec + 21;   /* |prec - 1 - x| <= 22 */
     int x = (int)floor(log10(a));
-    if (x < -14 || x > 29) return fallback(buf, v);   /* 10^(8-x) would not be exact */
-    double s = scaled(a, 8 - x);
-    if (s < 1e8 && x > -14) s = scaled(a, 8 - --x);  /* log10 one too high */
-    else if (s >= 1e9 && x < 29) s = scaled(a, 8 - ++x);  /* one too low */
-    if (s < 1e8 || s >= 1e9) return fallback(buf, v);
+    if (x < xlo || x > xhi) return fallback(buf, v, prec);   /* the power would not be exact */
+    double s = scaled(a, prec - 1 - x);
+    if (s < lo && x > xlo) s = scaled(a, prec - 1 - --x);        /* log10 one too high */
+    else if (s >= hi && x < xhi) s = scaled(a, prec - 1 - ++x);  /* one too low */
+    if (s < lo || s >= hi) return fallback(buf, v, prec);
     const double whole = floor(s), frac = s - whole;
-    if (fabs(frac - 0.5) < 1e-6) return fallback(buf, v);   /* too near a tie to tell */
+    if (fabs(frac - 0.5) < 1e-6) return fallback(buf, v, prec);   /* too near a tie to tell */
     unsigned d = (unsigned)whole + (frac > 0.5);
-    if (d == 1000000000u) d = 100000000u, x++;
+    if (d == (unsigned)hi) d = (unsigned)lo, x++;
     char dig[9];
-    nine_digits(dig, d);
-    int last = 8;   /* the last digit kept: trailing zeros go */
+    for (int i = prec - 1; i >= 0; i--, d /= 10) dig[i] = (char)('0' + d % 10);
+    int last = prec - 1;   /* the last digit kept: trailing zeros go */
     while (last > 0 && dig[last] == '0') last--;
-    if (x >= -4 && x < 9) {
+    if (x >= -4 && x < prec) {
         if (x < 0) {
             memcpy(p, "0.0000", (size_t)(1 - x));   /* "0." and -x-1 zeros */
             p += 1 - x;
@@ -90,6 +87,16 @@ size_t numtext_g9(char *buf, double v)
     }
     *p = '\0';
     return (size_t)(p - buf);
+}
+
+size_t numtext_g9(char *buf, double v)
+{
+    return numtext_g(buf, v, 9);
+}
+
+size_t numtext_g6(char *buf, double v)
+{
+    return numtext_g(buf, v, 6);
 }
 
 size_t numtext_int(char *buf, long long v)

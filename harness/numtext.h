@@ -12,6 +12,8 @@
 
 /* What snprintf(buf, NUMTEXT_MAX, "%.9g", v) writes; returns its length. */
 size_t numtext_g9(char *buf, double v);
+/* The same of "%.6g" (the derived views' cells). */
+size_t numtext_g6(char *buf, double v);
 /* What snprintf(buf, NUMTEXT_MAX, "%lld", v) writes; returns its length. */
 size_t numtext_int(char *buf, long long v);
 
