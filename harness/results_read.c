@@ -1349,7 +1349,10 @@ int results_visit_attrs_kind(const char *path, attr_kind_fn fn, void *ctx, char 
      * leave some of the end's attributes on disk and not others: that file is
      * the killed run it is (complete when its rows are all there), where a
      * closed one is damaged. */
-    if (ok && stored != 0 && (uint32_t)stored != crc && !h.writer_open) {
+    /* the CRC as written: an unsigned 32-bit value (not one that only its low
+     * 32 bits match) */
+    if (ok && stored != 0 && (stored < 0 || stored > UINT32_MAX || (uint32_t)stored != crc) &&
+        !h.writer_open) {
         snprintf(err, errlen, "%s: damaged (its attributes do not match their checksum, %s)", path,
                  TRUST_ATTRS_CRC);
         free(buf);

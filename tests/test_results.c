@@ -569,6 +569,19 @@ static void untrustworthy_files_are_refused_or_marked(void **state)
         assert_int_equal(results_visit_attrs(copy, ignore_attr, NULL, err, sizeof err), -1);
         assert_non_null(strstr(err, "its attributes do not match their checksum"));
         assert_int_equal(results_visit_attrs(path, ignore_attr, NULL, err, sizeof err), 0);
+        /* the checksum stored as another integer with the same low 32 bits
+         * (the CRC - 2^32): not the CRC the file format defines */
+        assert_int_equal(test_run(cp, &o, &e), 0);
+        free(o), free(e);
+        h = H5Fopen(copy, H5F_ACC_RDWR, H5P_DEFAULT);
+        a = H5Aopen(h, TRUST_ATTRS_CRC, H5P_DEFAULT);
+        long long crc = 0;
+        assert_true(h >= 0 && a >= 0 && H5Aread(a, H5T_NATIVE_LLONG, &crc) >= 0 && crc > 0);
+        crc -= 4294967296LL;
+        assert_true(H5Awrite(a, H5T_NATIVE_LLONG, &crc) >= 0);
+        H5Aclose(a), H5Fclose(h);
+        assert_int_equal(results_visit_attrs(copy, ignore_attr, NULL, err, sizeof err), -1);
+        assert_non_null(strstr(err, "its attributes do not match their checksum"));
     }
     /* a value changed within reason (a flipped bit in a spread): only the
      * checksum finds it */

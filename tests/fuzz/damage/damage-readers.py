@@ -134,11 +134,12 @@ def attr_text(f, name):
 
 
 def attrs_crc(f):
+    """attrs_crc32 as the writer stores it: zlib's CRC-32, unsigned, in an int64."""
     c = 0
     for name in sorted(f.attrs.keys(), key=lambda k: k.encode()):
         if name != "attrs_crc32":
             c = zlib.crc32(name.encode() + b"\0" + attr_text(f, name) + b"\0", c)
-    return int(np.uint32(c).astype(np.int32))
+    return c & 0xFFFFFFFF
 
 
 def seal(path):
