@@ -232,21 +232,20 @@ static int per_run(enum claim_value v)
     return v == CV_STABLE_SHARE || v == CV_STABLE_UNCAPPED || v == CV_UNSTABLE_UNCAPPED;
 }
 
+/* The corpus values by the second timer: a run without it is refused */
+static int by_kernel_timer(enum claim_value v)
+{
+    return v == CV_CORPUS_KERNEL_GEOMEAN || v == CV_CORPUS_KERNEL_DISPATCH_GEOMEAN ||
+           v == CV_CORPUS_KERNEL_GAP || v == CV_CORPUS_KERNEL_SHARE || v == CV_CORPUS_KERNEL_APART_MS;
+}
+
 /* The values over a corpus run (derive_corpus). */
 static int over_corpus(enum claim_value v)
 {
     return v == CV_CORPUS_PCT_REF || v == CV_CORPUS_GEOMEAN || v == CV_CORPUS_DISPATCH_PCT ||
            v == CV_CORPUS_DISPATCH_GEOMEAN || v == CV_CORPUS_DISPATCH_SHARE ||
            v == CV_CORPUS_SHARE_90 || v == CV_CORPUS_ESTIMATES_SHARE || v == CV_CORPUS_COPY_PCT ||
-           v == CV_CORPUS_KERNEL_GEOMEAN || v == CV_CORPUS_KERNEL_DISPATCH_GEOMEAN ||
-           v == CV_CORPUS_KERNEL_GAP || v == CV_CORPUS_KERNEL_SHARE || v == CV_CORPUS_KERNEL_APART_MS;
-}
-
-/* The corpus values by the second timer: a run without it is refused */
-static int by_kernel_timer(enum claim_value v)
-{
-    return v == CV_CORPUS_KERNEL_GEOMEAN || v == CV_CORPUS_KERNEL_DISPATCH_GEOMEAN ||
-           v == CV_CORPUS_KERNEL_GAP || v == CV_CORPUS_KERNEL_SHARE || v == CV_CORPUS_KERNEL_APART_MS;
+           by_kernel_timer(v);
 }
 
 /* The values over the shape suite (derive_suite) or a corpus. */
