@@ -13,7 +13,8 @@
 #   FUZZ_SECONDS=60   how long `make fuzz` runs; FUZZ_SEED=N its inputs' sequence
 #                     (none: a new one each run); FUZZ_CC=clang its compiler;
 #                     FUZZ_TIMEOUT=3 the seconds one input of the results target
-#                     may take (it runs in libFuzzer's fork mode)
+#                     may take (it runs in libFuzzer's fork mode); FUZZ_JOBS its
+#                     fork mode's jobs (default: one per core)
 
 # ---- variables ---------------------------------------------------------------
 CC         ?= cc
@@ -144,7 +145,7 @@ fuzz: deps-fuzz                          ## fuzz the experiment parser, the resu
 	  build/fuzz/fuzz_derive
 	$(MAKE) build/fuzz/fuzz_cli
 	scripts/fuzz.sh build/fuzz/fuzz_experiment tests/fuzz/experiment build/fuzz/experiment $(FUZZ_SECONDS) $(FUZZ_SEED)
-	FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) scripts/fuzz.sh --fork build/fuzz/fuzz_results tests/fuzz/results build/fuzz/results $(FUZZ_SECONDS) $(FUZZ_SEED)
+	FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) FUZZ_JOBS=$(FUZZ_JOBS) scripts/fuzz.sh --fork build/fuzz/fuzz_results tests/fuzz/results build/fuzz/results $(FUZZ_SECONDS) $(FUZZ_SEED)
 	scripts/fuzz.sh build/fuzz/fuzz_claims tests/fuzz/claims build/fuzz/claims $(FUZZ_SECONDS) $(FUZZ_SEED)
 	scripts/fuzz.sh build/fuzz/fuzz_derive tests/fuzz/derive build/fuzz/derive $(FUZZ_SECONDS) $(FUZZ_SEED)
 	scripts/fuzz.sh build/fuzz/fuzz_cli tests/fuzz/cli build/fuzz/cli $(FUZZ_SECONDS) $(FUZZ_SEED)
@@ -247,6 +248,7 @@ clean:                                   ## remove build outputs (never data/)
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_TIMEOUT ?= 3
+FUZZ_JOBS    ?=
 FUZZ_FLAGS   := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
                 -fsanitize-coverage-ignorelist=tests/fuzz/coverage-ignore.txt \
                 -fno-omit-frame-pointer $(WARN)

@@ -40,8 +40,12 @@ int cmd_info(const struct cli *c, int argc, char **argv)
     }
     derive_upgrade(&f);
     fprintf(c->out, "%s\nattributes:\n", argv[2]);
-    const int attrs_ok = results_visit_attrs(argv[2], print_attr, c->out, err, sizeof err) == 0;
-    if (!attrs_ok) fprintf(c->out, "  (cannot be read: %s)\n", err);
+    const int attrs_ok = !f.attrs_why[0];
+    for (size_t i = 0; i < f.n_attrs; i++) print_attr(f.attrs[i].name, f.attrs[i].value, c->out);
+    if (!attrs_ok) {
+        snprintf(err, sizeof err, "%s: %s", argv[2], f.attrs_why);
+        fprintf(c->out, "  (cannot be read: %s)\n", err);
+    }
     size_t counts[TRUST_UNKNOWN + 1] = {0};
     for (size_t i = 0; i < f.n_rows; i++) counts[trust_disposition(f.rows[i].disposition)]++;
     fprintf(c->out, "rows: %zu (%zu passed, %zu incorrect, %zu skipped, %zu failed, %zu damaged), "
@@ -96,12 +100,11 @@ int cmd_export(const struct cli *c, int argc, char **argv)
     }
     cli_warn_about(c, path, &f);
     if (attrs) {
+        report_export_attrs(c->out, &f, csv ? EXPORT_CSV : EXPORT_TSV);
+        const int read = !f.attrs_why[0];
+        if (!read) fprintf(c->err, "mmladder: %s: %s\n", path, f.attrs_why);
         results_file_free(&f);
-        if (report_export_attrs(c->out, path, csv ? EXPORT_CSV : EXPORT_TSV, err, sizeof err)) {
-            fprintf(c->err, "mmladder: %s\n", err);
-            return EXIT_INPUT;
-        }
-        return EXIT_OK;   /* main checks what reached standard output */
+        return read ? EXIT_OK : EXIT_INPUT;   /* main checks what reached standard output */
     }
     derive_upgrade(&f);
     if (samples)
@@ -110,11 +113,6 @@ int cmd_export(const struct cli *c, int argc, char **argv)
         report_export_rows(c->out, &f, csv ? EXPORT_CSV : EXPORT_TSV, passed);
     results_file_free(&f);
     return EXIT_OK;   /* main checks what reached standard output */
-}
-
-static void take_gpu_name(const char *name, const char *value, void *ctx)
-{
-    if (!strcmp(name, "gpu_name")) snprintf(ctx, 128, "%s", value);
 }
 
 int cmd_compare(const struct cli *c, int argc, char **argv)
@@ -163,8 +161,10 @@ int cmd_compare(const struct cli *c, int argc, char **argv)
     }
     /* Tolerances are per GPU model: two models' runs are reported, not judged. */
     char gpu[2][128] = {"", ""};
-    for (int k = 0; k < 2; k++)
-        results_visit_attrs(paths[k], take_gpu_name, gpu[k], err, sizeof err);
+    for (int k = 0; k < 2; k++) {
+        const char *name = results_attr_value(&f[k], "gpu_name");
+        snprintf(gpu[k], sizeof gpu[k], "%s", name ? name : "");
+    }
     const int across = gpu[0][0] && gpu[1][0] && strcmp(gpu[0], gpu[1]) != 0;
     if (across)
         fprintf(c->err, "mmladder compare: %s ran on '%s' and %s on '%s': two GPU models; their "

@@ -11,13 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct attr_sink {
-    struct run *r;
-};
-
-static void take_attr(const char *name, const char *value, void *ctx)
+static void take_attr(struct run *r, const char *name, const char *value)
 {
-    struct run *r = ((struct attr_sink *)ctx)->r;
     char *end;
     if (!strcmp(name, "gpu_name")) snprintf(r->gpu_name, sizeof r->gpu_name, "%s", value);
     else if (!strcmp(name, "created_utc")) snprintf(r->created_utc, sizeof r->created_utc, "%s", value);
@@ -87,11 +82,12 @@ static int open_role(struct run *r, const char *role, const char *path, char *er
 /* r's file, read, made its run: attributes, upgrade, index; on failure r->f is freed. */
 static int adopt(struct run *r, char *err, size_t errlen)
 {
-    struct attr_sink sink = {r};
-    if (results_visit_attrs(r->path, take_attr, &sink, err, errlen) != 0) {
+    if (r->f.attrs_why[0]) {
+        snprintf(err, errlen, "%s: %s", r->path, r->f.attrs_why);
         results_file_free(&r->f);
         return -1;
     }
+    for (size_t i = 0; i < r->f.n_attrs; i++) take_attr(r, r->f.attrs[i].name, r->f.attrs[i].value);
     derive_upgrade(&r->f);
     if (derive_index(r) != 0) {
         snprintf(err, errlen, "%s: out of memory for an index of %zu rows", r->path, r->f.n_rows);

@@ -11,17 +11,9 @@
 #include "results.h"
 #include "shard.h"
 
-struct attr {
-    char *name, *value;
-    enum attr_kind kind;
-};
-
 struct shard_file {
     const char *path;
-    struct results_file f;
-    struct attr *a;
-    size_t na, cap;
-    int failed;              /* out of memory keeping its attributes */
+    struct results_file f;   /* with its attributes */
     int shard;
     size_t *first;           /* the first sample of each row, and one past the last */
 };
@@ -56,40 +48,14 @@ static int listed(const char *name, const char *const *list, size_t n)
 }
 #define LISTED(name, list) listed(name, list, sizeof list / sizeof list[0])
 
-static void keep_attr(const char *name, const char *value, enum attr_kind kind, void *ctx)
-{
-    struct shard_file *s = ctx;
-    if (s->na == s->cap) {
-        const size_t cap = s->cap ? 2 * s->cap : 64;
-        struct attr *na = realloc(s->a, cap * sizeof *na);
-        if (!na) {
-            s->failed = 1;
-            return;
-        }
-        s->a = na, s->cap = cap;
-    }
-    struct attr a = {strdup(name), strdup(value), kind};
-    if (!a.name || !a.value) {
-        free(a.name);
-        free(a.value);
-        s->failed = 1;
-        return;
-    }
-    s->a[s->na++] = a;
-}
-
 static const char *value_of(const struct shard_file *s, const char *name)
 {
-    for (size_t i = 0; i < s->na; i++)
-        if (!strcmp(s->a[i].name, name)) return s->a[i].value;
-    return NULL;
+    return results_attr_value(&s->f, name);
 }
 
 static void close_shard(struct shard_file *s)
 {
     results_file_free(&s->f);
-    for (size_t i = 0; i < s->na; i++) free(s->a[i].name), free(s->a[i].value);
-    free(s->a);
     free(s->first);
 }
 
@@ -101,11 +67,6 @@ static int open_shard(struct shard_file *s, const char *path, char *err, size_t 
     if (results_read(path, &s->f, err, errlen) != 0) return -1;
     if (s->f.damaged) {
         snprintf(err, errlen, "%s: damaged, not merged (%s)", path, s->f.notes);
-        return -1;
-    }
-    if (results_visit_attrs_kind(path, keep_attr, s, err, errlen) != 0) return -1;
-    if (s->failed) {
-        snprintf(err, errlen, "%s: out of memory for its attributes", path);
         return -1;
     }
     const char *k = value_of(s, "shard"), *n = value_of(s, "shards");
@@ -200,7 +161,7 @@ static size_t in_plan_order(const struct shard_file *s, size_t n, struct placed 
 }
 
 /* One attribute as it was stored, under `name`. */
-static int write_like(struct results *w, const char *name, const struct attr *a)
+static int write_like(struct results *w, const char *name, const struct results_attr *a)
 {
     switch (a->kind) {
     case ATTR_INT: return results_attr_int(w, name, strtoll(a->value, NULL, 10));
@@ -216,16 +177,16 @@ static int write_attrs(struct results *w, const struct shard_file *s, size_t n, 
                        const char *missing, int argc, char **argv)
 {
     int rc = 0;
-    for (size_t i = 0; i < s[base].na; i++) {
-        const struct attr *a = &s[base].a[i];
+    for (size_t i = 0; i < s[base].f.n_attrs; i++) {
+        const struct results_attr *a = &s[base].f.attrs[i];
         /* one shard's Slurm task is no more the merged file's than its host */
         if (!LISTED(a->name, OWN_WRITER) && !LISTED(a->name, JOINED) && strncmp(a->name, "slurm_", 6))
             rc |= write_like(w, a->name, a);
     }
     char earliest[64] = "";
     for (size_t i = 0; i < n; i++) {
-        for (size_t j = 0; j < s[i].na; j++) {
-            const struct attr *a = &s[i].a[j];
+        for (size_t j = 0; j < s[i].f.n_attrs; j++) {
+            const struct results_attr *a = &s[i].f.attrs[j];
             if (!LISTED(a->name, OWN)) continue;
             char name[96];
             snprintf(name, sizeof name, "shard%d_%s", s[i].shard, a->name);

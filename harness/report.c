@@ -230,27 +230,18 @@ size_t report_compare(FILE *out, const struct results_file *mine, const struct r
 
 /* ---- export ------------------------------------------------------------------ */
 
-struct attr_out {
-    FILE *out;
-    char sep;
-};
-
-static void put_attr(const char *name, const char *value, void *ctx)
+void report_export_attrs(FILE *out, const struct results_file *f, enum export_format fmt)
 {
-    const struct attr_out *a = ctx;
-    if (!strcmp(name, "experiment_text")) return;   /* multi-line: see h5dump -A */
-    fprintf(a->out, "%s%c", name, a->sep);
-    for (const char *p = value; *p; p++)
-        fputc(*p == '\t' || *p == '\n' || *p == a->sep ? ' ' : *p, a->out);
-    fputc('\n', a->out);
-}
-
-int report_export_attrs(FILE *out, const char *path, enum export_format fmt, char *err,
-                        size_t errlen)
-{
-    struct attr_out a = {out, fmt == EXPORT_CSV ? ',' : '\t'};
-    fprintf(out, "name%cvalue\n", a.sep);
-    return results_visit_attrs(path, put_attr, &a, err, errlen);
+    const char sep = fmt == EXPORT_CSV ? ',' : '\t';
+    fprintf(out, "name%cvalue\n", sep);
+    for (size_t i = 0; i < f->n_attrs; i++) {
+        const struct results_attr *a = &f->attrs[i];
+        if (!strcmp(a->name, "experiment_text")) continue;   /* multi-line: see h5dump -A */
+        fprintf(out, "%s%c", a->name, sep);
+        for (const char *p = a->value; *p; p++)
+            fputc(*p == '\t' || *p == '\n' || *p == sep ? ' ' : *p, out);
+        fputc('\n', out);
+    }
 }
 
 /* One field at p, as the TSV or CSV export writes it; returns its end. */

@@ -47,10 +47,9 @@ size_t report_compare(FILE *out, const struct results_file *mine, const struct r
                       double tolerance, int across, int tsv, size_t *compared,
                       size_t *reported);
 
-/* Root attributes as name/value lines, header first (experiment_text left out:
- * it spans lines). */
-int report_export_attrs(FILE *out, const char *path, enum export_format fmt, char *err,
-                        size_t errlen);
+/* The root attributes results_read read, as name/value lines, header first
+ * (experiment_text left out: it spans lines). */
+void report_export_attrs(FILE *out, const struct results_file *f, enum export_format fmt);
 
 /* "1000x1500x700" */
 void shape_str(char *buf, size_t len, int M, int N, int K);

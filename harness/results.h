@@ -211,6 +211,15 @@ int results_close(struct results *r, char *err, size_t errlen);
 /* What the last failed call was doing, and why (HDF5's or the system's words). */
 const char *results_error(const struct results *r);
 
+/* A root attribute's value as text, with its kind as stored: a string, a signed
+ * or unsigned integer (value in decimal), a float (value as %.17g, which reads
+ * back exactly), or anything else (value a description, not the value). */
+enum attr_kind { ATTR_TEXT, ATTR_INT, ATTR_UINT, ATTR_FLOAT, ATTR_OTHER };
+struct results_attr {
+    const char *name, *value;
+    enum attr_kind kind;
+};
+
 /* Reading back (info, export, compare, tests).  Columns are matched by name, so
  * files of older schemas (without the transfer or resource columns) read with
  * those columns zero. */
@@ -230,6 +239,13 @@ struct results_file {
     void *map;               /* rows and samples lie in this mapping (results_file_free
                                 unmaps it); NULL: they were malloc'd */
     size_t map_len;
+    /* The root attributes, read in the same pass as the rows, in name order (as
+     * results_visit_attrs gives them); none, and attrs_why saying why, when they
+     * could not be read whole or do not match their checksum (the file is then
+     * damaged).  attrs_why is "" when they were read. */
+    struct results_attr *attrs;
+    size_t n_attrs;
+    char attrs_why[1024];
 };
 int results_read(const char *path, struct results_file *f, char *err, size_t errlen);
 /* results_read of n files at once (each in its own reader process, all running
@@ -238,14 +254,15 @@ int results_read(const char *path, struct results_file *f, char *err, size_t err
 int results_read_all(const char *const *paths, struct results_file *outs, size_t n, char *err,
                      size_t errlen);
 void results_file_free(struct results_file *f);
+/* The value of f's attribute `name` as text, or NULL when it has none. */
+const char *results_attr_value(const struct results_file *f, const char *name);
 
-/* Visit every root attribute as text (for `info`). */
+/* Visit every root attribute as text, reading only them (for a file whose rows
+ * are not wanted, or cannot be read): 0, or -1 with err "PATH: why" when they
+ * cannot be read whole or do not match their checksum. */
 typedef void (*attr_visit_fn)(const char *name, const char *value, void *ctx);
 int results_visit_attrs(const char *path, attr_visit_fn fn, void *ctx, char *err, size_t errlen);
-/* The same with each value's kind, as stored: a string, a signed or unsigned
- * integer (value in decimal), a float (value as %.17g, which reads back
- * exactly), or anything else (value a description, not the value). */
-enum attr_kind { ATTR_TEXT, ATTR_INT, ATTR_UINT, ATTR_FLOAT, ATTR_OTHER };
+/* The same with each value's kind (enum attr_kind). */
 typedef void (*attr_kind_fn)(const char *name, const char *value, enum attr_kind kind, void *ctx);
 int results_visit_attrs_kind(const char *path, attr_kind_fn fn, void *ctx, char *err,
                              size_t errlen);

@@ -99,7 +99,10 @@ static hid_t open_for_reading(const char *path, int *writer_open, long long *pad
     if (f < 0) {
         char first[256];
         h5_why(first, sizeof first);
-        f = H5Fopen(path, H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, fapl);
+        /* as an SWMR reader only where the file says a writer has it open (an
+         * open of a damaged file costs as much as a sound one's) */
+        if (strstr(first, "already open for write"))
+            f = H5Fopen(path, H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, fapl);
         char *eof = strstr(first, "stored_eof = ");
         struct stat st;
         char tmp[4096];
@@ -476,9 +479,11 @@ static size_t reconcile(struct results_file *f, size_t samples_declared, size_t 
     return (samples_declared - out) + (rows_declared - keep) + short_rows;
 }
 
-/* Read in the child (results_read has checked that path is a regular file). */
+/* Read in the child (results_read has checked that path is a regular file);
+ * on success the file is left open in *file, for its attributes. */
 static int read_file(const char *path, struct bulk *b, struct results_file *out, int *says_complete,
-                     long long *planned, double *fp32_peak, size_t *lost, char *err, size_t errlen)
+                     long long *planned, double *fp32_peak, size_t *lost, hid_t *file, char *err,
+                     size_t errlen)
 {
     *lost = 0;
     h5_setup();
@@ -520,14 +525,15 @@ static int read_file(const char *path, struct bulk *b, struct results_file *out,
     if (int_attr(f, "planned_points", planned) != 0 || *planned < 0) *planned = -1;
     *fp32_peak = double_attr(f, "gpu_fp32_peak_gflops");
     out->schema_version = int_attr(f, "schema_version", &v) == 0 && v > 0 && v < 1000 ? (int)v : 0;
-    H5Fclose(f);
     H5Eclear2(H5E_DEFAULT);
     if (trust_schema(out->schema_version, rows.present, samples.present, why, sizeof why) != 0) {
+        H5Fclose(f);
         snprintf(err, errlen, "%s: %s", path, why);
         if (b) memset(out, 0, sizeof *out);   /* the bulk file's: this process ends */
         else results_file_free(out);
         return -1;
     }
+    *file = f;
     *lost = reconcile(out, samples.declared, rows.declared) + (padded > 0);
     if (padded)
         results_note(out, "the file ends %lld bytes before its own stated end (its disk filled while "
@@ -541,7 +547,15 @@ void results_file_free(struct results_file *f)
 {
     if (f->map) munmap(f->map, f->map_len);
     else free(f->rows), free(f->samples);
+    free(f->attrs);   /* one block: the array, then the texts */
     memset(f, 0, sizeof *f);
+}
+
+const char *results_attr_value(const struct results_file *f, const char *name)
+{
+    for (size_t i = 0; i < f->n_attrs; i++)
+        if (!strcmp(f->attrs[i].name, name)) return f->attrs[i].value;
+    return NULL;
 }
 
 /* ---- attributes as text ---------------------------------------------------------- */
@@ -651,29 +665,6 @@ int results_attrs_crc(hid_t file, uint32_t *crc)
     return st < 0 ? -1 : 0;
 }
 
-/* Visit in the child (results_visit_attrs has checked the file). */
-static int visit_file(const char *path, attr_kind_fn fn, void *ctx, int *writer_open, char *err,
-                      size_t errlen)
-{
-    h5_setup();
-    char why[512];
-    long long padded;
-    hid_t f = open_for_reading(path, writer_open, &padded, why, sizeof why);
-    if (f < 0) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, why);
-        return -1;
-    }
-    struct visit v = {fn, ctx};
-    hsize_t idx = 0;
-    herr_t st = H5Aiterate2(f, H5_INDEX_NAME, H5_ITER_INC, &idx, visit_one, &v);
-    H5Fclose(f);
-    if (st < 0) {
-        snprintf(err, errlen, "%s: cannot read its attributes: %s", path, h5_why(why, sizeof why));
-        return -1;
-    }
-    return 0;
-}
-
 /* ---- the child, and what it sends ----------------------------------------------- */
 
 /* What a read sends first; rows and samples follow when rc == 0. */
@@ -744,11 +735,71 @@ static void complete_and_trust(struct results_file *f, int says_complete, long l
     trust_rows(f, says_complete, planned, fp32_peak, lost);
 }
 
+/* The attribute stream, in which a reader sends the root attributes: per
+ * attribute (name length, name, kind, value length, value), with 32-bit lengths
+ * and the kind (enum attr_kind) in a byte; then UINT32_MAX and a wire_head for
+ * the outcome (rc, err, writer_open).  Written through a buffer: a file has
+ * dozens of attributes, each of five pieces. */
+struct attr_sink {
+    int fd;
+    int failed;
+    size_t len;
+    char buf[1 << 16];
+};
+
+static void put(struct attr_sink *s, const void *p, size_t n)
+{
+    if (s->failed) return;
+    if (s->len + n > sizeof s->buf) {
+        if (write_all(s->fd, s->buf, s->len) != 0) s->failed = 1;
+        s->len = 0;
+    }
+    if (n > sizeof s->buf) {
+        if (!s->failed && write_all(s->fd, p, n) != 0) s->failed = 1;
+        return;
+    }
+    memcpy(s->buf + s->len, p, n);
+    s->len += n;
+}
+
+static void send_attr(const char *name, const char *value, enum attr_kind kind, void *ctx)
+{
+    struct attr_sink *s = ctx;
+    uint32_t n = (uint32_t)strlen(name), v = (uint32_t)strlen(value);
+    const unsigned char k = (unsigned char)kind;
+    put(s, &n, sizeof n), put(s, name, n), put(s, &k, 1), put(s, &v, sizeof v), put(s, value, v);
+}
+
+/* Send f's attributes (f < 0: it could not be opened, h->err says why) and
+ * the outcome in h to fd: 0, or -1 when fd took less than all of it. */
+static int send_attrs(hid_t f, struct wire_head *h, int fd)
+{
+    struct attr_sink *s = malloc(sizeof *s);
+    if (!s) return -1;
+    s->fd = fd, s->failed = 0, s->len = 0;
+    if (f >= 0) {
+        struct visit v = {send_attr, s};
+        hsize_t idx = 0;
+        char why[512];
+        if (H5Aiterate2(f, H5_INDEX_NAME, H5_ITER_INC, &idx, visit_one, &v) < 0) {
+            h->rc = -1;
+            snprintf(h->err, sizeof h->err, "cannot read its attributes: %s", h5_why(why, sizeof why));
+        }
+    }
+    const uint32_t end = UINT32_MAX;
+    put(s, &end, sizeof end);
+    put(s, h, sizeof *h);
+    const int rc = s->failed || write_all(fd, s->buf, s->len) != 0 ? -1 : 0;
+    free(s);
+    return rc;
+}
+
 /* A reader's body: read path with the HDF5 library and write what it found to
  * fd (its rows and samples to bulk instead, a file the parent then maps, when
- * bulk >= 0); 0, or -1 when fd or bulk took less than all of it.  It frees what
- * it allocated, so that it can also run within the process
- * (RESULTS_READ_IN_PROCESS). */
+ * bulk >= 0), then its attributes (an attribute stream); 0, or -1 when fd or
+ * bulk took less than all of it.  The rows go first, so that a crash or a hang
+ * of the library on the attributes costs only them.  It frees what it allocated, so
+ * that it can also run within the process (RESULTS_READ_IN_PROCESS). */
 static int child_read(const char *path, int fd, int bulk)
 {
     struct results_file f;
@@ -758,9 +809,10 @@ static int child_read(const char *path, int fd, int bulk)
     long long planned = -1;
     double peak = NAN;
     size_t lost = 0;
+    hid_t file = -1;
     struct bulk b = {bulk, 0, 0, 0};
     h.rc = read_file(path, bulk >= 0 ? &b : NULL, &f, &says_complete, &planned, &peak, &lost,
-                     h.err, sizeof h.err);
+                     &file, h.err, sizeof h.err);
     if (h.rc == 0) {
         /* the rows made whole and judged here, where they were read: the
          * readers of several files do this work side by side */
@@ -776,46 +828,42 @@ static int child_read(const char *path, int fd, int bulk)
         h.rows_at = b.rows_at, h.samples_at = b.samples_at;
         memcpy(h.notes, f.notes, sizeof h.notes);
     }
-    if (bulk >= 0)   /* the rows are in the bulk file already; this process ends */
-        return write_all(fd, &h, sizeof h);
-    const int rc = write_all(fd, &h, sizeof h) != 0 ||
-                           (h.rc == 0 && (write_all(fd, f.rows, f.n_rows * sizeof *f.rows) != 0 ||
-                                          write_all(fd, f.samples, f.n_samples * sizeof *f.samples) != 0))
-                       ? -1
-                       : 0;
-    results_file_free(&f);   /* read_file leaves it empty when it refuses */
+    /* in bulk, the rows are in the bulk file already */
+    int rc = write_all(fd, &h, sizeof h) != 0 ||
+                     (h.rc == 0 && bulk < 0 &&
+                      (write_all(fd, f.rows, f.n_rows * sizeof *f.rows) != 0 ||
+                       write_all(fd, f.samples, f.n_samples * sizeof *f.samples) != 0))
+                 ? -1
+                 : 0;
+    if (bulk < 0) results_file_free(&f);   /* read_file leaves it empty when it refuses */
+    else memset(&f, 0, sizeof f);           /* the bulk file's: this process ends */
+    if (h.rc == 0) {
+        struct wire_head a;
+        memset(&a, 0, sizeof a);
+        a.writer_open = h.writer_open;
+        if (rc == 0) rc = send_attrs(file, &a, fd);
+        H5Fclose(file);
+        H5Eclear2(H5E_DEFAULT);
+    }
     return rc;
 }
 
-/* Attributes go as (name length, name, kind, value length, value) with 32-bit
- * lengths and the kind (enum attr_kind) in a byte, then UINT32_MAX and a
- * wire_head for the outcome. */
-struct attr_sink {
-    int fd;
-    int failed;
-};
-
-static void send_attr(const char *name, const char *value, enum attr_kind kind, void *ctx)
-{
-    struct attr_sink *s = ctx;
-    uint32_t n = (uint32_t)strlen(name), v = (uint32_t)strlen(value);
-    const unsigned char k = (unsigned char)kind;
-    if (write_all(s->fd, &n, sizeof n) || write_all(s->fd, name, n) || write_all(s->fd, &k, 1) ||
-        write_all(s->fd, &v, sizeof v) || write_all(s->fd, value, v))
-        s->failed = 1;
-}
-
+/* A reader's body that sends only the attributes (an attribute stream). */
 static int child_visit(const char *path, int fd, int bulk)
 {
     (void)bulk;
-    struct attr_sink s = {fd, 0};
+    h5_setup();
     struct wire_head h;
     memset(&h, 0, sizeof h);
     int writer_open = 0;
-    h.rc = visit_file(path, send_attr, &s, &writer_open, h.err, sizeof h.err);
+    long long padded;
+    char why[512];
+    hid_t f = open_for_reading(path, &writer_open, &padded, why, sizeof why);
+    if (f < 0) h.rc = -1, snprintf(h.err, sizeof h.err, "cannot open: %s", why);
     h.writer_open = writer_open;
-    const uint32_t end = UINT32_MAX;
-    return s.failed || write_all(fd, &end, sizeof end) || write_all(fd, &h, sizeof h) ? -1 : 0;
+    const int rc = send_attrs(f, &h, fd);
+    if (f >= 0) H5Fclose(f);
+    return rc;
 }
 
 /* Where a child's bytes go: room(ctx, have, &len) is the place for the next
@@ -1033,9 +1081,12 @@ static double timeout_for(double bytes)
 
 /* The sink of child_read: the wire_head, then the rows and the samples straight
  * into their own arrays, sized by the head once it has come and checked
- * against what the file can hold. */
+ * against what the file can hold, then the attribute stream (when the head
+ * says the rows were read). */
 struct rows_sink {
     struct wire_head h;
+    struct grow attrs;                /* the attribute stream */
+    int rows_whole;                   /* all came before the attributes */
     int bulk;                         /* >= 0: rows and samples come in this file, not the stream */
     size_t cap;                       /* the most the reader may send */
     struct result_row *rows;
@@ -1090,7 +1141,12 @@ static char *rows_room(void *ctx, size_t have, size_t *len, const char **fail)
         *len = head + k->rows_b + k->samples_b - have;
         return (char *)k->samples + (have - head - k->rows_b);
     }
-    if (have > head + (k->h.rc == 0 && k->bulk < 0 ? k->rows_b + k->samples_b : 0)) {
+    const size_t body = head + (k->h.rc == 0 && k->bulk < 0 ? k->rows_b + k->samples_b : 0);
+    if (k->h.rc == 0) {   /* the rows have all come; now the attributes */
+        k->rows_whole = 1;
+        return grow_room(&k->attrs, have - body, len, fail);
+    }
+    if (have > body) {
         *fail = "its reader sent more than it announced";
         return NULL;
     }
@@ -1103,12 +1159,14 @@ static int rows_done(void *ctx, size_t have, const char **fail)
     struct rows_sink *k = ctx;
     const size_t want = sizeof k->h + (k->h.rc == 0 && k->bulk < 0 ? k->rows_b + k->samples_b : 0);
     if (have >= sizeof k->h && !k->sized && rows_sized(k, fail) != 0) return -1;
-    if (have < sizeof k->h || have != want) {
+    if (have < sizeof k->h || have < want || (k->h.rc != 0 && have != want)) {
         snprintf(k->msg, sizeof k->msg, "damaged (its reader sent %zu bytes%s)", have,
                  have < sizeof k->h ? "" : " short of what it announced");
         *fail = k->msg;
         return -1;
     }
+    k->rows_whole = 1;
+    k->attrs.len = have - want;
     return 0;
 }
 
@@ -1145,22 +1203,109 @@ static int map_bulk(struct rows_sink *k, char *why, size_t whylen)
     return 0;
 }
 
-/* The attributes trust_attrs reads, as text. */
-struct attrs_seen {
-    char crc[32], complete[32];
-    int has_crc, has_complete;
+/* The most an attribute stream of a file of `bytes` may hold. */
+static size_t attrs_cap(double bytes)
+{
+    const double cap = 4 * bytes + (1 << 20);
+    return cap > (double)SIZE_MAX / 2 ? SIZE_MAX / 2 : (size_t)cap;
+}
+
+/* One entry of an attribute stream at *at: 1 with its parts (name and value
+ * not NUL-ended) and *at past it, 0 at the end marker (*at past it), -1 when
+ * the stream is cut or malformed. */
+struct attr_entry {
+    const char *name, *value;
+    uint32_t n, v;
+    enum attr_kind kind;
 };
 
-static void see_attr(const char *name, const char *value, void *ctx)
+static int next_attr(const char *buf, size_t len, size_t *at, struct attr_entry *e)
 {
-    struct attrs_seen *s = ctx;
-    if (!strcmp(name, TRUST_ATTRS_CRC)) {
-        s->has_crc = 1;
-        snprintf(s->crc, sizeof s->crc, "%s", value);
-    } else if (!strcmp(name, "complete")) {
-        s->has_complete = 1;
-        snprintf(s->complete, sizeof s->complete, "%s", value);
+    if (*at + 4 > len) return -1;
+    memcpy(&e->n, buf + *at, 4);
+    *at += 4;
+    if (e->n == UINT32_MAX) return 0;
+    if (e->n > len - *at || len - *at - e->n < 5) return -1;
+    const unsigned char k = (unsigned char)buf[*at + e->n];
+    memcpy(&e->v, buf + *at + e->n + 1, 4);
+    if (k > ATTR_OTHER || e->v > len - (*at + e->n + 5)) return -1;
+    e->name = buf + *at;
+    e->kind = (enum attr_kind)k;
+    e->value = buf + *at + e->n + 5;
+    *at += (size_t)e->n + 5 + e->v;
+    return 1;
+}
+
+/* An attribute stream decoded: the attributes in one block (the array, then
+ * their texts; free list), and the texts of attrs_crc32 and complete (NULL
+ * where absent). */
+struct attrs_read {
+    struct results_attr *list;
+    size_t n;
+    const char *crc, *complete;
+};
+
+/* The attribute stream buf[0, len), decoded and judged whole: 0 with *a, or -1
+ * with why (the stream is cut, the reader could not read them, or they do not
+ * match their checksum). */
+static int take_attrs(const char *buf, size_t len, struct attrs_read *a, char *why, size_t whylen)
+{
+    *a = (struct attrs_read){NULL, 0, NULL, NULL};
+    size_t at = 0, count = 0, text = 0;
+    int r;
+    struct attr_entry e;
+    uint32_t crc = 0;
+    long long stored = 0;   /* TRUST_ATTRS_CRC; 0: none (an older schema, or a killed run) */
+    while ((r = next_attr(buf, len, &at, &e)) == 1) {
+        char *name = strndup(e.name, e.n), *value = strndup(e.value, e.v);
+        if (name && value) {
+            crc = trust_attr_crc(crc, name, value);
+            if (!strcmp(name, TRUST_ATTRS_CRC)) stored = strtoll(value, NULL, 10);
+        }
+        free(name);
+        free(value);
+        count++;
+        text += (size_t)e.n + e.v + 2;
     }
+    struct wire_head h;
+    const int ok = r == 0 && at + sizeof h == len;
+    if (ok) memcpy(&h, buf + at, sizeof h);
+    /* A run killed while it wrote its end (its writer never closed the file) may
+     * leave some of the end's attributes on disk and not others: that file is
+     * the killed run it is (complete when its rows are all there), where a
+     * closed one is damaged.  The CRC is as written: an unsigned 32-bit value
+     * (not one that only its low 32 bits match). */
+    if (ok && stored != 0 && (stored < 0 || stored > UINT32_MAX || (uint32_t)stored != crc) &&
+        !h.writer_open) {
+        snprintf(why, whylen, "damaged (its attributes do not match their checksum, %s)",
+                 TRUST_ATTRS_CRC);
+        return -1;
+    }
+    if (!ok) {
+        snprintf(why, whylen, "damaged (its attributes could not be read)");
+        return -1;
+    }
+    h.err[sizeof h.err - 1] = '\0';
+    if (h.rc != 0) {
+        snprintf(why, whylen, "%s", h.err);
+        return -1;
+    }
+    a->list = malloc(count * sizeof *a->list + text + 1);
+    if (!a->list) {
+        snprintf(why, whylen, "out of memory for its attributes");
+        return -1;
+    }
+    char *t = (char *)(a->list + count);
+    at = 0;
+    for (size_t i = 0; i < count && next_attr(buf, len, &at, &e) == 1; i++) {
+        struct results_attr *x = &a->list[a->n++];
+        x->name = memcpy(t, e.name, e.n), t[e.n] = '\0', t += e.n + 1;
+        x->value = memcpy(t, e.value, e.v), t[e.v] = '\0', t += e.v + 1;
+        x->kind = e.kind;
+        if (!strcmp(x->name, TRUST_ATTRS_CRC)) a->crc = x->value;
+        else if (!strcmp(x->name, "complete")) a->complete = x->value;
+    }
+    return 0;
 }
 
 /* One file's read under way (results_read_all): its reader, started, and the
@@ -1190,6 +1335,7 @@ static void start_file_read(const char *path, struct file_read *fr)
         return;
     }
     k->cap = cap_d > (double)SIZE_MAX / 2 ? SIZE_MAX / 2 : (size_t)cap_d;
+    k->attrs.cap = attrs_cap(size);
     /* The rows and samples come in a memory file that is then mapped, not
      * copied through the pipe (where the system has none, through the pipe). */
 #ifdef RESULTS_READ_IN_PROCESS
@@ -1215,6 +1361,10 @@ static int end_file_read(const char *path, struct file_read *fr, struct results_
     }
     const struct sink to = {rows_room, rows_done, k};
     int rc = end_reader(&fr->r, &to, fr->timeout_s, why, sizeof why);
+    /* The rows came whole and the reader died or hung on the attributes: why
+     * is theirs. */
+    const int attrs_lost = rc != 0 && k->rows_whole && k->h.rc == 0;
+    if (attrs_lost) rc = 0;
     if (rc == 0 && k->h.rc == 0 && k->bulk >= 0 && map_bulk(k, why, sizeof why) != 0) rc = -1;
     if (k->bulk >= 0) close(k->bulk);
     if (rc != 0 || k->h.rc != 0) {
@@ -1222,6 +1372,7 @@ static int end_file_read(const char *path, struct file_read *fr, struct results_
         else snprintf(err, errlen, "%s: %s", path, why);
         if (k->map) munmap(k->map, k->map_len);
         else free(k->rows), free(k->samples);
+        free(k->attrs.b);
         free(k);
         return -1;
     }
@@ -1238,18 +1389,15 @@ static int end_file_read(const char *path, struct file_read *fr, struct results_
     out->complete = k->h.complete;
     out->checksummed = k->h.checksummed;
     out->damaged = (size_t)k->h.damaged;
-    free(k);
     /* The attributes, read whole and checked against their checksum: by every
      * reader, not only those that show them. */
-    struct attrs_seen seen = {.has_crc = 0};
-    if (results_visit_attrs(path, see_attr, &seen, why, sizeof why) != 0) {
-        const size_t n = strlen(path);
-        trust_attrs(out, strncmp(why, path, n) || strncmp(why + n, ": ", 2) ? why : why + n + 2,
-                    NULL, NULL);
-    } else {
-        trust_attrs(out, NULL, seen.has_crc ? seen.crc : NULL,
-                    seen.has_complete ? seen.complete : NULL);
-    }
+    struct attrs_read a = {NULL, 0, NULL, NULL};
+    if (attrs_lost) snprintf(out->attrs_why, sizeof out->attrs_why, "%s", why);
+    else if (take_attrs(k->attrs.b, k->attrs.len, &a, out->attrs_why, sizeof out->attrs_why) == 0)
+        out->attrs = a.list, out->n_attrs = a.n;
+    trust_attrs(out, out->attrs_why[0] ? out->attrs_why : NULL, a.crc, a.complete);
+    free(k->attrs.b);
+    free(k);
     return 0;
 }
 
@@ -1279,32 +1427,6 @@ int results_read_all(const char *const *paths, struct results_file *outs, size_t
     return rc;
 }
 
-/* One entry of a child_visit stream at *at: 1 with its parts (name and value
- * not NUL-ended) and *at past it, 0 at the end marker (*at past it), -1 when
- * the stream is cut or malformed. */
-struct attr_entry {
-    const char *name, *value;
-    uint32_t n, v;
-    enum attr_kind kind;
-};
-
-static int next_attr(const char *buf, size_t len, size_t *at, struct attr_entry *e)
-{
-    if (*at + 4 > len) return -1;
-    memcpy(&e->n, buf + *at, 4);
-    *at += 4;
-    if (e->n == UINT32_MAX) return 0;
-    if (e->n > len - *at || len - *at - e->n < 5) return -1;
-    const unsigned char k = (unsigned char)buf[*at + e->n];
-    memcpy(&e->v, buf + *at + e->n + 1, 4);
-    if (k > ATTR_OTHER || e->v > len - (*at + e->n + 5)) return -1;
-    e->name = buf + *at;
-    e->kind = (enum attr_kind)k;
-    e->value = buf + *at + e->n + 5;
-    *at += (size_t)e->n + 5 + e->v;
-    return 1;
-}
-
 int results_visit_attrs_kind(const char *path, attr_kind_fn fn, void *ctx, char *err,
                              size_t errlen)
 {
@@ -1314,69 +1436,18 @@ int results_visit_attrs_kind(const char *path, attr_kind_fn fn, void *ctx, char 
         snprintf(err, errlen, "%s: cannot read: %s", path, why);
         return -1;
     }
-    struct grow g = {NULL, 0, (size_t)st.st_size * 4 + ((size_t)1 << 20), 0};
+    struct grow g = {NULL, 0, attrs_cap((double)st.st_size), 0};
     const struct sink to = {grow_room, grow_done, &g};
-    if (run_child(child_visit, path, -1, &to, timeout_for((double)st.st_size), why, sizeof why) != 0) {
+    struct attrs_read a;
+    if (run_child(child_visit, path, -1, &to, timeout_for((double)st.st_size), why, sizeof why) != 0 ||
+        take_attrs(g.b, g.len, &a, why, sizeof why) != 0) {
         free(g.b);
         snprintf(err, errlen, "%s: %s", path, why);
         return -1;
     }
-    char *buf = g.b;
-    const size_t len = g.len;
-    /* Decode every entry before the first callback, so that a damaged stream
-     * is refused whole. */
-    size_t at = 0, count = 0;
-    int ok = 0, r;
-    struct wire_head h;
-    struct attr_entry e;
-    uint32_t crc = 0;
-    long long stored = 0;   /* TRUST_ATTRS_CRC; 0: none (an older schema, or a killed run) */
-    while ((r = next_attr(buf, len, &at, &e)) == 1) {
-        char *name = strndup(e.name, e.n), *value = strndup(e.value, e.v);
-        if (name && value) {
-            crc = trust_attr_crc(crc, name, value);
-            if (!strcmp(name, TRUST_ATTRS_CRC)) stored = strtoll(value, NULL, 10);
-        }
-        free(name);
-        free(value);
-        count++;
-    }
-    if (r == 0 && at + sizeof h == len) {
-        memcpy(&h, buf + at, sizeof h);
-        ok = 1;
-    }
-    /* A run killed while it wrote its end (its writer never closed the file) may
-     * leave some of the end's attributes on disk and not others: that file is
-     * the killed run it is (complete when its rows are all there), where a
-     * closed one is damaged. */
-    /* the CRC as written: an unsigned 32-bit value (not one that only its low
-     * 32 bits match) */
-    if (ok && stored != 0 && (stored < 0 || stored > UINT32_MAX || (uint32_t)stored != crc) &&
-        !h.writer_open) {
-        snprintf(err, errlen, "%s: damaged (its attributes do not match their checksum, %s)", path,
-                 TRUST_ATTRS_CRC);
-        free(buf);
-        return -1;
-    }
-    if (!ok) {
-        snprintf(err, errlen, "%s: damaged (its attributes could not be read)", path);
-        free(buf);
-        return -1;
-    }
-    h.err[sizeof h.err - 1] = '\0';
-    if (h.rc != 0) {
-        snprintf(err, errlen, "%s", h.err);
-        free(buf);
-        return -1;
-    }
-    at = 0;
-    for (size_t i = 0; i < count && next_attr(buf, len, &at, &e) == 1; i++) {
-        char *name = strndup(e.name, e.n), *value = strndup(e.value, e.v);
-        if (name && value) fn(name, value, e.kind, ctx);
-        free(name);
-        free(value);
-    }
-    free(buf);
+    free(g.b);
+    for (size_t i = 0; i < a.n; i++) fn(a.list[i].name, a.list[i].value, a.list[i].kind, ctx);
+    free(a.list);
     return 0;
 }
 

@@ -78,8 +78,8 @@ int trust_schema(int schema_version, const unsigned char *present,
 void trust_rows(struct results_file *f, int says_complete, long long planned, double fp32_peak,
                 size_t lost);
 
-/* The root attributes, as results_visit_attrs read them (results_read runs
- * it on every file): unreadable, its refusal (NULL: read whole, and matching
+/* The root attributes, as results_read read them with the rows of every
+ * file: unreadable, why they were not (NULL: read whole, and matching
  * their checksum where they have one); crc and complete, the text of
  * attrs_crc32 and of complete (NULL where absent).  Damaged: attributes that
  * cannot be read or do not match their checksum; complete other than 0 or 1;

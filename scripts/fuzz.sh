@@ -21,7 +21,8 @@
 #
 # --fork: for a target that runs the HDF5 library in its own process
 # (fuzz_results), where the library may crash or hang: libFuzzer's fork mode
-# (-fork=1), in which the fuzzing runs in jobs, each a process of its own, and
+# (-fork=FUZZ_JOBS, by default one job per core), in which the fuzzing runs in
+# jobs, each a process of its own, and
 # a job that crashes, hangs past FUZZ_TIMEOUT seconds (default 3) or runs out
 # of memory leaves its reproducer and is replaced while the run goes on.  The
 # jobs' logs are not kept (libFuzzer's parent prints only their ERROR lines), so
@@ -37,8 +38,12 @@ if [ $# -ne 4 ] && [ $# -ne 5 ]; then
     exit 1
 fi
 bin=$1 src=$2 work=$3 secs=$4 seed=${5:-0} timeout=${FUZZ_TIMEOUT:-3}
+jobs=${FUZZ_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 case $seed in
     '' | *[!0-9]*) echo "fuzz: FUZZ_SEED '$seed' (expected a whole number)" >&2; exit 1 ;;
+esac
+case $jobs in
+    '' | 0 | *[!0-9]*) echo "fuzz: FUZZ_JOBS '$jobs' (expected a whole number of jobs, at least 1)" >&2; exit 1 ;;
 esac
 case $secs in
     '' | *[!0-9]*) echo "fuzz: FUZZ_SECONDS '$secs' (expected a whole number of seconds)" >&2; exit 1 ;;
@@ -51,7 +56,7 @@ dict=
 max_len=$(find "$src/corpus" -type f -printf '%s\n' | sort -n | tail -n 1)
 [ "${max_len:-0}" -gt 16384 ] || max_len=16384
 mode="-timeout=10"
-[ "$fork" = 1 ] && mode="-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 -timeout=$timeout"
+[ "$fork" = 1 ] && mode="-fork=$jobs -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 -timeout=$timeout"
 
 seeds_sum() { find "$src/corpus" -type f | LC_ALL=C sort | xargs cat | cksum; }
 mkdir -p "$work/corpus" "$work/artifacts" || exit 1
@@ -59,7 +64,7 @@ rm -rf "$work/artifacts"/crash-* "$work/artifacts"/leak-* "$work/artifacts"/time
        "$work/artifacts"/oom-* "$work/artifacts"/slow-unit-* "$work/replay"
 log=$work/fuzz.log
 before=$(seeds_sum)
-echo "fuzz: $bin for $secs s (seed $([ "$seed" = 0 ] && echo "libFuzzer's" || echo "$seed")$([ "$fork" = 1 ] && echo "; fork mode")) from $(ls "$src/corpus" | wc -l) seeds" \
+echo "fuzz: $bin for $secs s (seed $([ "$seed" = 0 ] && echo "libFuzzer's" || echo "$seed")$([ "$fork" = 1 ] && echo "; fork mode, $jobs jobs")) from $(ls "$src/corpus" | wc -l) seeds" \
      "and $(ls "$work/corpus" | wc -l) inputs of earlier runs; log in $log"
 
 # Leaks fail the run (LeakSanitizer, part of ASan); so does any UBSan report.

@@ -433,6 +433,23 @@ static void ignore_attr(const char *name, const char *value, void *ctx)
     (void)name, (void)value, (void)ctx;
 }
 
+/* results_visit_attrs_kind's callback: the next attribute must be the next of
+ * the list in ctx (what results_read returned), name, value and kind. */
+struct attr_match {
+    const struct results_file *f;
+    size_t at;
+};
+
+static void match_attr(const char *name, const char *value, enum attr_kind kind, void *ctx)
+{
+    struct attr_match *m = ctx;
+    assert_true(m->at < m->f->n_attrs);
+    const struct results_attr *a = &m->f->attrs[m->at++];
+    assert_string_equal(a->name, name);
+    assert_string_equal(a->value, value);
+    assert_int_equal(a->kind, kind);
+}
+
 /* A passed GPU row whose values agree with each other (trust.h). */
 static struct result_row sound_row(int n)
 {
@@ -554,6 +571,15 @@ static void untrustworthy_files_are_refused_or_marked(void **state)
     assert_int_equal(results_read(path, &f, err, sizeof err), 0);
     assert_true(f.complete && f.damaged == 0 && f.notes[0] == '\0' && f.checksummed);
     assert_int_equal(f.planned, 3);
+    /* its attributes, read with the rows: the same as read alone, in order */
+    {
+        struct attr_match m = {&f, 0};
+        assert_string_equal(f.attrs_why, "");
+        assert_int_equal(results_visit_attrs_kind(path, match_attr, &m, err, sizeof err), 0);
+        assert_true(m.at == f.n_attrs && f.n_attrs >= 5);
+        assert_string_equal(results_attr_value(&f, "complete"), "1");
+        assert_null(results_attr_value(&f, "no_such_attribute"));
+    }
     /* an attribute changed after the run ended: its checksum finds it */
     {
         char copy[320];
@@ -826,6 +852,11 @@ static void crafted_damage_is_found(void **state)
     assert_int_equal(results_read(path, &f, err, sizeof err), 0);
     assert_int_equal(f.damaged, 1);
     assert_non_null(strstr(f.notes, "its attributes do not match their checksum"));
+    /* the rows are kept; the attributes are not given, and attrs_why says why */
+    assert_int_equal(f.n_rows, 2);
+    assert_true(f.n_attrs == 0 && f.attrs == NULL);
+    assert_string_equal(f.attrs_why, "damaged (its attributes do not match their checksum, "
+                                     "attrs_crc32)");
     results_file_free(&f);
     /* ... complete = 1 with no checksum over them (removed with the change) */
     h = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
