@@ -1,17 +1,18 @@
 #!/usr/bin/env python3
 """cut-run.py SRC.h5 DST.h5 -- a few rows of a GPU run as a file of the current
-schema (9), for the results fuzzer's seeds (make-corpus.sh).
+schema (10), for the results fuzzer's seeds (make-corpus.sh).
 
-The shipped GPU runs (data/, schema 8) are too large to mutate quickly; this
-keeps, at the smallest M of SRC, the first row of each rung, disposition and
-pairing, with every sample of each, and every root attribute with its type.  It
-writes them as mmladder's writer writes schema 9 (results.c; data/README.md): the
-same column types (fixed-length NUL-terminated strings, 32-bit integers,
-doubles) with `crc32` last, chunked and uncompressed tables, and, for the
-schema, each row's `crc32` and the attribute `attrs_crc32` computed as
-data/README.md spells them out.  `planned_points` becomes the rows kept and the
-file says it is complete: `mmladder info DST` reads it as sound and checksummed
-(make-corpus.sh checks that)."""
+The shipped GPU runs (data/, schemas 8 and 10) are too large to mutate quickly;
+this keeps, at the smallest M of SRC, the first row of each rung, disposition
+and pairing, with every sample of each, and every root attribute with its type.
+It writes them as mmladder's writer writes schema 10 (results.c;
+data/README.md): the same column types (fixed-length NUL-terminated strings,
+32-bit integers, doubles) with `crc32` and `point` last (added where SRC is of
+an older schema), chunked and uncompressed tables, each row's `point` its place
+among the rows kept, and each row's `crc32` and the attribute `attrs_crc32`
+computed as data/README.md spells them out.  `planned_points` becomes the rows
+kept and the file says it is complete: `mmladder info DST` reads it as sound and
+checksummed (make-corpus.sh checks that)."""
 import struct
 import sys
 import zlib
@@ -49,12 +50,16 @@ def crc_record(crc, record, dtype, skip=None):
     return crc
 
 
-def with_crc32(tid):
-    """The compound type tid with a 32-bit integer `crc32` after its members."""
-    out = h5py.h5t.create(h5py.h5t.COMPOUND, tid.get_size() + 4)
+def with_last(tid, names):
+    """The compound type tid with a 32-bit integer column after its members for
+    each of names it lacks, in order."""
+    have = [tid.get_member_name(k) for k in range(tid.get_nmembers())]
+    more = [n for n in names if n not in have]
+    out = h5py.h5t.create(h5py.h5t.COMPOUND, tid.get_size() + 4 * len(more))
     for k in range(tid.get_nmembers()):
         out.insert(tid.get_member_name(k), tid.get_member_offset(k), tid.get_member_type(k))
-    out.insert(b'crc32', tid.get_size(), h5py.h5t.STD_I32LE)
+    for i, n in enumerate(more):
+        out.insert(n, tid.get_size() + 4 * i, h5py.h5t.STD_I32LE)
     return out
 
 
@@ -83,7 +88,7 @@ def main(src_path, dst_path):
         rows_in = src['results'][:]
         samples_in = src['samples'][:]
         keep = pick(rows_in)
-        rtype = with_crc32(src['results'].id.get_type())
+        rtype = with_last(src['results'].id.get_type(), [b'crc32', b'point'])
         rows = np.zeros(len(keep), dtype=rtype.dtype)
         samples = []
         for new, old in enumerate(keep):
@@ -93,6 +98,7 @@ def main(src_path, dst_path):
             mine['row'] = new
             samples.append(mine)
             rows[new]['crc32'] = 0
+            rows[new]['point'] = new
         samples = np.concatenate(samples)
         for new in range(len(keep)):
             crc = crc_record(0, rows[new], rows.dtype, skip='crc32')
@@ -104,7 +110,7 @@ def main(src_path, dst_path):
         values = {}
         for name in src.attrs:
             values[name] = (src.attrs[name], src.attrs.get_id(name).dtype)
-        values['schema_version'] = (np.int64(9), np.dtype('<i8'))
+        values['schema_version'] = (np.int64(10), np.dtype('<i8'))
         values['planned_points'] = (np.int64(len(keep)), np.dtype('<i8'))
         values['complete'] = (np.int64(1), np.dtype('<i8'))
         crc = 0

@@ -13,8 +13,9 @@
 # The current schema's seeds: small host runs (complete, and killed with
 # SIGKILL: the SWMR writer's mark stays set), experiments/quick.ini with few
 # host samples (host rows and the GPU rows skipped for want of a GPU), a few
-# rows of two shipped GPU runs (data/references.mk: the paper matrix and the
-# estimates, with the second timer's columns) cut by cut-run.py, and damaged
+# rows of three shipped GPU runs (data/references.mk: the paper matrix, the
+# estimates and the held-out corpus, the last two with the second timer's
+# columns, the last of schema 10 itself) cut by cut-run.py, and damaged
 # copies (cut in half; eight bytes overwritten in the superblock, the metadata
 # and the data).
 set -euo pipefail
@@ -53,6 +54,11 @@ sleep 0.5; kill -KILL "$pid"; wait "$pid" || true
 . data/references.mk
 python3 tests/fuzz/results/cut-run.py "$REF_H100" "$out/$s-gpu-paper-cut.h5"
 python3 tests/fuzz/results/cut-run.py "$REF_ESTIMATES_H100" "$out/$s-gpu-estimates-cut.h5"
+python3 tests/fuzz/results/cut-run.py "$REF_KT_HELDOUT_H100" "$out/$s-gpu-heldout-cut.h5"
+for f in "$s-gpu-estimates-cut" "$s-gpu-heldout-cut"; do
+    "$new" info "$out/$f.h5" > "$work/info" && grep -q '^rows: .* 0 damaged), .*, complete$' "$work/info" ||
+        { echo "make-corpus: $out/$f.h5 is not read as sound and complete" >&2; exit 1; }
+done
 for f in "$s-quick" "$s-gpu-paper-cut"; do
     "$new" info "$out/$f.h5" > "$work/info" && grep -q '^rows: .* 0 damaged), .*, complete$' "$work/info" ||
         { echo "make-corpus: $out/$f.h5 is not read as sound and complete" >&2; exit 1; }
