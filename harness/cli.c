@@ -12,7 +12,9 @@
 #include "derive.h"
 #include "results.h"
 
-const char CLI_USAGE[] =
+/* The usage text, in parts: C11 compilers need take no string literal longer
+ * than 4095 characters. */
+static const char *const USAGE[] = {
     "usage: mmladder COMMAND [ARGS]\n"
     "\n"
     "The matrix-multiplication ladder: run a declared experiment, every point verified\n"
@@ -43,7 +45,7 @@ const char CLI_USAGE[] =
     "        or CSV on stdout; --passed keeps verified rows only\n"
     "  compare NEW.h5 REFERENCE.h5 [--tolerance 0.10] [--tsv]\n"
     "        per rung and shape: best GFLOP/s in each file, the ratio, and whether it\n"
-    "        is within the tolerance (exit 0 either way; 1 if nothing matched)\n"
+    "        is within the tolerance (exit 0 either way; 1 if nothing matched)\n",
     "  table VIEW [--n N] [ROLE=]FILE.h5 ...\n"
     "        a derived view as a table with a header row (the figures draw these):\n"
     "        rungs (no file), runs (any number), ladder, configs, speedup, samples\n"
@@ -75,7 +77,12 @@ const char CLI_USAGE[] =
     "exit status: 0 all points passed (or were skipped by design); 1 bad input or I/O\n"
     "error; 2 some point incorrect or failed; 3 some points could not run on this\n"
     "machine (no GPU); 4 merged but incomplete; 130 interrupted (the file keeps every\n"
-    "completed point).\n";
+    "completed point).\n"};
+
+void cli_usage(FILE *out)
+{
+    for (size_t i = 0; i < sizeof USAGE / sizeof USAGE[0]; i++) fputs(USAGE[i], out);
+}
 
 
 const char *cli_option_value(const struct cli *c, const char *cmd, int argc, char **argv, int *i,
@@ -211,13 +218,14 @@ static int dispatch(const struct cli *c, int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
         !strcmp(argv[1], "help")) {
-        fputs(CLI_USAGE, argc < 2 ? c->err : c->out);
+        cli_usage(argc < 2 ? c->err : c->out);
         return argc < 2 ? EXIT_INPUT : EXIT_OK;
     }
     for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
         if (!strcmp(argv[1], COMMANDS[i].name))
             return refuse_empty(c, argc, argv) ? EXIT_INPUT : COMMANDS[i].fn(c, argc, argv);
-    fprintf(c->err, "mmladder: unknown command '%s'\n%s", argv[1], CLI_USAGE);
+    fprintf(c->err, "mmladder: unknown command '%s'\n", argv[1]);
+    cli_usage(c->err);
     return EXIT_INPUT;
 }
 

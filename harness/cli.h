@@ -47,7 +47,8 @@ struct cli {
 int cli_main(const struct cli *c, int argc, char **argv);
 
 /* ---- shared by the commands (cli.c) ------------------------------------------ */
-extern const char CLI_USAGE[];
+/* The usage text, on out. */
+void cli_usage(FILE *out);
 
 /* The runs a derived command (table, claims, values) takes: the paper matrix,
  * shape suite, transfers, portability run and reproductions of two GPUs. */

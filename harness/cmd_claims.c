@@ -21,7 +21,8 @@
 int cmd_claims(const struct cli *c, int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(c->err, "mmladder claims: no claims file given\n%s", CLI_USAGE);
+        fprintf(c->err, "mmladder claims: no claims file given\n");
+        cli_usage(c->err);
         return EXIT_INPUT;
     }
     const char *mine_path = NULL;

@@ -263,7 +263,8 @@ int cmd_list_or_plan(const struct cli *c, int argc, char **argv, int dry_run)
     }
     if (argc < 3) {
         if (dry_run) {
-            fprintf(c->err, "mmladder plan: no experiment file given\n%s", CLI_USAGE);
+            fprintf(c->err, "mmladder plan: no experiment file given\n");
+            cli_usage(c->err);
             return EXIT_INPUT;
         }
         print_variants(c);

@@ -25,11 +25,13 @@ static void print_attr(const char *name, const char *value, void *out)
 int cmd_info(const struct cli *c, int argc, char **argv)
 {
     if (argc != 3) {
-        if (argc < 3)
-            fprintf(c->err, "mmladder info: no results file given\n%s", CLI_USAGE);
-        else
+        if (argc < 3) {
+            fprintf(c->err, "mmladder info: no results file given\n");
+            cli_usage(c->err);
+        } else {
             fprintf(c->err, "mmladder info: unexpected argument '%s' (expected one results "
                             "file)\n", argv[3]);
+        }
         return EXIT_INPUT;
     }
     char err[PATH_MAX + 512];
@@ -77,14 +79,15 @@ int cmd_export(const struct cli *c, int argc, char **argv)
         else if (!strcmp(argv[i], "--attrs")) attrs = 1;
         else if (argv[i][0] != '-' && !path) path = argv[i];
         else {
-            fprintf(c->err, "mmladder export: %s '%s'\n%s",
-                    argv[i][0] == '-' ? "unknown option" : "unexpected argument", argv[i],
-                    CLI_USAGE);
+            fprintf(c->err, "mmladder export: %s '%s'\n",
+                    argv[i][0] == '-' ? "unknown option" : "unexpected argument", argv[i]);
+            cli_usage(c->err);
             return EXIT_INPUT;
         }
     }
     if (!path) {
-        fprintf(c->err, "mmladder export: no results file given\n%s", CLI_USAGE);
+        fprintf(c->err, "mmladder export: no results file given\n");
+        cli_usage(c->err);
         return EXIT_INPUT;
     }
     char err[PATH_MAX + 512];
@@ -136,7 +139,8 @@ int cmd_compare(const struct cli *c, int argc, char **argv)
         } else if (argv[i][0] != '-' && np < 2) {
             paths[np++] = argv[i];
         } else {
-            fprintf(c->err, "mmladder compare: unexpected argument '%s'\n%s", argv[i], CLI_USAGE);
+            fprintf(c->err, "mmladder compare: unexpected argument '%s'\n", argv[i]);
+            cli_usage(c->err);
             return EXIT_INPUT;
         }
     }
@@ -144,9 +148,11 @@ int cmd_compare(const struct cli *c, int argc, char **argv)
         if (np == 1)
             fprintf(c->err, "mmladder compare: only one results file, '%s' (expected NEW.h5 and "
                             "REFERENCE.h5)\n", paths[0]);
-        else
+        else {
             fprintf(c->err, "mmladder compare: no results files given (expected NEW.h5 and "
-                            "REFERENCE.h5)\n%s", CLI_USAGE);
+                            "REFERENCE.h5)\n");
+            cli_usage(c->err);
+        }
         return EXIT_INPUT;
     }
     char err[PATH_MAX + 512];
@@ -196,8 +202,8 @@ int cmd_compare(const struct cli *c, int argc, char **argv)
 int cmd_table(const struct cli *c, int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(c->err, "mmladder table: no view given (expected one of: %s)\n%s", DERIVE_VIEWS,
-                CLI_USAGE);
+        fprintf(c->err, "mmladder table: no view given (expected one of: %s)\n", DERIVE_VIEWS);
+        cli_usage(c->err);
         return EXIT_INPUT;
     }
     const char *view = argv[2], *n_arg = NULL;
@@ -215,7 +221,8 @@ int cmd_table(const struct cli *c, int argc, char **argv)
     }
     for (int i = first; i < argc; i++)
         if (argv[i][0] == '-') {
-            fprintf(c->err, "mmladder table: unknown option '%s'\n%s", argv[i], CLI_USAGE);
+            fprintf(c->err, "mmladder table: unknown option '%s'\n", argv[i]);
+            cli_usage(c->err);
             return EXIT_INPUT;
         }
     struct run *runs = calloc(CLI_MAX_RUNS, sizeof *runs);

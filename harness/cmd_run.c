@@ -114,7 +114,8 @@ static int parse_run_args(const struct cli *c, int argc, char **argv, struct run
         } else if (!strcmp(arg, "--kernel-timer")) {
             a->kernel_timer = 1;
         } else if (arg[0] == '-' && arg[1]) {
-            fprintf(c->err, "mmladder run: unknown option '%s'\n%s", arg, CLI_USAGE);
+            fprintf(c->err, "mmladder run: unknown option '%s'\n", arg);
+            cli_usage(c->err);
             return -1;
         } else if (a->exp_path) {
             fprintf(c->err, "mmladder run: unexpected argument '%s' (one experiment file: '%s' "
@@ -130,7 +131,8 @@ static int parse_run_args(const struct cli *c, int argc, char **argv, struct run
         return -1;
     }
     if (!a->exp_path) {
-        fprintf(c->err, "mmladder run: no experiment file given\n%s", CLI_USAGE);
+        fprintf(c->err, "mmladder run: no experiment file given\n");
+        cli_usage(c->err);
         return -1;
     }
     return cli_shard_check(c, "run", &a->shard);
