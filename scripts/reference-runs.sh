@@ -1,6 +1,6 @@
 #!/bin/bash
 # One GPU's reference set, as data/README.md lists it, on a GPU host and from a
-# clean checkout of the commit the set is made from.  Two parts, each within ten
+# clean checkout of the commit the set is made from.  Four parts, each within ten
 # minutes on an H100 or H200:
 #   scripts/reference-runs.sh OUTDIR measure
 #       make test (GPU tests included), then the paper matrix, the shape suite
@@ -10,12 +10,16 @@
 #       PTX=80; experiments/portability.ini), then, in the native build, the
 #       three estimates of each ratio near cuBLAS (experiments/estimates.ini)
 #       and make sanitize
+#   scripts/reference-runs.sh OUTDIR heldout
+#   scripts/reference-runs.sh OUTDIR heldout-kt
+#       the held-out corpus (experiments/heldout.ini), timed by CUDA events;
+#       then again with the second timer on (--kernel-timer)
 # The results files and the sanitizer table go to OUTDIR, with the logs; the
 # checkout is left as it was found.  The set's reproduction is `make reproduce`
 # on another, freshly started machine of the same kind.
 set -uo pipefail
-out=${1:?usage: scripts/reference-runs.sh OUTDIR measure|check}
-part=${2:?usage: scripts/reference-runs.sh OUTDIR measure|check}
+out=${1:?usage: scripts/reference-runs.sh OUTDIR measure|check|heldout|heldout-kt}
+part=${2:?usage: scripts/reference-runs.sh OUTDIR measure|check|heldout|heldout-kt}
 mkdir -p "$out" || exit 1
 if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || ! git rev-parse HEAD >/dev/null 2>&1; then
     echo "reference-runs.sh: not a clean git checkout; a reference set is made from one" >&2
@@ -56,8 +60,20 @@ check)
     done
     exit $rc
     ;;
+heldout | heldout-kt)
+    # shellcheck source=scripts/offline-env.sh
+    . scripts/offline-env.sh || exit 1
+    make -j"$(nproc)" bin/mmladder > "$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
+    timer=
+    [ "$part" = heldout-kt ] && timer=--kernel-timer
+    rc=0
+    # shellcheck disable=SC2086  # $timer is no word or one
+    bin/mmladder run experiments/heldout.ini $timer -d "$out" > "$out/$part.log" 2>&1 || rc=$?
+    echo "$part: exit $rc"; tail -1 "$out/$part.log"
+    exit $rc
+    ;;
 *)
-    echo "reference-runs.sh: unknown part '$part' (expected measure or check)" >&2
+    echo "reference-runs.sh: unknown part '$part' (expected measure, check, heldout or heldout-kt)" >&2
     exit 1
     ;;
 esac
