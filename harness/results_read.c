@@ -835,8 +835,8 @@ static int child_read(const char *path, int fd, int bulk)
                        write_all(fd, f.samples, f.n_samples * sizeof *f.samples) != 0))
                  ? -1
                  : 0;
-    if (bulk < 0) results_file_free(&f);   /* read_file leaves it empty when it refuses */
-    else memset(&f, 0, sizeof f);           /* the bulk file's: this process ends */
+    if (bulk < 0) results_file_free(&f);   /* read_file leaves it empty when it refuses; in
+                                              bulk they are the bulk file's, and this process ends */
     if (h.rc == 0) {
         struct wire_head a;
         memset(&a, 0, sizeof a);
@@ -1254,58 +1254,47 @@ static int take_attrs(const char *buf, size_t len, struct attrs_read *a, char *w
     size_t at = 0, count = 0, text = 0;
     int r;
     struct attr_entry e;
-    uint32_t crc = 0;
-    long long stored = 0;   /* TRUST_ATTRS_CRC; 0: none (an older schema, or a killed run) */
-    while ((r = next_attr(buf, len, &at, &e)) == 1) {
-        char *name = strndup(e.name, e.n), *value = strndup(e.value, e.v);
-        if (name && value) {
-            crc = trust_attr_crc(crc, name, value);
-            if (!strcmp(name, TRUST_ATTRS_CRC)) stored = strtoll(value, NULL, 10);
-        }
-        free(name);
-        free(value);
-        count++;
-        text += (size_t)e.n + e.v + 2;
-    }
+    while ((r = next_attr(buf, len, &at, &e)) == 1) count++, text += (size_t)e.n + e.v + 2;
     struct wire_head h;
-    const int ok = r == 0 && at + sizeof h == len;
-    if (ok) memcpy(&h, buf + at, sizeof h);
-    /* A run killed while it wrote its end (its writer never closed the file) may
-     * leave some of the end's attributes on disk and not others: that file is
-     * the killed run it is (complete when its rows are all there), where a
-     * closed one is damaged.  The CRC is as written: an unsigned 32-bit value
-     * (not one that only its low 32 bits match). */
-    if (ok && stored != 0 && (stored < 0 || stored > UINT32_MAX || (uint32_t)stored != crc) &&
-        !h.writer_open) {
-        snprintf(why, whylen, "damaged (its attributes do not match their checksum, %s)",
-                 TRUST_ATTRS_CRC);
-        return -1;
-    }
-    if (!ok) {
+    if (r != 0 || at + sizeof h != len) {
         snprintf(why, whylen, "damaged (its attributes could not be read)");
         return -1;
     }
-    h.err[sizeof h.err - 1] = '\0';
-    if (h.rc != 0) {
-        snprintf(why, whylen, "%s", h.err);
-        return -1;
-    }
+    memcpy(&h, buf + at, sizeof h);
     a->list = malloc(count * sizeof *a->list + text + 1);
     if (!a->list) {
         snprintf(why, whylen, "out of memory for its attributes");
         return -1;
     }
     char *t = (char *)(a->list + count);
+    uint32_t crc = 0;
+    long long stored = 0;   /* TRUST_ATTRS_CRC; 0: none (an older schema, or a killed run) */
     at = 0;
     for (size_t i = 0; i < count && next_attr(buf, len, &at, &e) == 1; i++) {
         struct results_attr *x = &a->list[a->n++];
         x->name = memcpy(t, e.name, e.n), t[e.n] = '\0', t += e.n + 1;
         x->value = memcpy(t, e.value, e.v), t[e.v] = '\0', t += e.v + 1;
         x->kind = e.kind;
-        if (!strcmp(x->name, TRUST_ATTRS_CRC)) a->crc = x->value;
+        crc = trust_attr_crc(crc, x->name, x->value);
+        if (!strcmp(x->name, TRUST_ATTRS_CRC)) a->crc = x->value, stored = strtoll(x->value, NULL, 10);
         else if (!strcmp(x->name, "complete")) a->complete = x->value;
     }
-    return 0;
+    /* A run killed while it wrote its end (its writer never closed the file) may
+     * leave some of the end's attributes on disk and not others: that file is
+     * the killed run it is (complete when its rows are all there), where a
+     * closed one is damaged.  The CRC is as written: an unsigned 32-bit value
+     * (not one that only its low 32 bits match). */
+    h.err[sizeof h.err - 1] = '\0';
+    if (stored != 0 && (stored < 0 || stored > UINT32_MAX || (uint32_t)stored != crc) && !h.writer_open)
+        snprintf(why, whylen, "damaged (its attributes do not match their checksum, %s)",
+                 TRUST_ATTRS_CRC);
+    else if (h.rc != 0)
+        snprintf(why, whylen, "%s", h.err);
+    else
+        return 0;
+    free(a->list);
+    *a = (struct attrs_read){NULL, 0, NULL, NULL};
+    return -1;
 }
 
 /* One file's read under way (results_read_all): its reader, started, and the
