@@ -4,8 +4,9 @@
  * Each input is written to a file and read as a results file: results_read
  * (rows and attributes in one pass), then the summary table and the TSV/CSV
  * exports of what it returned; where results_read refused the file,
- * results_visit_attrs, which reads the attributes alone.  Built with -fsanitize=fuzzer,address,undefined and
- * -DRESULTS_READ_IN_PROCESS by `make fuzz`: the readers run the HDF5 library
+ * results_visit_attrs, which reads the attributes alone.  Built with
+ * -fsanitize=fuzzer,address,undefined and -DRESULTS_READ_IN_PROCESS by
+ * `make fuzz`: the readers run the HDF5 library
  * (Debian's, not instrumented) in this process, not in a child, so that
  * libFuzzer sees their coverage; scripts/fuzz.sh runs this target in
  * libFuzzer's fork mode, because the library can crash or hang here, and says
