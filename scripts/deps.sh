@@ -118,6 +118,15 @@ apt_install() {
     apt_get update -qq && apt_get install -y -qq --no-install-recommends "$@" >/dev/null
 }
 
+# offline_hint -- for a host without a package registry (a GPU host), the way
+# that needs none (README, "Dependencies").
+offline_hint() {
+    [ -z "$mode" ] || return 0
+    echo "Without a package registry: scripts/fetch-debs.sh where one is reachable, then" >&2
+    echo "  . scripts/offline-env.sh; make test-built (or make reproduce-built)" >&2
+    echo "here; those targets install nothing, and draw no figures without gnuplot." >&2
+}
+
 # ensure WHAT PROBE PKG... -- run PROBE; when it fails, install PKGs (or say
 # how) and run it again.
 ensure() {
@@ -125,7 +134,12 @@ ensure() {
     shift 2
     $probe_fn && return 0
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-        apt_install "$@" || { echo "deps: apt-get could not install $*" >&2; exit 1; }
+        apt_install "$@" || {
+            echo "deps: apt-get could not install $*; $what is missing or does not build here:" >&2
+            sed 's/^/  /' "$probe_log" >&2
+            offline_hint
+            exit 1
+        }
         # pkg-config may only now exist: the caller's HDF5 flags can be stale.
         if [ "$probe_fn" = probe_main ] && command -v pkg-config >/dev/null; then
             CFLAGS="${CFLAGS:-} $(pkg-config --cflags hdf5)"
@@ -140,6 +154,7 @@ ensure() {
     sed 's/^/  /' "$probe_log" >&2
     echo "Install with:" >&2
     echo "  sudo apt-get install $*" >&2
+    offline_hint
     exit 1
 }
 

@@ -3,7 +3,8 @@
  * a claim that says it holds on any x86-64 core.  A small host experiment and
  * claims file stand in for the shipped ones, and everything it writes goes to
  * a temporary folder (REPRODUCE_*); with a GPU here the script takes its GPU
- * path instead, and the test is skipped. */
+ * path instead, and the test is skipped.  And what `make reproduce`'s first
+ * step, scripts/deps.sh, says on a host where nothing can be installed. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stddef.h>
@@ -129,7 +130,33 @@ static void reproduce_without_a_gpu_checks_the_host_claims(void **state)
     test_rmtree(dir);
 }
 
+/* A host with no package registry (a GPU host, typically) and a build that
+ * fails there: deps.sh, whether root or not, shows the probe's messages and the
+ * way that installs nothing, and fails.  apt-get is a stand-in that fails as an
+ * unreachable registry does, so nothing is installed or fetched. */
+static void a_host_without_a_registry_is_told_the_way_that_needs_none(void **state)
+{
+    (void)state;
+    char dir[256], path[400], cmd[1200];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/apt-get", dir);
+    test_write_file(path, "#!/bin/sh\necho 'E: Temporary failure resolving deb.debian.org' >&2\nexit 100\n");
+    assert_int_equal(chmod(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/cc-fails", dir);
+    test_write_file(path, "#!/bin/sh\necho 'p.c:1: hdf5.h: No such file or directory' >&2\nexit 1\n");
+    assert_int_equal(chmod(path, 0755), 0);
+    snprintf(cmd, sizeof cmd, "PATH='%s':\"$PATH\" CC='%s/cc-fails' NVCC= scripts/deps.sh", dir, dir);
+    char *argv[] = {"sh", "-c", cmd, NULL}, *out = NULL, *err = NULL;
+    assert_int_equal(test_run(argv, &out, &err), 1);
+    assert_non_null(strstr(err, "hdf5.h: No such file or directory"));
+    assert_non_null(strstr(err, ". scripts/offline-env.sh; make test-built (or make reproduce-built)"));
+    assert_non_null(strstr(err, "scripts/fetch-debs.sh"));
+    free(out), free(err);
+    test_rmtree(dir);
+}
+
 const struct CMUnitTest reproduce_tests[] = {
     cmocka_unit_test(reproduce_without_a_gpu_checks_the_host_claims),
+    cmocka_unit_test(a_host_without_a_registry_is_told_the_way_that_needs_none),
 };
 const size_t reproduce_tests_count = sizeof reproduce_tests / sizeof reproduce_tests[0];
