@@ -724,17 +724,21 @@ static double estimates_share(const struct suite_point *pt, size_t n)
 /* Of the corpus points, the % whose fastest rung's % of the reference by the
  * second timer agrees with the events' (standalone) within ESTIMATES_CLOSE
  * (apart_ms = 0), or the longest reference time (ms, events) among those that
- * do not (apart_ms = 1; 0 when every one agrees); NaN when a point has no
- * second timer's. */
-static double kernel_share(const struct suite_point *pt, size_t n, int apart_ms)
+ * do not (apart_ms = 1; 0 when every one agrees), *at its index (n when
+ * none); NaN when a point has no second timer's. */
+static double kernel_share(const struct suite_point *pt, size_t n, int apart_ms, size_t *at)
 {
     size_t close = 0;
     double longest = 0;
+    *at = n;
     for (size_t i = 0; i < n; i++) {
         if (!(pt[i].best_pct_kernel > 0) || !(pt[i].best_pct > 0)) return NAN;
         const int agree = fabs(pt[i].best_pct_kernel / pt[i].best_pct - 1.0) <= ESTIMATES_CLOSE;
         close += agree;
-        if (!agree) longest = fmax(longest, pt[i].ref_row->time_ms_median);
+        if (!agree && pt[i].ref_row->time_ms_median > longest) {
+            longest = pt[i].ref_row->time_ms_median;
+            *at = i;
+        }
     }
     return !n ? NAN : apart_ms ? longest : 100.0 * (double)close / (double)n;
 }
@@ -817,8 +821,14 @@ static void evaluate(const struct claim *c, const struct run *const *rs, size_t 
                 const double x = estimates_share(pt, m);
                 take(&a, c, x, rs[k]->role, rs[k]->role);
             } else if (c->value == CV_CORPUS_KERNEL_SHARE || c->value == CV_CORPUS_KERNEL_APART_MS) {
-                take(&a, c, kernel_share(pt, m, c->value == CV_CORPUS_KERNEL_APART_MS), rs[k]->role,
-                     rs[k]->role);
+                size_t at;   /* the longest product apart: where, by role and shape */
+                const double x = kernel_share(pt, m, c->value == CV_CORPUS_KERNEL_APART_MS, &at);
+                snprintf(where, sizeof where, "%s", rs[k]->role);
+                if (c->value == CV_CORPUS_KERNEL_APART_MS && at < m) {
+                    shape_label(pt[at].s, shape, sizeof shape);
+                    snprintf(where, sizeof where, "%s %s", rs[k]->role, shape);
+                }
+                take(&a, c, x, where, where);
             } else if (corpus && m) {
                 struct corpus_summary su;
                 derive_corpus_summary(pt, m, CC_COUNT, &su);

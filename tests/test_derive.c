@@ -960,7 +960,7 @@ static void corpus_points_classes_and_finer_rungs(void **state)
                       "runs = corpus\nexpect = at_most 40\n"
                       "[kshare]\ntext = {range}\nvalue = corpus_kernel_share\nprecision = tf32\n"
                       "runs = corpus\nexpect = between 60 70\n"
-                      "[kapart]\ntext = {max}\nvalue = corpus_kernel_apart_ms\nprecision = tf32\n"
+                      "[kapart]\ntext = {max} at {max_at}\nvalue = corpus_kernel_apart_ms\nprecision = tf32\n"
                       "runs = corpus\nexpect = at_most 1\n");
     assert_int_equal(claims_load(kpath, cs, err, sizeof err), 0);
     claims_evaluate(&cs->c[0], &r, 1, &res[0]);
@@ -983,7 +983,8 @@ static void corpus_points_classes_and_finer_rungs(void **state)
     snprintf(want, sizeof want, "%.1f", cbrt(75.0 * 400 * 125) - cbrt(75.0 * 200 * 125));
     assert_string_equal(res[1].text, want);
     assert_string_equal(res[2].text, "66.7");
-    assert_string_equal(res[3].text, "0.80");   /* cuBLAS TF32 at 5000 x 5000 x 16 */
+    /* cuBLAS TF32 at 5000 x 5000 x 16, named by run and shape */
+    assert_string_equal(res[3].text, "0.80 at corpus 5000x5000x16");
     buf = NULL;
     out = open_memstream(&buf, &len);
     assert_int_equal(derive_table(out, "corpus", &r, 1, NULL, err, sizeof err), 0);
