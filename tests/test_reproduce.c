@@ -140,11 +140,9 @@ static void a_host_without_a_registry_is_told_the_way_that_needs_none(void **sta
     char dir[256], path[400], cmd[1200];
     test_tmpdir(dir, sizeof dir);
     snprintf(path, sizeof path, "%s/apt-get", dir);
-    test_write_file(path, "#!/bin/sh\necho 'E: Temporary failure resolving deb.debian.org' >&2\nexit 100\n");
-    assert_int_equal(chmod(path, 0755), 0);
+    test_write_script(path, "#!/bin/sh\necho 'E: Temporary failure resolving deb.debian.org' >&2\nexit 100\n");
     snprintf(path, sizeof path, "%s/cc-fails", dir);
-    test_write_file(path, "#!/bin/sh\necho 'p.c:1: hdf5.h: No such file or directory' >&2\nexit 1\n");
-    assert_int_equal(chmod(path, 0755), 0);
+    test_write_script(path, "#!/bin/sh\necho 'p.c:1: hdf5.h: No such file or directory' >&2\nexit 1\n");
     snprintf(cmd, sizeof cmd, "PATH='%s':\"$PATH\" CC='%s/cc-fails' NVCC= scripts/deps.sh", dir, dir);
     char *argv[] = {"sh", "-c", cmd, NULL}, *out = NULL, *err = NULL;
     assert_int_equal(test_run(argv, &out, &err), 1);

@@ -212,8 +212,7 @@ static void slurm_failed_shard_leaves_merge_unrun(void **state)
              "esac\n"
              "exec '%s' \"$@\"\n",
              fixed, bin);
-    test_write_file(stand_in, script);
-    assert_int_equal(chmod(stand_in, 0755), 0);
+    test_write_script(stand_in, script);
     char *run[] = {bin, "run", exp, "-o", whole, NULL}, *out, *err;
     assert_int_equal(test_run(run, &out, &err), 0);
     free(out), free(err);

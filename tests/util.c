@@ -41,6 +41,15 @@ void test_write_file(const char *path, const char *text)
     }
 }
 
+void test_write_script(const char *path, const char *text)
+{
+    test_write_file(path, text);
+    if (chmod(path, 0755) != 0) {
+        perror(path);
+        abort();
+    }
+}
+
 char *test_read_file(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");

@@ -10,6 +10,8 @@ void test_tmpdir(char *buf, size_t len);
 /* Remove a folder made by test_tmpdir, with everything in it. */
 void test_rmtree(const char *dir);
 void test_write_file(const char *path, const char *text);
+/* The same, made executable (a stand-in command). */
+void test_write_script(const char *path, const char *text);
 /* Whole file, NUL-terminated, malloc'd; NULL if unreadable. */
 char *test_read_file(const char *path, size_t *len);
 const char *test_binary(void);
