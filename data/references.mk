@@ -1,17 +1,17 @@
 # The reference runs that the figures, the paper and `make reproduce` use, in one
 # place: read by the Makefile (include), by scripts (sourced) and by the tests.
-REF_H100=data/paper-h100-80gb-hbm3-20261126T102611Z.h5
+REF_H100=data/paper-h100-80gb-hbm3-20261127T195752Z.h5
 REF_H200=data/paper-h200-20261126T105202Z.h5
-REF_TRANSFERS=data/transfers-h100-80gb-hbm3-20261126T103107Z.h5
-REF_PORTABILITY_H100=data/portability-h100-80gb-hbm3-20261125T215853Z.h5
+REF_TRANSFERS=data/transfers-h100-80gb-hbm3-20261127T200231Z.h5
+REF_PORTABILITY_H100=data/portability-h100-80gb-hbm3-20261127T200330Z.h5
 # The shape suite (experiments/shapes.ini) on the H100 and the H200.
-REF_SHAPES_H100=data/shapes-h100-80gb-hbm3-20261126T102959Z.h5
+REF_SHAPES_H100=data/shapes-h100-80gb-hbm3-20261127T200123Z.h5
 REF_SHAPES_H200=data/shapes-h200-20261126T105504Z.h5
 # make reproduce on another H100, of the same commit: the paper matrix, the
 # shape suite and the transfers.
-REF_REPRO=data/reproduce-paper-20261126T103444Z.h5
-REF_REPRO_SHAPES_H100=data/reproduce-shapes-20261126T103808Z.h5
-REF_REPRO_TRANSFERS_H100=data/reproduce-transfers-20261126T103911Z.h5
+REF_REPRO=data/reproduce-paper-20261127T203218Z.h5
+REF_REPRO_SHAPES_H100=data/reproduce-shapes-20261127T203218Z.h5
+REF_REPRO_TRANSFERS_H100=data/reproduce-transfers-20261127T203218Z.h5
 # The H200's transfers and portability runs, and make reproduce on another
 # H200 of the same commit: the paper matrix, the shape suite and the transfers.
 REF_TRANSFERS_H200=data/transfers-h200-20261126T105611Z.h5
@@ -21,23 +21,23 @@ REF_REPRO_SHAPES_H200=data/reproduce-shapes-20261126T110701Z.h5
 REF_REPRO_TRANSFERS_H200=data/reproduce-transfers-20261126T110805Z.h5
 # The estimates runs (experiments/estimates.ini): paired, standalone and
 # second-timer estimates where a rung comes within 10% of cuBLAS.
-REF_ESTIMATES_H100=data/estimates-h100-80gb-hbm3-20261126T103124Z.h5
+REF_ESTIMATES_H100=data/estimates-h100-80gb-hbm3-20261127T200445Z.h5
 REF_ESTIMATES_H200=data/estimates-h200-20261126T105628Z.h5
 # The held-out corpus (experiments/heldout.ini), run once its rules were final:
 # shapes no rule of the ladder was made from.
-REF_HELDOUT_H100=data/heldout-h100-80gb-hbm3-20261127T102519Z.h5
+REF_HELDOUT_H100=data/heldout-h100-80gb-hbm3-20261127T201208Z.h5
 REF_HELDOUT_H200=data/heldout-h200-20261127T123005Z.h5
 # The same commit's held-out run on another freshly started H100.
-REF_REPRO_HELDOUT_H100=data/heldout-h100-80gb-hbm3-20261127T124218Z.h5
+REF_REPRO_HELDOUT_H100=data/heldout-h100-80gb-hbm3-20261127T214216Z.h5
 # The same commit's held-out run with the second timer on (--kernel-timer:
 # every GPU sample's kernels timed by CUPTI's records too), on each GPU.
-REF_KT_HELDOUT_H100=data/heldout-h100-80gb-hbm3-20261127T124742Z.h5
+REF_KT_HELDOUT_H100=data/heldout-h100-80gb-hbm3-20261127T202133Z.h5
 REF_KT_HELDOUT_H200=data/heldout-h200-20261127T123526Z.h5
 # The shape suite on a host of two H100s, of one commit: cut into two shards,
 # one a GPU (scripts/run-gpus.sh), merged; and on one of the two GPUs alone,
 # just before.  The shards' own files are beside the merged one.
-REF_X2_SHAPES_H100=data/shapes-h100-80gb-hbm3-x2-20261126T215149Z.h5
-REF_X2_ONE_SHAPES_H100=data/shapes-h100-80gb-hbm3-one-of-x2-20261126T215043Z.h5
+REF_X2_SHAPES_H100=data/shapes-h100-80gb-hbm3-x2-20261127T215731Z.h5
+REF_X2_ONE_SHAPES_H100=data/shapes-h100-80gb-hbm3-one-of-x2-20261127T215621Z.h5
 # The tuning corpus (experiments/tuning-random.ini, tuning-llama3.ini,
 # tuning-deepbench.ini, tuning-narrow.ini) that the dispatch rule of
 # kernels/gpu/20_dispatch.cu is grown from (scripts/grow-dispatch.py).
