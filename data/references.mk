@@ -1,12 +1,12 @@
 # The reference runs that the figures, the paper and `make reproduce` use, in one
 # place: read by the Makefile (include), by scripts (sourced) and by the tests.
 REF_H100=data/paper-h100-80gb-hbm3-20261127T195752Z.h5
-REF_H200=data/paper-h200-20261126T105202Z.h5
+REF_H200=data/paper-h200-20261127T230030Z.h5
 REF_TRANSFERS=data/transfers-h100-80gb-hbm3-20261127T200231Z.h5
 REF_PORTABILITY_H100=data/portability-h100-80gb-hbm3-20261127T200330Z.h5
 # The shape suite (experiments/shapes.ini) on the H100 and the H200.
 REF_SHAPES_H100=data/shapes-h100-80gb-hbm3-20261127T200123Z.h5
-REF_SHAPES_H200=data/shapes-h200-20261126T105504Z.h5
+REF_SHAPES_H200=data/shapes-h200-20261127T230335Z.h5
 # make reproduce on another H100, of the same commit: the paper matrix, the
 # shape suite and the transfers.
 REF_REPRO=data/reproduce-paper-20261127T203218Z.h5
@@ -14,19 +14,19 @@ REF_REPRO_SHAPES_H100=data/reproduce-shapes-20261127T203218Z.h5
 REF_REPRO_TRANSFERS_H100=data/reproduce-transfers-20261127T203218Z.h5
 # The H200's transfers and portability runs, and make reproduce on another
 # H200 of the same commit: the paper matrix, the shape suite and the transfers.
-REF_TRANSFERS_H200=data/transfers-h200-20261126T105611Z.h5
-REF_PORTABILITY_H200=data/portability-h200-20261125T195747Z.h5
+REF_TRANSFERS_H200=data/transfers-h200-20261127T230441Z.h5
+REF_PORTABILITY_H200=data/portability-h200-20261127T231122Z.h5
 REF_REPRO_H200=data/reproduce-paper-20261126T110404Z.h5
 REF_REPRO_SHAPES_H200=data/reproduce-shapes-20261126T110701Z.h5
 REF_REPRO_TRANSFERS_H200=data/reproduce-transfers-20261126T110805Z.h5
 # The estimates runs (experiments/estimates.ini): paired, standalone and
 # second-timer estimates where a rung comes within 10% of cuBLAS.
 REF_ESTIMATES_H100=data/estimates-h100-80gb-hbm3-20261127T200445Z.h5
-REF_ESTIMATES_H200=data/estimates-h200-20261126T105628Z.h5
+REF_ESTIMATES_H200=data/estimates-h200-20261127T231229Z.h5
 # The held-out corpus (experiments/heldout.ini), run once its rules were final:
 # shapes no rule of the ladder was made from.
 REF_HELDOUT_H100=data/heldout-h100-80gb-hbm3-20261127T201208Z.h5
-REF_HELDOUT_H200=data/heldout-h200-20261127T123005Z.h5
+REF_HELDOUT_H200=data/heldout-h200-20261127T230538Z.h5
 # The same commit's held-out run on another freshly started H100.
 REF_REPRO_HELDOUT_H100=data/heldout-h100-80gb-hbm3-20261127T214216Z.h5
 # The same commit's held-out run with the second timer on (--kernel-timer:
