@@ -98,9 +98,62 @@ static void citation_files_agree(void **state)
     free(cff), free(zen);
 }
 
+/* A release is named by its commit (a tag made in a clone does not reach the
+ * repository): CITATION.cff's `commit:` is the commit that every reference run
+ * of data/references.mk was built from, clean, and that both sanitizer tables
+ * record; README.md and data/README.md name it. */
+static void release_is_one_commit(void **state)
+{
+    (void)state;
+    char *cff = test_read_file("CITATION.cff", NULL), commit[128];
+    assert_non_null(cff);
+    test_line_value(cff, "commit:", commit, sizeof commit);
+    if (strlen(commit) != 40 || strspn(commit, "0123456789abcdef") != 40)
+        fail_msg("CITATION.cff commit: \"%s\", expected a full 40-digit commit hash", commit);
+    char shorthash[8];
+    snprintf(shorthash, sizeof shorthash, "%.7s", commit);
+    const char *docs[] = {"README.md", "data/README.md"};
+    for (size_t i = 0; i < 2; i++) {
+        char *text = test_read_file(docs[i], NULL);
+        assert_non_null(text);
+        if (!strstr(text, shorthash)) fail_msg("%s does not name the release's commit %s", docs[i], shorthash);
+        free(text);
+    }
+    char runs[TEST_MAX_RUNS][600];
+    const size_t n = test_reference_runs(runs, TEST_MAX_RUNS);
+    assert_true(n > 0);
+    char want_commit[64];
+    snprintf(want_commit, sizeof want_commit, "\ngit_commit\t%s\n", commit);
+    for (size_t i = 0; i < n; i++) {
+        char *path = strchr(runs[i], '=') + 1, *out = NULL, *err = NULL;
+        char *argv[] = {(char *)test_binary(), "export", path, "--attrs", NULL};
+        if (test_run(argv, &out, &err) != 0) fail_msg("mmladder export %s --attrs: %s", path, err);
+        if (!strstr(out, want_commit) || !strstr(out, "\ngit_dirty\t0\n"))
+            fail_msg("%s (%.*s) is not of a clean checkout of %s", path, (int)(strchr(runs[i], '=') - runs[i]),
+                     runs[i], commit);
+        free(out), free(err);
+    }
+    const char *tables[] = {"data/sanitizer-h100-80gb-hbm3.tsv", "data/sanitizer-h200.tsv"};
+    for (size_t i = 0; i < 2; i++) {
+        char *text = test_read_file(tables[i], NULL);
+        assert_non_null(text);
+        size_t rows = 0;
+        for (char *line = strchr(text, '\n'); line && line[1]; line = strchr(line + 1, '\n'), rows++) {
+            char *end = strchr(line + 1, '\n'), *tab = line;
+            for (int f = 0; f < 6 && tab; f++) tab = strchr(tab + 1, '\t');
+            if (!tab || !end || (size_t)(end - tab - 1) != 40 || strncmp(tab + 1, commit, 40) != 0)
+                fail_msg("%s row %zu is not of commit %s", tables[i], rows + 1, commit);
+        }
+        assert_true(rows > 0);
+        free(text);
+    }
+    free(cff);
+}
+
 const struct CMUnitTest readme_tests[] = {
     cmocka_unit_test(generated_tables_are_current),
     cmocka_unit_test(python_example_runs),
     cmocka_unit_test(citation_files_agree),
+    cmocka_unit_test(release_is_one_commit),
 };
 const size_t readme_tests_count = sizeof readme_tests / sizeof readme_tests[0];
