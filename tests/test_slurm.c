@@ -92,15 +92,6 @@ static char *show_job(long id)
     return out;
 }
 
-/* The value of attribute NAME of FILE (`mmladder export --attrs`), into buf. */
-static void attr(const char *file, const char *name, char *buf, size_t len)
-{
-    char *argv[] = {(char *)test_binary(), "export", (char *)file, "--attrs", NULL}, *out, *err;
-    assert_int_equal(test_run(argv, &out, &err), 0);
-    test_line_value(out, name, buf, len);
-    free(out), free(err);
-}
-
 /* MERGED holds every point of WHOLE's plan once, in plan order, each at the
  * same variant, shape and configuration, complete and sound, of the same
  * commit and plan. */
@@ -129,8 +120,8 @@ static void assert_same_points(const char *merged, const char *whole)
     const char *same[] = {"git_commit", "git_dirty", "plan_hash", "plan_points"};
     for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
         char x[128], y[128];
-        attr(merged, same[i], x, sizeof x);
-        attr(whole, same[i], y, sizeof y);
+        test_attr(merged, same[i], x, sizeof x);
+        test_attr(whole, same[i], y, sizeof y);
         if (!x[0] || strcmp(x, y) != 0) fail_msg("%s: merged '%s', one process '%s'", same[i], x, y);
     }
 }
@@ -168,17 +159,17 @@ static void slurm_array_merges_like_one_process(void **state)
 
     assert_same_points(merged, whole);
     char v[128], name[64];
-    attr(merged, "merged_shards", v, sizeof v);
+    test_attr(merged, "merged_shards", v, sizeof v);
     assert_string_equal(v, "4");
     for (int k = 0; k < SHARDS; k++) {
         snprintf(name, sizeof name, "shard%d_slurm_array_job_id", k);
-        attr(merged, name, v, sizeof v);
+        test_attr(merged, name, v, sizeof v);
         assert_int_equal(strtol(v, NULL, 10), array);
         snprintf(name, sizeof name, "shard%d_slurm_array_task_id", k);
-        attr(merged, name, v, sizeof v);
+        test_attr(merged, name, v, sizeof v);
         assert_int_equal(strtol(v, NULL, 10), k);
         snprintf(name, sizeof name, "shard%d_cuda_visible_devices", k);
-        attr(merged, name, v, sizeof v);
+        test_attr(merged, name, v, sizeof v);
         if (devices && !(strlen(v) == 1 && v[0] >= '0' && v[0] < '0' + SHARDS))
             fail_msg("shard %d: cuda_visible_devices '%s' (expected one stand-in GPU, 0 to 3)", k, v);
     }

@@ -4,12 +4,17 @@
 
 #include <fcntl.h>
 #include <ftw.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <cmocka.h>
 
 void test_tmpdir(char *buf, size_t len)
 {
@@ -128,6 +133,14 @@ size_t test_count_of(const char *hay, const char *needle)
     size_t n = 0, k = strlen(needle);
     for (const char *p = hay; p && k && (p = strstr(p, needle)); p += k) n++;
     return n;
+}
+
+void test_attr(const char *file, const char *name, char *buf, size_t len)
+{
+    char *argv[] = {(char *)test_binary(), "export", (char *)file, "--attrs", NULL}, *out, *err;
+    assert_int_equal(test_run(argv, &out, &err), 0);
+    test_line_value(out, name, buf, len);
+    free(out), free(err);
 }
 
 const char *test_binary(void)

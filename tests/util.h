@@ -15,6 +15,8 @@ void test_write_script(const char *path, const char *text);
 /* Whole file, NUL-terminated, malloc'd; NULL if unreadable. */
 char *test_read_file(const char *path, size_t *len);
 const char *test_binary(void);
+/* The value of root attribute NAME of FILE (`mmladder export --attrs`), into buf. */
+void test_attr(const char *file, const char *name, char *buf, size_t len);
 /* How many times needle occurs in hay (non-overlapping); 0 for a NULL hay. */
 size_t test_count_of(const char *hay, const char *needle);
 
