@@ -16,9 +16,9 @@ REF_REPRO_TRANSFERS_H100=data/reproduce-transfers-20261127T203218Z.h5
 # H200 of the same commit: the paper matrix, the shape suite and the transfers.
 REF_TRANSFERS_H200=data/transfers-h200-20261127T230441Z.h5
 REF_PORTABILITY_H200=data/portability-h200-20261127T231122Z.h5
-REF_REPRO_H200=data/reproduce-paper-20261126T110404Z.h5
-REF_REPRO_SHAPES_H200=data/reproduce-shapes-20261126T110701Z.h5
-REF_REPRO_TRANSFERS_H200=data/reproduce-transfers-20261126T110805Z.h5
+REF_REPRO_H200=data/reproduce-paper-20261128T051549Z.h5
+REF_REPRO_SHAPES_H200=data/reproduce-shapes-20261128T051549Z.h5
+REF_REPRO_TRANSFERS_H200=data/reproduce-transfers-20261128T051549Z.h5
 # The estimates runs (experiments/estimates.ini): paired, standalone and
 # second-timer estimates where a rung comes within 10% of cuBLAS.
 REF_ESTIMATES_H100=data/estimates-h100-80gb-hbm3-20261127T200445Z.h5
@@ -32,7 +32,7 @@ REF_REPRO_HELDOUT_H100=data/heldout-h100-80gb-hbm3-20261127T214216Z.h5
 # The same commit's held-out run with the second timer on (--kernel-timer:
 # every GPU sample's kernels timed by CUPTI's records too), on each GPU.
 REF_KT_HELDOUT_H100=data/heldout-h100-80gb-hbm3-20261127T202133Z.h5
-REF_KT_HELDOUT_H200=data/heldout-h200-20261127T123526Z.h5
+REF_KT_HELDOUT_H200=data/heldout-h200-20261128T052122Z.h5
 # The shape suite on a host of two H100s, of one commit: cut into two shards,
 # one a GPU (scripts/run-gpus.sh), merged; and on one of the two GPUs alone,
 # just before.  The shards' own files are beside the merged one.
