@@ -266,7 +266,7 @@ build/fuzz/fuzz_experiment: tests/fuzz/fuzz_experiment.c $(wildcard harness/expe
 # rows it makes).
 FUZZ_CONF_OBJ := $(HOST_KERNEL_OBJ) $(patsubst kernels/gpu/%.cu,build/gpuconf/%.o,$(GPU_KERNELS)) \
                  build/kernels/rung_config.o
-FUZZ_DERIVE_SRC := harness/results.c harness/results_read.c harness/trust.c harness/files.c \
+FUZZ_DERIVE_SRC := harness/results.c harness/results_read.c harness/trust.c harness/files.c harness/outname.c \
                    harness/measure.c $(wildcard harness/derive*.c) harness/estimates.c \
                    harness/registry.c harness/numtext.c
 FUZZ_DERIVE_BINS := build/fuzz/fuzz_results build/fuzz/fuzz_claims build/fuzz/fuzz_derive

@@ -38,15 +38,15 @@ static const char *const USAGE[] = {
     "  plan EXPERIMENT.ini [--host-budget S | --no-budget] [--shard K/N [--host-shard K]]\n"
     "        dry run: the points (numbered as in the whole plan), skip reasons and an\n"
     "        estimated time; runs nothing\n"
-    "  info FILE.h5\n"
+    "  info FILE.h5 [--allow-incomplete]\n"
     "        provenance attributes, counts and the summary table of a results file\n"
-    "  export FILE.h5 [--csv] [--passed | --samples | --attrs]\n"
+    "  export FILE.h5 [--csv] [--passed | --samples | --attrs] [--allow-incomplete]\n"
     "        rows of /results, of /samples, or the root attributes, as TSV (default)\n"
     "        or CSV on stdout; --passed keeps verified rows only\n"
-    "  compare NEW.h5 REFERENCE.h5 [--tolerance 0.10] [--tsv]\n"
+    "  compare NEW.h5 REFERENCE.h5 [--tolerance 0.10] [--tsv] [--allow-incomplete]\n"
     "        per rung and shape: best GFLOP/s in each file, the ratio, and whether it\n"
     "        is within the tolerance (exit 0 either way; 1 if nothing matched)\n",
-    "  table VIEW [--n N] [ROLE=]FILE.h5 ...\n"
+    "  table VIEW [--n N] [--allow-incomplete] [ROLE=]FILE.h5 ...\n"
     "        a derived view as a table with a header row (the figures draw these):\n"
     "        rungs (no file), runs (any number), ladder, configs, speedup, samples\n"
     "        (--n: the square size, default 4096 or the largest), telemetry (every\n"
@@ -68,16 +68,22 @@ static const char *const USAGE[] = {
     "         PAPER.tex ...\n"
     "        every \\val{KEY} and \\valtable{NAME} of the paper answered from the runs\n"
     "        (harness/values.h lists the keys); a key it cannot answer is an error\n"
-    "  merge OUT.h5 SHARD.h5 ...\n"
+    "  merge [--allow-mixed NAME[,NAME...]] OUT.h5 SHARD.h5 ...\n"
     "        one file from the shards of a plan; refuses shards that do not belong\n"
-    "        together; with shards missing, writes OUT.h5 marked incomplete (exit 4)\n"
+    "        together, or that differ in how their numbers were made (build, CUDA,\n"
+    "        GPU model, CPU of host points) unless --allow-mixed names it; with\n"
+    "        shards missing, writes OUT.h5 marked incomplete (exit 4)\n"
     "  device\n"
     "        the GPU this binary would use, or why there is none (exit 3)\n"
     "\n"
+    "A file takes its name only when its run or merge has ended (an interrupted run's\n"
+    "points stay in NAME.HOST.PID.part); a reader of an incomplete file exits 4\n"
+    "unless given --allow-incomplete.\n"
+    "\n"
     "exit status: 0 all points passed (or were skipped by design); 1 bad input or I/O\n"
     "error; 2 some point incorrect or failed; 3 some points could not run on this\n"
-    "machine (no GPU); 4 merged but incomplete; 130 interrupted (the file keeps every\n"
-    "completed point).\n"};
+    "machine (no GPU); 4 merged, or read, but incomplete; 130 interrupted (a run's\n"
+    "work file keeps every completed point); 141 standard output closed by its reader.\n"};
 
 void cli_usage(FILE *out)
 {
@@ -105,6 +111,46 @@ void cli_warn_about(const struct cli *c, const char *path, const struct results_
         fprintf(c->err, "mmladder: warning: %s is incomplete (it holds fewer rows than its "
                         "plan)\n", path);
     if (f->notes[0]) fprintf(c->err, "mmladder: warning: %s: %s\n", path, f->notes);
+}
+
+/* The attributes that say who made a file. */
+struct holder {
+    char host[256], pid[32], when[64], cmd[512], merged[64];
+};
+
+static void take_holder(const char *name, const char *value, void *ctx)
+{
+    struct holder *h = ctx;
+    if (!strcmp(name, "hostname") && !h->host[0]) snprintf(h->host, sizeof h->host, "%s", value);
+    else if (!strcmp(name, "merge_host")) snprintf(h->host, sizeof h->host, "%s", value);
+    else if (!strcmp(name, "pid") || !strcmp(name, "merge_pid")) snprintf(h->pid, sizeof h->pid, "%s", value);
+    else if (!strcmp(name, "created_utc")) snprintf(h->when, sizeof h->when, "%s", value);
+    else if (!strcmp(name, "merged_utc")) snprintf(h->merged, sizeof h->merged, "%s", value);
+    else if (!strcmp(name, "command_line")) snprintf(h->cmd, sizeof h->cmd, "%s", value);
+}
+
+void cli_say_holder(const struct cli *c, const char *path)
+{
+    struct holder h = {"", "", "", "", ""};
+    char err[PATH_MAX + 512];
+    if (results_visit_attrs(path, take_holder, &h, err, sizeof err) != 0) {
+        fprintf(c->err, "mmladder: %s is there, and is not a results file this reader takes (%s)\n",
+                path, err);
+        return;
+    }
+    fprintf(c->err, "mmladder: %s holds the file of %s%s%s%s, %s %s: %s\n", path,
+            h.pid[0] ? "pid " : "a process", h.pid, h.host[0] ? " on host " : "", h.host,
+            h.merged[0] ? "merged" : "begun", h.merged[0] ? h.merged : h.when[0] ? h.when : "(no date)",
+            h.cmd[0] ? h.cmd : "(no command line recorded)");
+}
+
+void cli_say_incomplete(const struct cli *c, const char *path, const struct results_file *f)
+{
+    char planned[32] = "?";
+    if (f->planned >= 0) snprintf(planned, sizeof planned, "%lld", f->planned);
+    fprintf(c->err, "mmladder: %s is incomplete: it holds %zu of its plan's %s points (a run "
+                    "that did not end, or a merge with shards missing); %s\n", path, f->n_rows,
+            planned, CLI_READ_ANYWAY);
 }
 
 int cli_open_runs(const struct cli *c, int argc, char **argv, int first, struct run *runs,
@@ -154,7 +200,14 @@ int cli_open_runs(const struct cli *c, int argc, char **argv, int first, struct 
     for (size_t i = 0; i < n; i++) {
         const struct results_file *f = &runs[i].f;
         cli_warn_about(c, paths[i], f);
-        if (strict && (f->damaged || !f->complete)) {
+        if (strict == CLI_WHOLE_RUNS && !f->complete) {
+            cli_say_incomplete(c, paths[i], f);
+            for (size_t j = 0; j < kept; j++) derive_close(&runs[j]);
+            for (size_t j = i; j < n; j++) derive_close(&runs[j]);
+            rc = -2;
+            goto done;
+        }
+        if (strict && strict != CLI_WHOLE_RUNS && (f->damaged || !f->complete)) {
             fprintf(c->err, "mmladder: %s=%s is %s: nothing is stated from it%s\n", roles[i],
                     paths[i], f->damaged ? "damaged" : "incomplete",
                     strict == 2 ? "; left out" : " (--partial: leave it out)");
@@ -239,6 +292,13 @@ int cli_main(const struct cli *c, int argc, char **argv)
     const int flushed = fflush(c->out);
     if (flushed != 0 || ferror(c->out)) {
         const int e = flushed != 0 && errno ? errno : earlier;
+        /* The reader of a pipe stopped reading (`mmladder ... | head`): nothing
+         * to say, and, as for a process that SIGPIPE ended, the status says it
+         * was cut short (a run's own status stands: its file is whole). */
+        if (e == EPIPE) {
+            const int run = argc > 1 && !strcmp(argv[1], "run");
+            return run || rc != EXIT_OK ? rc : EXIT_PIPE;
+        }
         fprintf(c->err, "mmladder: writing to standard output failed: %s%s\n",
                 e ? strerror(e) : "a write error",
                 argc > 1 && !strcmp(argv[1], "run") ? " (the results file is not affected)" : "");

@@ -28,6 +28,7 @@ enum exit_code {
     EXIT_UNAVAILABLE = 3,  /* points could not run on this machine (e.g. no GPU) */
     EXIT_PARTIAL = 4,      /* merge: written, marked incomplete (shards missing or cut short) */
     EXIT_INTERRUPTED = 130,
+    EXIT_PIPE = 141,       /* standard output's reader stopped reading (128 + SIGPIPE) */
 };
 
 /* What every command is given besides its arguments. */
@@ -35,9 +36,10 @@ struct cli {
     FILE *out, *err;                     /* standard output and error, or stand-ins */
     /* Set (asynchronously) once SIGINT or SIGTERM came; never NULL. */
     volatile sig_atomic_t *interrupted;
-    /* run calls it before anything else: from then on an interrupt sets
-     * *interrupted instead of ending the process (the file keeps every point
-     * recorded).  NULL: the signals are left as they are. */
+    /* run calls it before anything else, merge before it writes: from then on
+     * an interrupt sets *interrupted instead of ending the process (a run's
+     * work file keeps every point recorded; a merge removes its own).  NULL:
+     * the signals are left as they are. */
     void (*catch_interrupts)(void);
 };
 
@@ -57,12 +59,22 @@ void cli_usage(FILE *out);
 /* An option's value: argv[*i + 1] (*i advanced), or NULL with a message. */
 const char *cli_option_value(const struct cli *c, const char *cmd, int argc, char **argv, int *i,
                              const char *expect);
+/* Which process made the file at path (when it holds a name another process
+ * wanted): its pid, host, date and command line, or what it is instead. */
+void cli_say_holder(const struct cli *c, const char *path);
 /* What a reader of a results file should know before trusting what it shows. */
 void cli_warn_about(const struct cli *c, const char *path, const struct results_file *f);
+/* A reader of an incomplete file (the readers' exit status EXIT_PARTIAL, unless
+ * --allow-incomplete): says so on c->err, with what reads it anyway. */
+#define CLI_READ_ANYWAY "--allow-incomplete reads it as it is"
+void cli_say_incomplete(const struct cli *c, const char *path, const struct results_file *f);
 /* "ROLE=PATH" or "PATH" (role "runK"): the runs argv[first..argc) of a derived
  * command, each incomplete or damaged one said on c->err; with strict 1 such a
- * run is refused, with strict 2 (claims --partial) left out.  Returns how many
- * were opened, or -1 (after a message). */
+ * run is refused, with strict 2 (claims --partial) left out, with strict
+ * CLI_WHOLE_RUNS an incomplete one refused (cli_say_incomplete).  Returns how
+ * many were opened, or -1 (after a message; -2 when it was for an incomplete
+ * run). */
+#define CLI_WHOLE_RUNS 3
 int cli_open_runs(const struct cli *c, int argc, char **argv, int first, struct run *runs,
                   size_t max, int strict);
 

@@ -22,30 +22,45 @@ static void print_attr(const char *name, const char *value, void *out)
     fprintf(out, "  %-26s %s\n", name, value);
 }
 
+/* --allow-incomplete at argv[i]? */
+static int allow_incomplete(const char *arg)
+{
+    return !strcmp(arg, "--allow-incomplete");
+}
+
 int cmd_info(const struct cli *c, int argc, char **argv)
 {
-    if (argc != 3) {
-        if (argc < 3) {
-            fprintf(c->err, "mmladder info: no results file given\n");
-            cli_usage(c->err);
+    const char *path = NULL;
+    int anyway = 0;
+    for (int i = 2; i < argc; i++) {
+        if (allow_incomplete(argv[i])) {
+            anyway = 1;
+        } else if (path || argv[i][0] == '-') {
+            fprintf(c->err, "mmladder info: %s '%s' (expected one results file, and "
+                            "--allow-incomplete)\n",
+                    argv[i][0] == '-' ? "unknown option" : "unexpected argument", argv[i]);
+            return EXIT_INPUT;
         } else {
-            fprintf(c->err, "mmladder info: unexpected argument '%s' (expected one results "
-                            "file)\n", argv[3]);
+            path = argv[i];
         }
+    }
+    if (!path) {
+        fprintf(c->err, "mmladder info: no results file given\n");
+        cli_usage(c->err);
         return EXIT_INPUT;
     }
     char err[PATH_MAX + 512];
     struct results_file f;
-    if (results_read(argv[2], &f, err, sizeof err) != 0) {
+    if (results_read(path, &f, err, sizeof err) != 0) {
         fprintf(c->err, "mmladder: %s\n", err);
         return EXIT_INPUT;
     }
     derive_upgrade(&f);
-    fprintf(c->out, "%s\nattributes:\n", argv[2]);
+    fprintf(c->out, "%s\nattributes:\n", path);
     const int attrs_ok = !f.attrs_why[0];
     for (size_t i = 0; i < f.n_attrs; i++) print_attr(f.attrs[i].name, f.attrs[i].value, c->out);
     if (!attrs_ok) {
-        snprintf(err, sizeof err, "%s: %s", argv[2], f.attrs_why);
+        snprintf(err, sizeof err, "%s: %s", path, f.attrs_why);
         fprintf(c->out, "  (cannot be read: %s)\n", err);
     }
     size_t counts[TRUST_UNKNOWN + 1] = {0};
@@ -60,20 +75,23 @@ int cmd_info(const struct cli *c, int argc, char **argv)
         fprintf(c->out, "checksums: none (schema %d; a changed value within reason is not "
                 "found)\n", f.schema_version);
     if (f.notes[0]) fprintf(c->out, "%s: %s\n", f.damaged ? "damaged" : "recovered", f.notes);
-    cli_warn_about(c, argv[2], &f);
+    cli_warn_about(c, path, &f);
     fprintf(c->out, "\n");
     report_summary(c->out, f.rows, f.n_rows);
+    const int whole = f.complete || anyway;
+    if (!whole) cli_say_incomplete(c, path, &f);
     results_file_free(&f);
     if (!attrs_ok) fprintf(c->err, "mmladder: %s\n", err);
-    return attrs_ok ? EXIT_OK : EXIT_INPUT;
+    return !attrs_ok ? EXIT_INPUT : whole ? EXIT_OK : EXIT_PARTIAL;
 }
 
 int cmd_export(const struct cli *c, int argc, char **argv)
 {
     const char *path = NULL;
-    int csv = 0, passed = 0, samples = 0, attrs = 0;
+    int csv = 0, passed = 0, samples = 0, attrs = 0, anyway = 0;
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--csv")) csv = 1;
+        else if (allow_incomplete(argv[i])) anyway = 1;
         else if (!strcmp(argv[i], "--passed")) passed = 1;
         else if (!strcmp(argv[i], "--samples")) samples = 1;
         else if (!strcmp(argv[i], "--attrs")) attrs = 1;
@@ -102,6 +120,11 @@ int cmd_export(const struct cli *c, int argc, char **argv)
         return EXIT_INPUT;
     }
     cli_warn_about(c, path, &f);
+    if (!f.complete && !anyway) {
+        cli_say_incomplete(c, path, &f);
+        results_file_free(&f);
+        return EXIT_PARTIAL;
+    }
     if (attrs) {
         report_export_attrs(c->out, &f, csv ? EXPORT_CSV : EXPORT_TSV);
         const int read = !f.attrs_why[0];
@@ -122,11 +145,13 @@ int cmd_compare(const struct cli *c, int argc, char **argv)
 {
     const char *paths[2] = {NULL, NULL};
     double tol = 0.10;
-    int tsv = 0, np = 0;
+    int tsv = 0, np = 0, anyway = 0;
     for (int i = 2; i < argc; i++) {
         char *end = NULL;
         if (!strcmp(argv[i], "--tsv")) {
             tsv = 1;
+        } else if (allow_incomplete(argv[i])) {
+            anyway = 1;
         } else if (!strcmp(argv[i], "--tolerance")) {
             if (!cli_option_value(c, "compare", argc, argv, &i, "FRACTION, e.g. 0.10"))
                 return EXIT_INPUT;
@@ -165,6 +190,13 @@ int cmd_compare(const struct cli *c, int argc, char **argv)
         cli_warn_about(c, paths[k], &f[k]);
         derive_upgrade(&f[k]);
     }
+    for (int k = 0; k < 2; k++)
+        if (!f[k].complete && !anyway) {
+            cli_say_incomplete(c, paths[k], &f[k]);
+            results_file_free(&f[0]);
+            results_file_free(&f[1]);
+            return EXIT_PARTIAL;
+        }
     /* Tolerances are per GPU model: two models' runs are reported, not judged. */
     char gpu[2][128] = {"", ""};
     for (int k = 0; k < 2; k++) {
@@ -207,9 +239,10 @@ int cmd_table(const struct cli *c, int argc, char **argv)
         return EXIT_INPUT;
     }
     const char *view = argv[2], *n_arg = NULL;
-    int first = 3;
-    if (argc > 4 && !strcmp(argv[3], "--n")) {
-        n_arg = argv[4];
+    int first = 3, anyway = 0;
+    if (argc > first && allow_incomplete(argv[first])) anyway = 1, first++;
+    if (argc > first + 1 && !strcmp(argv[first], "--n")) {
+        n_arg = argv[first + 1];
         char *end;
         long n = strtol(n_arg, &end, 10);
         if (*end || n < 1 || n > 1000000) {
@@ -217,8 +250,9 @@ int cmd_table(const struct cli *c, int argc, char **argv)
                     n_arg);
             return EXIT_INPUT;
         }
-        first = 5;
+        first += 2;
     }
+    if (argc > first && allow_incomplete(argv[first])) anyway = 1, first++;
     for (int i = first; i < argc; i++)
         if (argv[i][0] == '-') {
             fprintf(c->err, "mmladder table: unknown option '%s'\n", argv[i]);
@@ -230,10 +264,10 @@ int cmd_table(const struct cli *c, int argc, char **argv)
         fprintf(c->err, "mmladder table: out of memory\n");
         return EXIT_INPUT;
     }
-    int n = cli_open_runs(c, argc, argv, first, runs, CLI_MAX_RUNS, 0);
+    int n = cli_open_runs(c, argc, argv, first, runs, CLI_MAX_RUNS, anyway ? 0 : CLI_WHOLE_RUNS);
     if (n < 0) {
         free(runs);
-        return EXIT_INPUT;
+        return n == -2 ? EXIT_PARTIAL : EXIT_INPUT;
     }
     char err[512];
     int rc = derive_table(c->out, view, runs, (size_t)n, n_arg, err, sizeof err);

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "experiment.h"
 #include "gpu.h"
+#include "outname.h"
 #include "plan.h"
 #include "runner.h"
 
@@ -47,9 +48,16 @@ static int check_output(const struct cli *c, const char *out, const char *dir, i
         return 0;
     }
     struct stat st;
+    char who[PATH_MAX + 64];
     if (lstat(out, &st) == 0) {
         fprintf(c->err, "mmladder run: -o '%s': already exists (results files are never "
                         "overwritten; name a new file)\n", out);
+        cli_say_holder(c, out);
+        return -1;
+    }
+    if (outname_writer(out, who, sizeof who)) {
+        fprintf(c->err, "mmladder run: -o '%s': being written by %s on this machine (results "
+                        "files are never overwritten: wait for it, or name a new file)\n", out, who);
         return -1;
     }
     char parent[PATH_MAX];
@@ -161,17 +169,22 @@ static void output_path(char *path, size_t len, const char *out, const char *dir
 /* What a finished (or interrupted) run says, and its exit status. */
 static int say_outcome(const struct cli *c, const struct run_summary *s)
 {
-    fprintf(c->out, "\n%s: %zu of %zu points recorded in %.1f s: %zu passed, %zu incorrect, %zu "
-            "failed, %zu skipped (%zu for want of this machine)%s\n",
-            s->path, s->recorded, s->planned, s->wall_s, s->passed, s->incorrect, s->failed,
-            s->skipped, s->skipped_env, s->complete ? "; complete" : "; INCOMPLETE");
+    if (s->path[0])   /* else nothing was recorded, and no file is left: said below */
+        fprintf(c->out, "\n%s: %zu of %zu points recorded in %.1f s: %zu passed, %zu incorrect, "
+                "%zu failed, %zu skipped (%zu for want of this machine)%s\n",
+                s->path, s->recorded, s->planned, s->wall_s, s->passed, s->incorrect, s->failed,
+                s->skipped, s->skipped_env, s->complete ? "; complete" : "; INCOMPLETE");
     if (s->interrupted) {
         if (s->complete)
             fprintf(c->err, "mmladder: interrupted after the last point: %s is complete\n",
                     s->path);
-        else
+        else if (s->path[0])
             fprintf(c->err, "mmladder: interrupted: kept %zu of %zu points in %s (marked "
-                            "incomplete)\n", s->recorded, s->planned, s->path);
+                            "incomplete; %s is left to a run that ends)\n", s->recorded,
+                    s->planned, s->path, s->final);
+        else
+            fprintf(c->err, "mmladder: interrupted before the first point was recorded; no "
+                            "file was written\n");
         return EXIT_INTERRUPTED;
     }
     if (s->incorrect || s->failed) {
@@ -206,7 +219,7 @@ int cmd_run(const struct cli *c, int argc, char **argv)
     if (cli_plan(c, e, g != NULL, why, g ? &gi : NULL, budget_s, &a.shard, &p, &over) != 0)
         goto out_exp;
 
-    char path[PATH_MAX], err[PATH_MAX + 512];
+    char path[PATH_MAX], err[2 * PATH_MAX + 800];
     output_path(path, sizeof path, out, dir, e, g ? gi.name : "cpu", &p);
     if (p.n == 0) {
         /* More shards than the plan has shapes: this one has nothing (merge.h
@@ -243,6 +256,7 @@ int cmd_run(const struct cli *c, int argc, char **argv)
     struct run_summary s;
     if (runner_run(e, &p, g, &gi, why, &o, &s, err, sizeof err) != 0) {
         fprintf(c->err, "mmladder: %s\n", err);
+        if (s.taken) cli_say_holder(c, s.final);
         if (s.abandoned) return EXIT_INPUT;   /* see below */
         goto out_plan;
     }

@@ -23,6 +23,8 @@ static void take_attr(struct run *r, const char *name, const char *value)
     else if (!strcmp(name, "cc_version")) snprintf(r->cc_version, sizeof r->cc_version, "%s", value);
     else if (!strcmp(name, "gpu_sampling_rule")) snprintf(r->gpu_rule, sizeof r->gpu_rule, "%s", value);
     else if (!strcmp(name, "host_sampling_rule")) snprintf(r->host_rule, sizeof r->host_rule, "%s", value);
+    else if (!strcmp(name, "merge_differs")) snprintf(r->differs, sizeof r->differs, "%s", value[0] ? value : "none");
+    else if (!strcmp(name, "merged_shards")) r->merged = 1;
     static const struct {
         const char *name;
         size_t off;

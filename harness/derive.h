@@ -37,6 +37,8 @@ struct run {
     /* from the root attributes ("" or NaN where the file has none) */
     char gpu_name[128], created_utc[32], git_commit[48], cpu_model[128], nvcc_version[32];
     char seed[32], cc_version[160];
+    char differs[512];                    /* a merged file's merge_differs (merge.h) */
+    int merged;                           /* it says it was merged (merged_shards) */
     char gpu_rule[320], host_rule[320];   /* the sampling rules, "name=value ..." */
     double peak_gflops, copy_gbs, wall_s, sms, clock_mhz, l2_bytes, driver;
     double estimated_s;                   /* the plan's estimate of wall_s */

@@ -77,7 +77,8 @@ static void view_rungs(FILE *out)
 /* runs: what a figure writes in its corner and on its guides */
 static void view_runs(FILE *out, const struct run *runs, size_t nruns)
 {
-    fputs("role\tgpu\tdate\tcomplete\tpeak_gflops\tcopy_gbs\tcommit\tcpu\tmax_clock_mhz\n", out);
+    fputs("role\tgpu\tdate\tcomplete\tpeak_gflops\tcopy_gbs\tcommit\tcpu\tmax_clock_mhz\tdiffers\n",
+          out);
     for (size_t k = 0; k < nruns; k++) {
         const struct run *r = &runs[k];
         char date[32];
@@ -92,6 +93,8 @@ static void view_runs(FILE *out, const struct run *runs, size_t nruns)
         str(out, r->git_commit);
         str(out, r->cpu_model);
         num(out, r->clock_mhz);
+        /* of a merged file: the attributes in which its shards differ */
+        str(out, !r->merged ? "-" : r->differs[0] ? r->differs : "not recorded (an older merge)");
         fputc('\n', out);
     }
 }

@@ -17,7 +17,8 @@ static void on_signal(int sig)
 
 /* From here on SIGINT and SIGTERM stop a run between points (run asks for it
  * before anything else, so that an interrupt before the run begins writes
- * nothing); every other command is ended by them at once. */
+ * nothing) and a merge between rows (which then removes what it wrote);
+ * every other command is ended by them at once. */
 static void catch_interrupts(void)
 {
     struct sigaction sa = {.sa_handler = on_signal};

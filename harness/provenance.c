@@ -70,6 +70,7 @@ int provenance_record(struct results *r, const struct experiment *e, const struc
     rc |= results_attr_int(r, "git_dirty", MM_GIT_DIRTY);
     gethostname(host, sizeof host - 1);
     rc |= results_attr_str(r, "hostname", host);
+    rc |= results_attr_int(r, "pid", (long long)getpid());   /* which process wrote it */
     struct utsname u;
     if (uname(&u) == 0) {
         snprintf(buf, sizeof buf, "%s %s %s", u.sysname, u.release, u.machine);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "files.h"
+#include "outname.h"
 #include "results_h5.h"
 #include "trust.h"
 
@@ -160,12 +161,16 @@ static hid_t memory_type(const struct field_desc *fd, size_t nf, size_t rec_size
 struct results {
     hid_t file, rows_ds, samples_ds, row_mt, sample_mt;
     size_t rows, samples;
-    int published;       /* on disk under its name, in SWMR write mode */
+    int published;       /* on disk under its work name, in SWMR write mode */
     int broken;          /* an I/O error happened: take nothing more */
-    int unique;          /* RESULTS_UNIQUE */
-    char path[PATH_MAX];
+    int flags;           /* RESULTS_UNIQUE, RESULTS_WHOLE_ONLY, RESULTS_ALL_OR_NOTHING */
+    int finished;        /* results_finish has run: 1, or 2 when it said complete */
+    int taken;           /* the final name went to another process */
+    char asked[PATH_MAX];    /* the name asked for */
+    char path[PATH_MAX];     /* the final name (with RESULTS_UNIQUE, chosen at results_begin) */
+    char work[PATH_MAX + OUTNAME_EXTRA];   /* where it is written until it is finished ("" before) */
     char build[PATH_MAX];    /* where it is made before it is published ("" after) */
-    char msg[PATH_MAX + 800];
+    char msg[2 * PATH_MAX + 800];
 };
 
 static int failf(struct results *r, const char *fmt, ...)
@@ -277,9 +282,9 @@ int results_create(struct results **out, const char *path, int flags, char *err,
 {
     h5_setup();
     *out = NULL;
-    if (strlen(path) >= PATH_MAX) {
+    if (strlen(path) >= PATH_MAX - 16) {
         snprintf(err, errlen, "%.80s...: the path is %zu bytes long (at most %d)", path,
-                 strlen(path), PATH_MAX - 1);
+                 strlen(path), PATH_MAX - 17);
         return -1;
     }
     struct results *r = calloc(1, sizeof *r);
@@ -288,11 +293,12 @@ int results_create(struct results **out, const char *path, int flags, char *err,
         return -1;
     }
     r->file = r->rows_ds = r->samples_ds = r->row_mt = r->sample_mt = -1;
-    r->unique = (flags & RESULTS_UNIQUE) != 0;
+    r->flags = flags;
+    snprintf(r->asked, sizeof r->asked, "%s", path);
     snprintf(r->path, sizeof r->path, "%s", path);
-    /* Early answers (the file is only named at results_start, which decides). */
+    /* Early answers (the file is only named at results_begin, which decides). */
     struct stat st;
-    char dir[PATH_MAX];
+    char dir[PATH_MAX], who[PATH_MAX + 64];
     folder_of(r->path, dir, sizeof dir);
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
         snprintf(err, errlen, "%s: cannot create: folder %s %s", path, dir,
@@ -300,8 +306,14 @@ int results_create(struct results **out, const char *path, int flags, char *err,
         free(r);
         return -1;
     }
-    if (!r->unique && lstat(path, &st) == 0) {
+    if (!(flags & RESULTS_UNIQUE) && lstat(path, &st) == 0) {
         snprintf(err, errlen, "%s: already exists (results files are never overwritten)", path);
+        free(r);
+        return -1;
+    }
+    if (!(flags & RESULTS_UNIQUE) && outname_writer(path, who, sizeof who)) {
+        snprintf(err, errlen, "%s: being written by %s on this machine (results files are never "
+                              "overwritten: wait for it, or name another file)", path, who);
         free(r);
         return -1;
     }
@@ -386,33 +398,45 @@ static int write_image(const char *dir, const void *img, size_t n, char *tmp, si
     return fd;
 }
 
-/* Give the written file its name: atomically, and never over an existing file
- * (link fails with EEXIST); with RESULTS_UNIQUE a taken name gets a suffix. */
-static int name_file(struct results *r, int fd, const char *tmp)
+/* The final name to aim at: the one asked for, or with RESULTS_UNIQUE the
+ * first of NAME, STEM-2.EXT, STEM-3.EXT, ... from the k-th on that is free
+ * (outname.h): the k of the one chosen, or 0 when none is. */
+static int choose_name(struct results *r, int k)
 {
-    char base[PATH_MAX], from[64];
-    snprintf(base, sizeof base, "%s", r->path);
-    snprintf(from, sizeof from, "/proc/self/fd/%d", fd);
-    const char *dot = strrchr(base, '.'), *slash = strrchr(base, '/');
-    const size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - base) : strlen(base);
-    for (int k = 1; k < 1000; k++) {
-        if (k > 1) {
-            int w = snprintf(r->path, sizeof r->path, "%.*s-%d%s", (int)stem, base, k, base + stem);
-            if (w < 0 || (size_t)w >= sizeof r->path) break;
-        }
-        int rc = tmp[0] ? link(tmp, r->path) : linkat(AT_FDCWD, from, AT_FDCWD, r->path,
-                                                       AT_SYMLINK_FOLLOW);
-        if (rc == 0) return 0;
-        if (errno != EEXIST) return fail_errno(r, "cannot create");
-        if (!r->unique) break;
+    if (!(r->flags & RESULTS_UNIQUE)) {
+        snprintf(r->path, sizeof r->path, "%s", r->asked);
+        return k == 1 ? 1 : 0;
     }
-    if (errno == EEXIST && !r->unique) {
-        snprintf(r->msg, sizeof r->msg, "%s: already exists (results files are never "
-                                        "overwritten)", r->path);
+    const char *dot = strrchr(r->asked, '.'), *slash = strrchr(r->asked, '/');
+    const size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - r->asked) : strlen(r->asked);
+    for (; k < 1000; k++) {
+        if (k == 1) snprintf(r->path, sizeof r->path, "%s", r->asked);
+        else if ((size_t)snprintf(r->path, sizeof r->path, "%.*s-%d%s", (int)stem, r->asked, k,
+                                  r->asked + stem) >= sizeof r->path)
+            break;
+        if (outname_free(r->path)) return k;
+    }
+    snprintf(r->path, sizeof r->path, "%s", r->asked);
+    return 0;
+}
+
+/* Give the written file (descriptor fd, or the temporary name tmp) its work
+ * name, atomically and never over an existing file. */
+static int name_work(struct results *r, int fd, const char *tmp)
+{
+    char from[64];
+    snprintf(from, sizeof from, "/proc/self/fd/%d", fd);
+    if (outname_work(r->path, r->work, sizeof r->work) != 0) {
+        r->work[0] = '\0';
+        snprintf(r->msg, sizeof r->msg, "%s: the path is too long for its work name", r->path);
         return -1;
     }
-    snprintf(r->msg, sizeof r->msg, "%s: no free name with a suffix", base);
-    snprintf(r->path, sizeof r->path, "%s", base);
+    int rc = tmp[0] ? link(tmp, r->work)
+                    : linkat(AT_FDCWD, from, AT_FDCWD, r->work, AT_SYMLINK_FOLLOW);
+    if (rc == 0) return 0;
+    const int e = errno;
+    snprintf(r->msg, sizeof r->msg, "%s: cannot create %s: %s", r->path, r->work, strerror(e));
+    r->work[0] = '\0';
     return -1;
 }
 
@@ -440,15 +464,20 @@ static void *slurp(const char *path, size_t *n)
     return buf;
 }
 
-/* Put the file in its folder under its name and reopen it there in SWMR write
- * mode: the made file is closed (consistent), copied into a nameless file of the
- * folder (O_TMPFILE), which is then linked to the name, atomically and never
- * over an existing file. */
+/* Put the file in its folder under its work name (outname.h) and reopen it
+ * there in SWMR write mode: the made file is closed (consistent), copied into a
+ * nameless file of the folder (O_TMPFILE), which is then linked to the work
+ * name, atomically and never over an existing file.  The final name is chosen
+ * now (RESULTS_UNIQUE) and taken at results_close. */
 int results_begin(struct results *r)
 {
     if (r->published) return 0;
     if (r->broken) return -1;
     r->broken = 1;   /* until it has worked */
+    if (!choose_name(r, 1)) {
+        snprintf(r->msg, sizeof r->msg, "%s: no free name with a suffix", r->asked);
+        return -1;
+    }
     close_ids(r);
     herr_t closed = H5Fclose(r->file);
     r->file = -1;
@@ -463,14 +492,14 @@ int results_begin(struct results *r)
     int fd = write_image(dir, img, n, tmp, sizeof tmp);
     free(img);
     if (fd < 0) return fail_errno(r, "cannot write the new file");
-    int named = name_file(r, fd, tmp);
+    int named = name_work(r, fd, tmp);
     close(fd);
     if (tmp[0]) unlink(tmp);
     if (named != 0) return -1;
 
     hid_t fapl = file_access();
-    if (fapl >= 0) r->file = H5Fopen(r->path, H5F_ACC_RDWR | H5F_ACC_SWMR_WRITE, fapl);
-    if (r->file < 0) failf(r, "cannot open for writing");
+    if (fapl >= 0) r->file = H5Fopen(r->work, H5F_ACC_RDWR | H5F_ACC_SWMR_WRITE, fapl);
+    if (r->file < 0) failf(r, "cannot open %s for writing", r->work);
     if (fapl >= 0) H5Pclose(fapl);
     if (r->file < 0) return -1;
     r->rows_ds = H5Dopen2(r->file, "results", H5P_DEFAULT);
@@ -482,6 +511,7 @@ int results_begin(struct results *r)
 }
 
 const char *results_path(const struct results *r) { return r->path; }
+const char *results_work_path(const struct results *r) { return r->work; }
 const char *results_error(const struct results *r) { return r->msg; }
 size_t results_rows(const struct results *r) { return r->rows; }
 
@@ -631,11 +661,61 @@ int results_finish(struct results *r, int complete, const char *finished_utc, do
         r->broken = 1;
         return -1;
     }
+    r->finished = complete ? 2 : 1;
     return 0;
 }
 
-int results_close(struct results *r, char *err, size_t errlen)
+/* Append to r->msg. */
+static void say_more(struct results *r, const char *fmt, const char *what)
 {
+    const size_t used = strlen(r->msg);
+    snprintf(r->msg + used, sizeof r->msg - used, fmt, what);
+}
+
+/* The closed file at its work name takes its final name (RESULTS_UNIQUE: the
+ * next free one, if another process took the one chosen): 0, or -1 with why
+ * (r->taken when the name went to another process). */
+static int place(struct results *r)
+{
+    for (int k = 1;;) {
+        if (outname_place(r->work, r->path) == 0) {
+            r->work[0] = '\0';
+            return 0;
+        }
+        if (errno != EEXIST) {
+            const int e = errno;
+            snprintf(r->msg, sizeof r->msg, "%s: cannot give %s its name: %s", r->path, r->work,
+                     strerror(e));
+            return -1;
+        }
+        if (!(r->flags & RESULTS_UNIQUE) || !(k = choose_name(r, k + 1))) break;
+    }
+    r->taken = 1;
+    snprintf(r->msg, sizeof r->msg, "%s: already exists: another process took the name while "
+             "this file was written (results files are never overwritten)",
+             r->flags & RESULTS_UNIQUE ? r->asked : r->path);
+    return -1;
+}
+
+/* What is left of a file that does not take its final name: nothing, when it
+ * holds no row or the caller wants all or nothing; else its work file, named
+ * in r->msg when there is an error to report. */
+static void leave_work(struct results *r, int failed)
+{
+    if (!r->work[0]) return;
+    if (r->rows == 0 || (r->flags & RESULTS_ALL_OR_NOTHING)) {
+        if (unlink(r->work) == 0 && failed)
+            say_more(r, " (%s was removed: nothing of it is kept)",
+                     r->rows ? "this file" : "no row was recorded: the file");
+        r->work[0] = '\0';
+    } else if (failed) {
+        say_more(r, " (its rows are kept in %s)", r->work);
+    }
+}
+
+int results_close_at(struct results *r, char *where, size_t wherelen, char *err, size_t errlen)
+{
+    if (where && wherelen) where[0] = '\0';
     if (!r) return 0;
     int rc = r->broken ? -1 : 0;
     /* After an I/O error the library holds writes it could not make; closing
@@ -643,8 +723,8 @@ int results_close(struct results *r, char *err, size_t errlen)
      * file is left as the last good flush left it: its handle is not closed
      * (the process ends soon, and the library does not flush at exit). */
     if (r->broken && r->published) {
-        if (r->rows == 0 && unlink(r->path) == 0 && strlen(r->msg) + 40 < sizeof r->msg)
-            strcat(r->msg, " (no row was recorded: file removed)");
+        leave_work(r, 1);
+        if (where && r->work[0]) snprintf(where, wherelen, "%s", r->work);
         if (err) snprintf(err, errlen, "%s", r->msg);
         free(r);
         return -1;
@@ -654,12 +734,17 @@ int results_close(struct results *r, char *err, size_t errlen)
     if (r->sample_mt >= 0) H5Tclose(r->sample_mt);
     if (r->file >= 0 && H5Fclose(r->file) < 0 && rc == 0) rc = failf(r, "closing the file");
     if (r->build[0]) unlink(r->build);   /* never published */
-    /* A file that never got a row because of an error holds nothing of value. */
-    if (rc != 0 && r->published && r->rows == 0 && unlink(r->path) == 0 &&
-        strlen(r->msg) + 40 < sizeof r->msg)
-        strcat(r->msg, " (no row was recorded: file removed)");
+    /* Finished and closed: it takes its name (RESULTS_WHOLE_ONLY: if complete). */
+    const int whole = r->finished == 2 || (r->finished && !(r->flags & RESULTS_WHOLE_ONLY));
+    if (rc == 0 && r->work[0] && whole && place(r) != 0) rc = r->taken ? RESULTS_TAKEN : -1;
+    leave_work(r, rc != 0);
+    if (where) snprintf(where, wherelen, "%s", r->work[0] ? r->work : rc == 0 && whole ? r->path : "");
     if (rc != 0 && err) snprintf(err, errlen, "%s", r->msg);
     free(r);
     return rc;
 }
 
+int results_close(struct results *r, char *err, size_t errlen)
+{
+    return results_close_at(r, NULL, 0, err, errlen);
+}

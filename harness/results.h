@@ -7,22 +7,25 @@
  *   /samples     one row per timed sample: (row, sample, time_ms, h2d_ms, d2h_ms)
  *
  * Crash consistency, by design rather than by luck:
- *   - The file is claimed with O_EXCL (an existing file is never touched; with
- *     RESULTS_UNIQUE a taken name gets a suffix, -2, -3, ...) and written in
- *     HDF5's single-writer/multiple-reader (SWMR) mode, file format 1.10: the
- *     library orders its metadata writes so that what is on disk is always a
- *     consistent file, whatever moment the process dies at.  Tables are chunked
- *     and uncompressed, so an append writes in place and never reallocates a
- *     chunk.
+ *   - The file is written under a work name beside its final name
+ *     (FINAL.HOST.PID.part, outname.h) and takes the final name only when its
+ *     writer has finished it, atomically and never over an existing file (with
+ *     RESULTS_UNIQUE a taken name gets a suffix, -2, -3, ...): a final name only
+ *     ever holds a finished file, and two writers of one name leave one file
+ *     there and the other told so.  It is written in HDF5's
+ *     single-writer/multiple-reader (SWMR) mode, file format 1.10: the library
+ *     orders its metadata writes so that what is on disk is always a consistent
+ *     file, whatever moment the process dies at.  Tables are chunked and
+ *     uncompressed, so an append writes in place and never reallocates a chunk.
  *   - A point is committed row first: its row is appended with disposition
  *     "recording" and flushed, then its samples (flushed), then the row is
  *     rewritten in place with its real disposition (flushed).  So samples never
  *     exist without their row, and a crash leaves at most one row marked
  *     "recording", which the reader drops and says so.
- *   - A run killed outright leaves the file marked as open by its SWMR writer;
- *     results_read opens it anyway (h5py: `swmr=True`; `h5clear -s FILE` clears
- *     the mark for other tools).
- *   - On an I/O error (a full disk) the run stops; the file keeps the rows
+ *   - A run killed outright leaves its work file, marked as open by its SWMR
+ *     writer; results_read opens it anyway (h5py: `swmr=True`; `h5clear -s
+ *     FILE` clears the mark for other tools).
+ *   - On an I/O error (a full disk) the run stops; its work file keeps the rows
  *     committed before it.  A file that never got its first row is removed.
  *
  * The reader validates what it reads (types, sizes, counts against the file's
@@ -174,14 +177,25 @@ extern const size_t RESULT_NFIELDS;
 
 struct results;
 
-enum { RESULTS_UNIQUE = 1 };   /* results_create: a taken name gets a suffix */
+/* results_create's flags. */
+enum {
+    RESULTS_UNIQUE = 1,         /* a taken name gets a suffix */
+    RESULTS_WHOLE_ONLY = 2,     /* the final name only for a file finished complete: an
+                                   interrupted run stays under its work name */
+    RESULTS_ALL_OR_NOTHING = 4, /* a file that does not take its final name is removed
+                                   (a merge, which can be made again) */
+};
 
-/* Create a results file at `path` (or, with RESULTS_UNIQUE, at the first free
- * name of path, STEM-2.h5, STEM-3.h5, ...).  Never touches an existing file.
- * On failure nothing is left behind and err says what and why. */
+/* Create a results file that will be named `path` (or, with RESULTS_UNIQUE, the
+ * first free name of path, STEM-2.h5, STEM-3.h5, ...).  Never touches an
+ * existing file; refuses a name that exists, or that another live process of
+ * this machine is writing.  On failure nothing is left behind and err says
+ * what and why. */
 int results_create(struct results **r, const char *path, int flags, char *err, size_t errlen);
-/* The name the file has (final once results_begin has run). */
+/* The final name the file is to have (chosen once results_begin has run). */
 const char *results_path(const struct results *r);
+/* Its work name, where it is written until then ("" before results_begin). */
+const char *results_work_path(const struct results *r);
 /* Root attributes; before the first row only (the writer then switches to SWMR
  * mode, in which no attribute may be created).  Return 0 or -1. */
 int results_attr_str(struct results *r, const char *name, const char *value);
@@ -204,10 +218,17 @@ int results_append_samples(struct results *r, const struct result_row *row,
 size_t results_rows(const struct results *r);
 /* The end of the run: `complete` (every planned point recorded), when, how long. */
 int results_finish(struct results *r, int complete, const char *finished_utc, double wall_time_s);
-/* Close; returns -1 with err saying why if anything could not be written (then
- * the rows committed before the error are what the file holds; if there are
- * none, the file is removed).  err may be NULL. */
+/* Close; a file that results_finish ended (RESULTS_WHOLE_ONLY: ended complete)
+ * then takes its final name.  Returns 0; or -1 with err saying why if anything
+ * could not be written (then the rows committed before the error are what the
+ * work file holds; if there are none, it is removed); or RESULTS_TAKEN when
+ * another process took the final name first (the work file is then kept, or
+ * with RESULTS_ALL_OR_NOTHING removed).  err may be NULL. */
+enum { RESULTS_TAKEN = -2 };
 int results_close(struct results *r, char *err, size_t errlen);
+/* The same, with where the file now is in `where`: its final name, its work
+ * name (not finished, or the name taken), or "" (removed, or never written). */
+int results_close_at(struct results *r, char *where, size_t wherelen, char *err, size_t errlen);
 /* What the last failed call was doing, and why (HDF5's or the system's words). */
 const char *results_error(const struct results *r);
 

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "runner.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -489,8 +490,8 @@ static int record(struct recorder *rec, size_t i, const struct sample_row *sr, i
     const struct point *pt = &rec->p->points[i];
     struct run_summary *s = rec->s;
     if (results_append_samples(rec->r, row, sr, n) != 0) {
-        snprintf(err, errlen, "%s (the %zu rows before it are kept)", results_error(rec->r),
-                 s->recorded);
+        snprintf(err, errlen, "%s (the %zu rows before it are kept in %s)", results_error(rec->r),
+                 s->recorded, results_work_path(rec->r));
         if (s->recorded == 0) snprintf(err, errlen, "%s", results_error(rec->r));   /* said there */
         return -1;
     }
@@ -699,7 +700,8 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
     struct plan_estimate est;
     plan_estimate(p, e, &est);
     struct results *r;
-    if (results_create(&r, o->out_path, o->unique_name ? RESULTS_UNIQUE : 0, err, errlen) != 0) {
+    const int flags = (o->unique_name ? RESULTS_UNIQUE : 0) | RESULTS_WHOLE_ONLY;
+    if (results_create(&r, o->out_path, flags, err, errlen) != 0) {
         worker_end(c->w);
         worker_end(c->hw);
         telemetry_stop(c->tm);
@@ -722,8 +724,10 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
         free(c);
         return -1;
     }
-    snprintf(s->path, sizeof s->path, "%s", results_path(r));
-    fprintf(o->log, "mmladder: %s (%zu points) -> %s\n", e->path, p->n, s->path);
+    snprintf(s->final, sizeof s->final, "%s", results_path(r));
+    snprintf(s->path, sizeof s->path, "%s", results_work_path(r));
+    fprintf(o->log, "mmladder: %s (%zu points) -> %s (as %s until the run ends)\n", e->path,
+            p->n, s->final, s->path);
     if (g)
         fprintf(o->log, "device: %s, %d SMs, CUDA driver %d\n", gi->name, gi->sm_count,
                 gi->driver_version);
@@ -790,11 +794,14 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
         snprintf(err, errlen, "%s", results_error(r));
         rc = -1;
     }
-    char cerr[1024];
-    if (results_close(r, cerr, sizeof cerr) != 0) {
-        if (rc == 0 || s->recorded == 0) snprintf(err, errlen, "%s", cerr);
+    char cerr[2 * PATH_MAX + 800];
+    const int closed = results_close_at(r, s->path, sizeof s->path, cerr, sizeof cerr);
+    if (closed != 0) {
+        if (rc == 0 || s->recorded == 0 || closed == RESULTS_TAKEN) snprintf(err, errlen, "%s", cerr);
+        s->taken = closed == RESULTS_TAKEN;
         rc = -1;
     }
+    s->placed = s->path[0] && !strcmp(s->path, s->final);
     s->complete = rc == 0 && s->recorded == p->n;
     if (s->recorded) {
         fprintf(o->log, "\n");

@@ -23,7 +23,12 @@ struct run_options {
 };
 
 struct run_summary {
-    char path[4096];                     /* the file the run wrote */
+    char path[4096];                     /* where the file the run wrote is: its final
+                                            name, or its work name (outname.h) when
+                                            the run did not end, or "" */
+    char final[4096];                    /* the name it takes when the run ends */
+    int placed;                          /* 1: it has its final name */
+    int taken;                           /* 1: another process took the final name */
     size_t recorded, planned;
     size_t passed, incorrect, skipped, failed, skipped_env;
     int interrupted;                     /* SIGINT or SIGTERM came */

@@ -25,7 +25,8 @@
 #   --bin PATH          the mmladder to run (default bin/mmladder of this checkout)
 #   --wait              wait until the merge job has run, or a shard failed
 #   --rerun K[,K...]    submit shards K of DIR again (a task that failed, timed out
-#                       or was cancelled), then the merge
+#                       or was cancelled), then the merge; refused while an earlier
+#                       submission of DIR is still queued or running
 #   -h, --help          this text
 #
 # DIR gets: mmladder and NAME.ini (copies of the binary and the experiment, so
@@ -38,14 +39,18 @@
 # records them) counts as succeeded; any other failure stops the merge.  A
 # failed shard is run again alone with
 #     scripts/slurm-shards.sh --rerun K DIR
-# which submits `sbatch --array=K DIR/shards.sbatch` and `sbatch
-# --dependency=afterok:JOB,afterany:EARLIER DIR/merge.sbatch` (EARLIER: each
-# earlier array that Slurm still knows, so that the merge also waits for its
-# tasks still running), and cancels the earlier merge job if it waits on a
-# dependency that can never be met.  By hand, the same two sbatch lines do it
-# (and `scancel` of that merge job).  A re-run moves the shard's earlier file,
-# and the merge an earlier merged file, into DIR/replaced/ (run and merge never
-# overwrite).
+# which cancels the earlier merge job if it waits on a dependency that can
+# never be met, then submits `sbatch --array=K DIR/shards.sbatch` and `sbatch
+# --dependency=afterok:JOB,singleton DIR/merge.sbatch`.  By hand, the same
+# scancel and two sbatch lines do it.  While a task or the merge job of an
+# earlier submission of DIR is still queued or running, --rerun refuses, naming
+# them (its tasks would write the files the re-run writes): wait for them, or
+# scancel them first.  The merge jobs of DIR share one job name, and
+# `singleton` lets only one of them run at a time.  A re-run moves the shard's
+# earlier file, and the merge an earlier merged file, into DIR/replaced/ (run
+# and merge never overwrite, nor does the move); a task that was killed leaves
+# its points in its work file (NAME-shardK-of-N.h5.HOST.PID.part), which no
+# later task or merge takes.
 #
 # For example, the shape suite as 8 shards on partition gpu, 2 hours each:
 #     scripts/slurm-shards.sh -n 8 -p gpu -A myproject -t 2:00:00 experiments/shapes.ini
@@ -182,6 +187,21 @@ shard_states() {
     }'
 }
 
+# active_tasks JOB: the tasks of job (array) JOB that have not ended, one line
+# each ("K STATE"); nothing when every task has ended or slurmctld no longer
+# knows the job.
+active_tasks() {
+    scontrol -o show job "$1" 2>/dev/null | awk '{
+        k = "-"; s = ""
+        for (i = 1; i <= NF; i++) {
+            if ($i ~ /^ArrayTaskId=/) k = substr($i, 13)
+            if ($i ~ /^JobState=/) s = substr($i, 10)
+        }
+        if (s !~ /^(COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY|BOOT_FAIL|DEADLINE|PREEMPTED|REVOKED|SPECIAL_EXIT)$/ && s != "")
+            print k, s
+    }'
+}
+
 # wait_merge ARRAY MERGE: poll until the merge job has ended or can never run;
 # says which, and fails unless it completed.
 wait_merge() {
@@ -240,23 +260,41 @@ if [ -n "$rerun" ]; then
     done
     merged=$dir/$name-x$shards.h5
     need_slurm
-    last_merge=$(awk '$1 == "merge" { id = $2 } END { print id }' "$dir/jobs")
-    # The merge waits for this array to succeed, and for every earlier array
-    # slurmctld still knows to end (tasks of it may still run).
-    after=
+    # Refused while an earlier submission of DIR is still at work: its tasks
+    # would write the files this one writes, and its merge job would run beside
+    # this one's.  A merge job that can never run (a shard of it failed) is
+    # what a re-run replaces: it is cancelled first.
+    busy='' stale=''
     while read -r what job _; do
-        [ "$what" = shards ] && job_field "$job" JobState >/dev/null && after=$after,afterany:$job
+        if [ "$what" = shards ]; then
+            tasks=$(active_tasks "$job" | awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2 }')
+            [ -z "$tasks" ] || busy="$busy${busy:+; }shards job $job (tasks $tasks)"
+        elif [ "$what" = merge ] && state=$(job_field "$job" JobState); then
+            case $state in
+            PENDING)
+                if [ "$(job_field "$job" Reason)" = DependencyNeverSatisfied ]; then
+                    stale="$stale $job"
+                else
+                    busy="$busy${busy:+; }merge job $job (PENDING)"
+                fi ;;
+            RUNNING | CONFIGURING | COMPLETING | SUSPENDED | REQUEUED | REQUEUE_HOLD | RESIZING | SIGNALING | STAGE_OUT)
+                busy="$busy${busy:+; }merge job $job ($state)" ;;
+            esac
+        fi
     done < "$dir/jobs"
+    ids=$(printf '%s\n' "$busy" | grep -o 'job [0-9]*' | cut -d' ' -f2 | paste -sd' ')
+    [ -z "$busy" ] ||
+        fail "--rerun $rerun: an earlier submission of $dir is still queued or running: $busy; wait until it ends (squeue -j ${ids// /,}), or scancel $ids and run --rerun again"
+    for job in $stale; do
+        scancel "$job" || fail "scancel $job (the earlier merge job, which can never run) failed"
+        echo "$prog: cancelled the earlier merge job $job, which could never run"
+    done
     array=$(submit "shards $rerun" --array="$rerun" "$dir/shards.sbatch") || exit 1
-    merge=$(submit merge --dependency="afterok:$array$after" "$dir/merge.sbatch") ||
-        fail "shards job $array submitted, the merge not; by hand: sbatch --dependency=afterok:$array $dir/merge.sbatch"
+    # singleton: no two merge jobs of DIR (one job name) ever run at once
+    merge=$(submit merge --dependency="afterok:$array,singleton" "$dir/merge.sbatch") ||
+        fail "shards job $array submitted, the merge not; by hand: sbatch --dependency=afterok:$array,singleton $dir/merge.sbatch"
     printf 'shards %s %s\nmerge %s\n' "$array" "$rerun" "$merge" >> "$dir/jobs" || fail "could not write $dir/jobs"
     echo "$prog: shards job $array (shards $rerun of $shards again), merge job $merge (into $merged)"
-    if [ -n "$last_merge" ] && [ "$(job_field "$last_merge" Reason)" = DependencyNeverSatisfied ] &&
-        [ "$(job_field "$last_merge" JobState)" = PENDING ]; then
-        scancel "$last_merge" || fail "scancel $last_merge (the earlier merge job, which can never run) failed"
-        echo "$prog: cancelled the earlier merge job $last_merge, which could never run"
-    fi
     [ $wait = 0 ] || wait_merge "$array" "$merge" || exit 1
     exit 0
 fi
@@ -331,10 +369,12 @@ sbatch_lines() {
     cat <<'EOF'
 k=${SLURM_ARRAY_TASK_ID:?runs as a task of a job array: sbatch --array=K,...}
 out=$dir/$name-shard$k-of-$shards.h5
-# An earlier attempt's file (a failed task, a requeue) goes aside: run never overwrites.
+# An earlier attempt's file (a finished task run again, a requeue) goes aside:
+# run never overwrites, and the move never replaces a file either.
 if [ -e "$out" ]; then
-    mkdir -p "$dir/replaced" &&
-        mv "$out" "$dir/replaced/$name-shard$k-of-$shards.before-job$SLURM_JOB_ID.h5" || exit 1
+    aside=$dir/replaced/$name-shard$k-of-$shards.before-job$SLURM_JOB_ID-${SLURM_RESTART_COUNT:-0}.h5
+    mkdir -p "$dir/replaced" && mv -n "$out" "$aside"
+    [ ! -e "$out" ] && [ -e "$aside" ] || { echo "could not move $out aside to $aside" >&2; exit 1; }
 fi
 echo "shard $k of $shards on $(hostname), CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES-unset}"
 "$dir/mmladder" run "$dir/$name.ini" --shard "$k/$shards" ${host_shard:+--host-shard "$host_shard"} -o "$out"
@@ -352,7 +392,7 @@ EOF
     echo "#!/bin/bash"
     echo "# The merge of the $shards shards of $exp, written by scripts/$prog"
     echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ): sbatch --dependency=afterok:JOB $dir/merge.sbatch"
-    echo "#SBATCH --job-name=mmladder-$name-merge"
+    echo "#SBATCH --job-name=mmladder-$name-merge-$(printf '%s' "$dir" | cksum | cut -d' ' -f1)"
     echo "#SBATCH --output=$dir/logs/merge-job%j.log"
     sbatch_lines "$merge_time" ""
     echo "set -u"
@@ -370,8 +410,12 @@ for ((k = 0; k < shards; k++)); do
         echo "shard $k: no file (a shard without points writes none; merge names any point missing)"
     fi
 done
+# An earlier merge's file goes aside (merge jobs of DIR never run at once:
+# --dependency=singleton), never over another file.
 if [ -e "$out" ]; then
-    mkdir -p "$dir/replaced" && mv "$out" "$dir/replaced/$name-x$shards.before-job$SLURM_JOB_ID.h5" || exit 1
+    aside=$dir/replaced/$name-x$shards.before-job$SLURM_JOB_ID-${SLURM_RESTART_COUNT:-0}.h5
+    mkdir -p "$dir/replaced" && mv -n "$out" "$aside"
+    [ ! -e "$out" ] && [ -e "$aside" ] || { echo "could not move $out aside to $aside" >&2; exit 1; }
 fi
 exec "$dir/mmladder" merge "$out" "${files[@]}"
 EOF
@@ -379,8 +423,8 @@ EOF
 
 array=$(submit shards --array="0-$((shards - 1))" "$dir/shards.sbatch") || exit 1
 trap - EXIT
-merge=$(submit merge --dependency="afterok:$array" "$dir/merge.sbatch") ||
-    fail "shards job $array submitted, the merge not; by hand: sbatch --dependency=afterok:$array $dir/merge.sbatch"
+merge=$(submit merge --dependency="afterok:$array,singleton" "$dir/merge.sbatch") ||
+    fail "shards job $array submitted, the merge not; by hand: sbatch --dependency=afterok:$array,singleton $dir/merge.sbatch"
 printf 'shards %s 0-%s\nmerge %s\n' "$array" "$((shards - 1))" "$merge" > "$dir/jobs" ||
     fail "could not write $dir/jobs"
 echo "$prog: $exp: ${plan##*$'\n'}; cut into $shards shards"

@@ -491,8 +491,9 @@ static int summary_of(const char *out, char *path, size_t len, size_t *x, size_t
 }
 
 /* The interrupt message: 1 for "interrupted: kept X of N points in PATH (marked
- * incomplete)", 2 for "interrupted after the last point: PATH is complete", 0
- * for none. */
+ * incomplete; ...)" (PATH the run's work file), 2 for "interrupted after the
+ * last point: PATH is complete", 3 for "interrupted before the first point was
+ * recorded; no file was written", 0 for none. */
 static int interrupt_message(const char *err, size_t *x, size_t *n, char *path, size_t len)
 {
     const char *k = strstr(err, "interrupted: kept ");
@@ -500,11 +501,13 @@ static int interrupt_message(const char *err, size_t *x, size_t *n, char *path, 
         int used = 0;
         if (sscanf(k, "interrupted: kept %zu of %zu points in %n", x, n, &used) != 2 || !used)
             return -1;
-        const char *end = strstr(k + used, " (marked incomplete)");
+        const char *end = strstr(k + used, " (marked incomplete;");
         if (!end) return -1;
         snprintf(path, len, "%.*s", (int)(end - (k + used)), k + used);
         return 1;
     }
+    if (strstr(err, "interrupted before the first point was recorded; no file was written"))
+        return 3;
     const char *c = strstr(err, "interrupted after the last point: ");
     if (c) {
         c += strlen("interrupted after the last point: ");
@@ -762,7 +765,7 @@ static const char *signame(int sig)
  * line is out), and judge what is left. */
 static void kill_trial(int sig, size_t k, int trial, double delay, struct tally *t)
 {
-    char exp[300], outdir[300], path[320], log[300], what[160];
+    char exp[300], outdir[300], path[600], log[300], what[160];
     snprintf(exp, sizeof exp, "%s/load%d.ini", fx.dir, LOADS[k].samples);
     snprintf(outdir, sizeof outdir, "%s/out", fx.dir);
     snprintf(path, sizeof path, "%s/r.h5", outdir);
@@ -805,13 +808,21 @@ static void kill_trial(int sig, size_t k, int trial, double delay, struct tally 
     const char *err = str(&c.err);
     const int st = c.status;
 
-    /* Nothing in the output folder but the results file. */
-    char names[8][256];
+    /* Nothing in the output folder but the results file: under its name once
+     * the run has ended, else under its work name (r.h5.HOST.PID.part). */
+    char names[8][256], mine_suffix[64];
+    snprintf(mine_suffix, sizeof mine_suffix, ".%ld.part", (long)c.pid);
     size_t n_names = list_dir(outdir, names, 8);
-    for (size_t i = 0; i < n_names && i < 8; i++)
-        if (strcmp(names[i], "r.h5") != 0)
+    for (size_t i = 0; i < n_names && i < 8; i++) {
+        const size_t k = strlen(names[i]), w = strlen(mine_suffix);
+        const int is_work = k > w + 5 && !strncmp(names[i], "r.h5.", 5) &&
+                            !strcmp(names[i] + k - w, mine_suffix);
+        if (strcmp(names[i], "r.h5") != 0 && !is_work)
             TRIAL_FAIL("%s: '%s' left in the output folder", what, names[i]);
-    const int exists = n_names == 1;
+    }
+    if (n_names > 1) TRIAL_FAIL("%s: %zu files in the output folder (expected one)", what, n_names);
+    const int exists = n_names == 1, placed = exists && !strcmp(names[0], "r.h5");
+    if (exists) snprintf(path, sizeof path, "%s/%s", outdir, names[0]);
     size_t mine = 0;
     build_files(fx.tmp, NULL, c.pid, &mine);
     t->builds_left += mine > 0;
@@ -827,6 +838,11 @@ static void kill_trial(int sig, size_t k, int trial, double delay, struct tally 
         t->writer_open += f.writer_open;
         if (f.complete) t->complete++;
         else t->incomplete++;
+        /* the name holds a finished file only */
+        if (placed && (!f.complete || f.writer_open))
+            TRIAL_FAIL("%s: r.h5 has %zu of %zu rows, complete %d, writer open %d (the name "
+                       "holds finished runs only)", what, f.n_rows, planned, f.complete,
+                       f.writer_open);
         if (file_problem(what, path, &f, planned, why, sizeof why)) TRIAL_FAIL("%s", why);
         /* A row is on disk before its progress line is printed, and the next
          * point's row is not begun before it. */
@@ -869,6 +885,11 @@ static void kill_trial(int sig, size_t k, int trial, double delay, struct tally 
             if (exists || err[0] || lines)
                 TRIAL_FAIL("%s: killed by the signal's default action, yet file %s, stderr '%s', "
                          "%zu progress lines", what, exists ? "exists" : "absent", err, lines);
+        } else if (WIFEXITED(st) && WEXITSTATUS(st) == 130 && !exists && kind == 3) {
+            /* Before the first point was recorded: the work file, with no row,
+             * is removed. */
+            t->no_file++;
+            if (lines) TRIAL_FAIL("%s: no point recorded, yet %zu progress lines", what, lines);
         } else if (WIFEXITED(st) && WEXITSTATUS(st) == 130 && !exists &&
                    strstr(err, "interrupted before the run began; no file was written")) {
             /* The signal came after the handlers were set but before the run
@@ -880,7 +901,9 @@ static void kill_trial(int sig, size_t k, int trial, double delay, struct tally 
             if (kind == 1 && !(x == f.n_rows && n == planned && !strcmp(mpath, path) && !f.complete))
                 TRIAL_FAIL("%s: stderr says 'kept %zu of %zu points in %s'; the file %s has %zu rows, "
                          "complete = %d", what, x, n, mpath, path, f.n_rows, f.complete);
-            if (kind == 2 && !(f.complete && !strcmp(mpath, path)))
+            if (kind == 1 && placed)
+                TRIAL_FAIL("%s: an interrupted run's %zu rows are under its name", what, f.n_rows);
+            if (kind == 2 && !(f.complete && placed && !strcmp(mpath, path)))
                 TRIAL_FAIL("%s: stderr says '%s is complete'; the file %s has %zu of %zu rows, "
                          "complete = %d", what, mpath, path, f.n_rows, planned, f.complete);
             if (kind <= 0) TRIAL_FAIL("%s: exit 130 without the interrupt message; stderr: %s", what, err);
@@ -1023,7 +1046,7 @@ static void interrupt_during_a_long_stage(void **state)
     (void)state;
     for (size_t i = 0; i < sizeof LONG_CASES / sizeof LONG_CASES[0]; i++) {
         const struct long_case *lc = &LONG_CASES[i];
-        char exp[300], path[300], text[512];
+        char exp[300], path[PATH_MAX], text[512];
         snprintf(exp, sizeof exp, "%s/long.ini", fx.dir);
         snprintf(path, sizeof path, "%s/long%zu.h5", fx.dir, i);
         snprintf(text, sizeof text,
@@ -1054,9 +1077,23 @@ static void interrupt_during_a_long_stage(void **state)
             fail_msg("%s: status %d, %.3f s after the signal (expected 130 within 1 s); stderr: %s",
                      lc->what, code_of(c.status), latency, err);
         size_t x = 0, n = 0;
-        char mpath[PATH_MAX];
-        if (interrupt_message(err, &x, &n, mpath, sizeof mpath) != 1)
-            fail_msg("%s: no 'interrupted: kept X of N points in PATH' in stderr: %s", lc->what, err);
+        char mpath[PATH_MAX], work[PATH_MAX];
+        const int kind = interrupt_message(err, &x, &n, mpath, sizeof mpath);
+        const size_t works = test_work_files(path, work, sizeof work);
+        if (access(path, F_OK) == 0) fail_msg("%s: the interrupted run's file has its name", lc->what);
+        if (lc->points == 1) {
+            /* no point recorded: no file */
+            if (kind != 3 || works || lines)
+                fail_msg("%s: %zu work files, %zu progress lines; stderr: %s (expected none, and "
+                         "'interrupted before the first point was recorded')", lc->what, works,
+                         lines, err);
+            child_free(&c);
+            continue;
+        }
+        if (kind != 1 || works != 1)
+            fail_msg("%s: no 'interrupted: kept X of N points in PATH' in stderr, or not one work "
+                     "file (%zu): %s", lc->what, works, err);
+        snprintf(path, sizeof path, "%s", work);
         struct results_file f;
         read_file_or_fail(lc->what, path, &f);
         check_file(lc->what, path, &f, lc->points);
@@ -1127,7 +1164,7 @@ static void fill_up(const char *path)
 static void full_disk(void **state)
 {
     const struct disk_case *dc = *state;
-    char outdir[320], tmpdir[320], path[340], exp[300], why[512];
+    char outdir[320], tmpdir[320], path[600], exp[300], why[512];
     if (dc->tmpfs) {
         const char *no = mount_tmpfs(why, sizeof why);
         if (no) {
@@ -1173,12 +1210,14 @@ static void full_disk(void **state)
     } else {
         size_t x = 0;
         const char *the = strstr(err, "(the ");
-        if (!the || sscanf(the, "(the %zu rows before it are kept)", &x) != 1 ||
-            !strstr(err, "rows before it are kept"))
-            fail_msg("%s: no '(the X rows before it are kept)' in stderr: %s", dc->what, err);
-        if (n_names != 1 || strcmp(names[0], "r.h5") != 0)
-            fail_msg("%s: %zu entries in the output folder (expected r.h5 alone)", dc->what,
-                     n_names);
+        if (!the || sscanf(the, "(the %zu rows before it are kept in ", &x) != 1 ||
+            !strstr(err, "rows before it are kept in "))
+            fail_msg("%s: no '(the X rows before it are kept in WORK)' in stderr: %s", dc->what, err);
+        /* the rows are kept in the run's work file, which does not take the name */
+        if (n_names != 1 || strncmp(names[0], "r.h5.", 5) != 0 || !strstr(err, names[0]))
+            fail_msg("%s: %zu entries in the output folder, the first '%s' (expected the run's "
+                     "work file alone, named in stderr)", dc->what, n_names, n_names ? names[0] : "");
+        snprintf(path, sizeof path, "%s/%s", outdir, names[0]);
         struct results_file f;
         read_file_or_fail(dc->what, path, &f);
         check_file(dc->what, path, &f, planned);
@@ -1393,7 +1432,7 @@ static const struct {
     const char *what, *reason;
 } SINKS[] = {
     [DEV_FULL] = {"/dev/full", "No space left on device"},
-    [CLOSED_PIPE] = {"a pipe whose read end is closed", "Broken pipe"},
+    [CLOSED_PIPE] = {"a pipe whose read end is closed", NULL},
 };
 
 static void output_errors(void **state)
@@ -1425,17 +1464,24 @@ static void output_errors(void **state)
             child_wait(&c, 20);
             cases++;
             const char *err = str(&c.err);
-            if (!WIFEXITED(c.status) || WEXITSTATUS(c.status) != 1 ||
-                !strstr(err, "writing to standard output failed") ||
-                !strstr(err, SINKS[sink].reason)) {
+            /* A full disk is an error to report; a reader that went away (`| head`)
+             * is not: nothing said, and the status 141 of a process SIGPIPE ended. */
+            const int want = SINKS[sink].reason ? 1 : 141;
+            if (!WIFEXITED(c.status) || WEXITSTATUS(c.status) != want ||
+                (SINKS[sink].reason && (!strstr(err, "writing to standard output failed") ||
+                                        !strstr(err, SINKS[sink].reason))) ||
+                (!SINKS[sink].reason && err[0])) {
                 char line[1024];
                 snprintf(line, sizeof line,
-                         "mmladder %s FILE%s%s > %s: %s %d\n    stderr: %s%s    expected: exit 1, "
-                         "'writing to standard output failed: %s'\n",
+                         "mmladder %s FILE%s%s > %s: %s %d\n    stderr: %s%s    expected: exit %d, "
+                         "%s%s%s\n",
                          cmd[0], cmd[1] ? " " : "", cmd[1] ? cmd[1] : "", SINKS[sink].what,
                          WIFSIGNALED(c.status) ? "killed by signal" : "exit",
                          WIFSIGNALED(c.status) ? WTERMSIG(c.status) : WEXITSTATUS(c.status),
-                         err[0] ? err : "(nothing)", err[0] ? "" : "\n", SINKS[sink].reason);
+                         err[0] ? err : "(nothing)", err[0] ? "" : "\n", want,
+                         SINKS[sink].reason ? "'writing to standard output failed: " : "nothing said",
+                         SINKS[sink].reason ? SINKS[sink].reason : "",
+                         SINKS[sink].reason ? "'" : "");
                 print_message("%s", line);   /* each as it comes: cmocka cuts long messages */
                 failures++;
             }
@@ -1491,10 +1537,12 @@ static void locked_file(void **state)
 
 /* ---- 8. compare of a killed run --------------------------------------------------------- */
 
+/* A killed run's work file: compare refuses it (exit 4, saying why) unless
+ * told to read it anyway, and then warns of it, whichever side it is on. */
 static void compare_warns_of_an_incomplete_file(void **state)
 {
     (void)state;
-    char good[300], killed[300], exp[300];
+    char good[300], killed[600], exp[300];
     snprintf(good, sizeof good, "%s/complete.h5", fx.dir);
     snprintf(killed, sizeof killed, "%s/killed.h5", fx.dir);
     snprintf(exp, sizeof exp, "%s/k.ini", fx.dir);
@@ -1508,6 +1556,10 @@ static void compare_warns_of_an_incomplete_file(void **state)
     child_wait(&c, 20);
     assert_true(WIFSIGNALED(c.status) && WTERMSIG(c.status) == SIGKILL);
     child_free(&c);
+    assert_int_equal(access(killed, F_OK), -1);
+    char work[600];
+    assert_int_equal(test_work_files(killed, work, sizeof work), 1);
+    snprintf(killed, sizeof killed, "%s", work);
     struct results_file f;
     read_file_or_fail("the killed run", killed, &f);
     check_file("the killed run", killed, &f, 60);
@@ -1518,7 +1570,15 @@ static void compare_warns_of_an_incomplete_file(void **state)
     const char *orders[2][2] = {{killed, good}, {good, killed}};
     for (int i = 0; i < 2; i++) {
         int rc = run_mm(&c, &PIPED, 20, "compare", orders[i][0], orders[i][1], (const char *)NULL);
-        char warn_k[400], warn_g[400];
+        char refused[700];
+        snprintf(refused, sizeof refused, "%s is incomplete: it holds", killed);
+        if (rc != 4 || !strstr(str(&c.err), refused) || str(&c.out)[0])
+            fail_msg("compare %s %s: status %d; stderr: %s (expected 4, '%s' and nothing on "
+                     "stdout)", orders[i][0], orders[i][1], rc, str(&c.err), refused);
+        child_free(&c);
+        rc = run_mm(&c, &PIPED, 20, "compare", orders[i][0], orders[i][1], "--allow-incomplete",
+                    (const char *)NULL);
+        char warn_k[700], warn_g[400];
         snprintf(warn_k, sizeof warn_k, "warning: %s is incomplete", killed);
         snprintf(warn_g, sizeof warn_g, "warning: %s is incomplete", good);
         if (rc != 0 || !strstr(str(&c.err), warn_k) || strstr(str(&c.err), warn_g) ||

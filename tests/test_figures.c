@@ -67,7 +67,8 @@ static void copy_attr(const char *name, const char *value, void *ctx)
     /* the schema is written by results_create, the end of the run and the
      * attributes' checksum by results_finish, as a run sets them */
     if (strcmp(name, "complete") && strcmp(name, "finished_utc") && strcmp(name, "wall_time_s") &&
-        strcmp(name, "schema_version") && strcmp(name, "attrs_crc32"))
+        strcmp(name, "schema_version") && strcmp(name, "attrs_crc32") &&
+        strcmp(name, "planned_points"))
         results_attr_str(ctx, name, value);
 }
 
@@ -85,6 +86,9 @@ static void copy_rows(const char *in, const char *out, keep_fn *keep_row, const 
     struct results *r;
     if (results_create(&r, out, 0, err, sizeof err) != 0) fail_msg("%s", err);
     if (results_visit_attrs(in, copy_attr, r, err, sizeof err) != 0) fail_msg("%s", err);
+    long long kept = 0;   /* the copy's plan: the rows it keeps */
+    for (size_t i = 0; i < f.n_rows; i++) kept += keep_row(&f.rows[i], ctx) != 0;
+    if (results_attr_int(r, "planned_points", kept) != 0) fail_msg("%s", results_error(r));
     size_t s = 0;
     for (size_t i = 0; i < f.n_rows; i++) {
         struct sample_row *first = f.samples ? &f.samples[s] : NULL;

@@ -5,7 +5,7 @@
  * runs these tests and stops it; without it (`make test`) they are skipped,
  * saying why, but for the refusals of bad input, which need no cluster.  They
  * never reach another cluster: SLURM_CONF is set to the local one's. */
-#define _XOPEN_SOURCE 700
+#define _XOPEN_SOURCE 700   /* realpath */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -126,6 +126,26 @@ static void assert_same_points(const char *merged, const char *whole)
     }
 }
 
+/* A test's folder: the experiment, one process's run of it (what a merge must
+ * give), the array's folder and its merged file, and the binary's full path. */
+struct array_test {
+    char dir[256], exp[300], whole[300], sdir[300], merged[400], bin[4096];
+};
+
+static void array_test_set_up(struct array_test *t)
+{
+    test_tmpdir(t->dir, sizeof t->dir);
+    snprintf(t->exp, sizeof t->exp, "%s/slurm.ini", t->dir);
+    snprintf(t->whole, sizeof t->whole, "%s/whole.h5", t->dir);
+    snprintf(t->sdir, sizeof t->sdir, "%s/array", t->dir);
+    snprintf(t->merged, sizeof t->merged, "%s/slurm-x%d.h5", t->sdir, SHARDS);
+    test_write_file(t->exp, EXPERIMENT);
+    assert_non_null(realpath(test_binary(), t->bin));
+    char *run[] = {t->bin, "run", t->exp, "-o", t->whole, NULL}, *out, *err;
+    assert_int_equal(test_run(run, &out, &err), 0);
+    free(out), free(err);
+}
+
 /* Four shards as a job array, each task asking for a (stand-in) GPU, merged by
  * the dependent job: the same points as one process gives, of the same commit,
  * each shard recorded with its array task (and its GPU, where Slurm binds one). */
@@ -133,20 +153,12 @@ static void slurm_array_merges_like_one_process(void **state)
 {
     (void)state;
     const int devices = use_local_cluster();
-    char dir[256], exp[300], whole[300], sdir[300], merged[400];
-    test_tmpdir(dir, sizeof dir);
-    snprintf(exp, sizeof exp, "%s/slurm.ini", dir);
-    snprintf(whole, sizeof whole, "%s/whole.h5", dir);
-    snprintf(sdir, sizeof sdir, "%s/array", dir);
-    snprintf(merged, sizeof merged, "%s/slurm-x%d.h5", sdir, SHARDS);
-    test_write_file(exp, EXPERIMENT);
-    char *run[] = {(char *)test_binary(), "run", exp, "-o", whole, NULL}, *out, *err;
-    assert_int_equal(test_run(run, &out, &err), 0);
-    free(out), free(err);
-
+    struct array_test t;
+    array_test_set_up(&t);
+    char *out, *err;
     const double t0 = now_s();
-    const int rc = shards_script((const char *[]){"-n", "4", "-d", sdir, "--bin", test_binary(), "--wait",
-                                                  exp, NULL},
+    const int rc = shards_script((const char *[]){"-n", "4", "-d", t.sdir, "--bin", t.bin, "--wait",
+                                                  t.exp, NULL},
                                  &out, &err);
     if (rc != 0) fail_msg("slurm-shards.sh: exit %d\n%s%s", rc, out, err);
     print_message("slurm: %d shards and their merge in %.1f s\n", SHARDS, now_s() - t0);
@@ -157,23 +169,23 @@ static void slurm_array_merges_like_one_process(void **state)
     assert_non_null(strstr(job, "JobState=COMPLETED"));
     free(job);
 
-    assert_same_points(merged, whole);
+    assert_same_points(t.merged, t.whole);
     char v[128], name[64];
-    test_attr(merged, "merged_shards", v, sizeof v);
+    test_attr(t.merged, "merged_shards", v, sizeof v);
     assert_string_equal(v, "4");
     for (int k = 0; k < SHARDS; k++) {
         snprintf(name, sizeof name, "shard%d_slurm_array_job_id", k);
-        test_attr(merged, name, v, sizeof v);
+        test_attr(t.merged, name, v, sizeof v);
         assert_int_equal(strtol(v, NULL, 10), array);
         snprintf(name, sizeof name, "shard%d_slurm_array_task_id", k);
-        test_attr(merged, name, v, sizeof v);
+        test_attr(t.merged, name, v, sizeof v);
         assert_int_equal(strtol(v, NULL, 10), k);
         snprintf(name, sizeof name, "shard%d_cuda_visible_devices", k);
-        test_attr(merged, name, v, sizeof v);
+        test_attr(t.merged, name, v, sizeof v);
         if (devices && !(strlen(v) == 1 && v[0] >= '0' && v[0] < '0' + SHARDS))
             fail_msg("shard %d: cuda_visible_devices '%s' (expected one stand-in GPU, 0 to 3)", k, v);
     }
-    test_rmtree(dir);
+    test_rmtree(t.dir);
 }
 
 /* A shard whose command fails (a stand-in for mmladder that fails shard 1)
@@ -184,17 +196,11 @@ static void slurm_failed_shard_leaves_merge_unrun(void **state)
 {
     (void)state;
     use_local_cluster();
-    char dir[256], exp[300], whole[300], sdir[300], merged[400], stand_in[300], fixed[300], bin[4096],
-        file[400];
-    test_tmpdir(dir, sizeof dir);
-    snprintf(exp, sizeof exp, "%s/slurm.ini", dir);
-    snprintf(whole, sizeof whole, "%s/whole.h5", dir);
-    snprintf(sdir, sizeof sdir, "%s/array", dir);
-    snprintf(merged, sizeof merged, "%s/slurm-x%d.h5", sdir, SHARDS);
-    snprintf(stand_in, sizeof stand_in, "%s/fails-shard-1.sh", dir);
-    snprintf(fixed, sizeof fixed, "%s/fixed", dir);
-    test_write_file(exp, EXPERIMENT);
-    assert_non_null(realpath(test_binary(), bin));
+    struct array_test t;
+    array_test_set_up(&t);
+    char stand_in[300], fixed[300], file[500];
+    snprintf(stand_in, sizeof stand_in, "%s/fails-shard-1.sh", t.dir);
+    snprintf(fixed, sizeof fixed, "%s/fixed", t.dir);
     char script[5000];
     snprintf(script, sizeof script,
              "#!/bin/sh\n"
@@ -202,14 +208,12 @@ static void slurm_failed_shard_leaves_merge_unrun(void **state)
              "    [ -e '%s' ] || { echo 'shard 1 fails on purpose' >&2; exit 1; } ;;\n"
              "esac\n"
              "exec '%s' \"$@\"\n",
-             fixed, bin);
+             fixed, t.bin);
     test_write_script(stand_in, script);
-    char *run[] = {bin, "run", exp, "-o", whole, NULL}, *out, *err;
-    assert_int_equal(test_run(run, &out, &err), 0);
-    free(out), free(err);
+    char *out, *err;
 
     double t0 = now_s();
-    int rc = shards_script((const char *[]){"--host", "-n", "4", "-d", sdir, "--bin", stand_in, "--wait", exp,
+    int rc = shards_script((const char *[]){"--host", "-n", "4", "-d", t.sdir, "--bin", stand_in, "--wait", t.exp,
                                             NULL},
                            &out, &err);
     print_message("slurm: a failed shard seen in %.1f s\n", now_s() - t0);
@@ -222,15 +226,15 @@ static void slurm_failed_shard_leaves_merge_unrun(void **state)
     if (!strstr(job, "JobState=PENDING") || !strstr(job, "Reason=DependencyNeverSatisfied"))
         fail_msg("the merge job after a failed shard: %s", job);
     free(job);
-    assert_int_equal(access(merged, F_OK), -1);
+    assert_int_equal(access(t.merged, F_OK), -1);
     for (int k = 0; k < SHARDS; k++) {
-        snprintf(file, sizeof file, "%s/slurm-shard%d-of-%d.h5", sdir, k, SHARDS);
+        snprintf(file, sizeof file, "%s/slurm-shard%d-of-%d.h5", t.sdir, k, SHARDS);
         assert_int_equal(access(file, F_OK), k == 1 ? -1 : 0);
     }
 
     test_write_file(fixed, "");
     t0 = now_s();
-    rc = shards_script((const char *[]){"--rerun", "1", "--wait", sdir, NULL}, &out, &err);
+    rc = shards_script((const char *[]){"--rerun", "1", "--wait", t.sdir, NULL}, &out, &err);
     print_message("slurm: shard 1 again and the merge in %.1f s\n", now_s() - t0);
     if (rc != 0) fail_msg("slurm-shards.sh --rerun 1: exit %d\n%s%s", rc, out, err);
     char cancelled[96];
@@ -240,8 +244,60 @@ static void slurm_failed_shard_leaves_merge_unrun(void **state)
     job = show_job(merge);
     assert_non_null(strstr(job, "JobState=CANCELLED"));
     free(job);
-    assert_same_points(merged, whole);
-    test_rmtree(dir);
+    assert_same_points(t.merged, t.whole);
+    test_rmtree(t.dir);
+}
+
+/* A re-run while the first submission's tasks are still queued or running is
+ * refused, naming their job ids, and submits nothing: the first submission's
+ * one merge job writes the merged file, and only it. */
+static void slurm_rerun_while_running_is_refused(void **state)
+{
+    (void)state;
+    use_local_cluster();
+    struct array_test t;
+    array_test_set_up(&t);
+    char stand_in[300], jobs[400];
+    snprintf(jobs, sizeof jobs, "%s/jobs", t.sdir);
+    snprintf(stand_in, sizeof stand_in, "%s/slow-shards.sh", t.dir);
+    char script[5000];
+    snprintf(script, sizeof script,
+             "#!/bin/sh\n"
+             "case \" $* \" in *\" --shard \"*) sleep 4 ;; esac   # the tasks take a while\n"
+             "exec '%s' \"$@\"\n", t.bin);
+    test_write_script(stand_in, script);
+    char *out, *err;
+    int rc = shards_script((const char *[]){"--host", "-n", "4", "-d", t.sdir, "--bin", stand_in, t.exp,
+                                            NULL},
+                           &out, &err);
+    if (rc != 0) fail_msg("slurm-shards.sh: exit %d\n%s%s", rc, out, err);
+    const long array = job_id(out, "shards"), merge = job_id(out, "merge");
+    assert_true(array > 0 && merge > 0);
+    free(out), free(err);
+    rc = shards_script((const char *[]){"--rerun", "1", t.sdir, NULL}, &out, &err);
+    char said[64];
+    snprintf(said, sizeof said, "shards job %ld (tasks ", array);
+    if (rc != 1 || !strstr(err, "still queued or running") || !strstr(err, said))
+        fail_msg("--rerun while the array runs: exit %d (expected 1 and '%s')\n%s%s", rc, said, out, err);
+    free(out), free(err);
+    /* the first submission ends as it would have, merged by its own merge job */
+    const double t0 = now_s();
+    char *job = NULL;
+    for (;;) {
+        free(job);
+        job = show_job(merge);
+        if (!strstr(job, "JobState=PENDING") && !strstr(job, "JobState=RUNNING")) break;
+        if (now_s() - t0 > 120) fail_msg("merge job %ld still not run after 120 s: %s", merge, job);
+        struct timespec pause = {0, 200000000};
+        nanosleep(&pause, NULL);
+    }
+    if (!strstr(job, "JobState=COMPLETED")) fail_msg("merge job %ld: %s", merge, job);
+    free(job);
+    assert_same_points(t.merged, t.whole);
+    char *lines = test_read_file(jobs, NULL);
+    assert_int_equal(test_count_of(lines, "merge "), 1);   /* nothing else submitted */
+    free(lines);
+    test_rmtree(t.dir);
 }
 
 /* Bad input is refused before anything is submitted or written, with exit 2
@@ -298,5 +354,6 @@ const struct CMUnitTest slurm_tests[] = {
     cmocka_unit_test(slurm_script_refuses_bad_input),
     cmocka_unit_test(slurm_array_merges_like_one_process),
     cmocka_unit_test(slurm_failed_shard_leaves_merge_unrun),
+    cmocka_unit_test(slurm_rerun_while_running_is_refused),
 };
 const size_t slurm_tests_count = sizeof slurm_tests / sizeof slurm_tests[0];

@@ -2,6 +2,7 @@
 #define _XOPEN_SOURCE 700
 #include "util.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <setjmp.h>
@@ -9,12 +10,17 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
+
+#include "results_h5.h"
+#include "trust.h"
 
 void test_tmpdir(char *buf, size_t len)
 {
@@ -123,6 +129,11 @@ size_t test_reference_runs(char (*args)[600], size_t max)
     return n;
 }
 
+const char TEST_SLOW_HOST[] =
+    "[experiment]\nname = slow\nseed = 3\n[sampling]\nhost_min_samples = 3\n"
+    "host_max_samples = 1000000\nhost_min_time_ms = 100\nhost_timeout_ms = 200\n"
+    "[h]\nvariants = host_naive\nsizes = 8 9 10 11 12 13 14 15 16 17\nopt_levels = 1\n";
+
 const char *const TEST_SHIPPED_EXPERIMENTS[] = {
     "experiments/paper.ini", "experiments/quick.ini", "experiments/host.ini",
     "experiments/transfers.ini", "experiments/autotune.ini", "experiments/shapes.ini",
@@ -137,7 +148,8 @@ size_t test_count_of(const char *hay, const char *needle)
 
 void test_attr(const char *file, const char *name, char *buf, size_t len)
 {
-    char *argv[] = {(char *)test_binary(), "export", (char *)file, "--attrs", NULL}, *out, *err;
+    char *argv[] = {(char *)test_binary(), "export", (char *)file, "--attrs", "--allow-incomplete",
+                    NULL}, *out, *err;
     assert_int_equal(test_run(argv, &out, &err), 0);
     test_line_value(out, name, buf, len);
     free(out), free(err);
@@ -192,4 +204,83 @@ void test_line_value(const char *text, const char *key, char *buf, size_t len)
         snprintf(buf, len, "%.*s", (int)(e - v), v);
         return;
     }
+}
+
+size_t test_work_files(const char *final, char *buf, size_t len)
+{
+    char dir[4096];
+    const char *slash = strrchr(final, '/'), *base = slash ? slash + 1 : final;
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - final) : 1, slash ? final : ".");
+    DIR *d = opendir(dir);
+    if (!d) return 0;
+    size_t n = 0, b = strlen(base);
+    struct dirent *e;
+    if (buf && len) buf[0] = '\0';
+    while ((e = readdir(d))) {
+        const size_t k = strlen(e->d_name);
+        if (k <= b + 6 || strncmp(e->d_name, base, b) || e->d_name[b] != '.' ||
+            strcmp(e->d_name + k - 5, ".part"))
+            continue;
+        if (!n++ && buf) snprintf(buf, len, "%s/%s", dir, e->d_name);
+    }
+    closedir(d);
+    return n;
+}
+
+void test_copy_with_attr(const char *from, const char *to, const char *name, const char *value)
+{
+    char *cp[] = {"cp", (char *)from, (char *)to, NULL}, *o, *e;
+    assert_int_equal(test_run(cp, &o, &e), 0);
+    free(o), free(e);
+    hid_t f = H5Fopen(to, H5F_ACC_RDWR, H5P_DEFAULT);
+    assert_true(f >= 0);
+    if (H5Aexists(f, name) > 0) assert_true(H5Adelete(f, name) >= 0);
+    hid_t t = H5Tcopy(H5T_C_S1), sp = H5Screate(H5S_SCALAR);
+    assert_true(t >= 0 && sp >= 0 && H5Tset_size(t, H5T_VARIABLE) >= 0 &&
+                H5Tset_cset(t, H5T_CSET_UTF8) >= 0);
+    hid_t a = H5Acreate2(f, name, t, sp, H5P_DEFAULT, H5P_DEFAULT);
+    assert_true(a >= 0 && H5Awrite(a, t, &value) >= 0);
+    H5Aclose(a), H5Sclose(sp), H5Tclose(t);
+    uint32_t crc;
+    assert_int_equal(results_attrs_crc(f, &crc), 0);
+    const long long v = crc;
+    a = H5Aopen(f, TRUST_ATTRS_CRC, H5P_DEFAULT);
+    assert_true(a >= 0 && H5Awrite(a, H5T_NATIVE_LLONG, &v) >= 0);
+    H5Aclose(a), H5Fclose(f);
+}
+
+pid_t test_spawn(char *const argv[], const char *outpath, const char *errpath)
+{
+    fflush(stdout);
+    fflush(stderr);
+    const pid_t pid = fork();
+    if (pid < 0) abort();
+    if (pid == 0) {
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        int fo = open(outpath ? outpath : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        int fe = open(errpath ? errpath : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (fo < 0 || fe < 0 || dup2(fo, 1) < 0 || dup2(fe, 2) < 0) _exit(126);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    return pid;
+}
+
+int test_reap(pid_t pid, double limit_s)
+{
+    struct timespec t0, t, pause = {0, 2000000};
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int st;
+    for (;;) {
+        if (waitpid(pid, &st, WNOHANG) == pid) break;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        if ((double)(t.tv_sec - t0.tv_sec) + (double)(t.tv_nsec - t0.tv_nsec) * 1e-9 > limit_s) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &st, 0);
+            fail_msg("pid %ld still running after %.0f s: killed", (long)pid, limit_s);
+        }
+        nanosleep(&pause, NULL);
+    }
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -WTERMSIG(st);
 }
