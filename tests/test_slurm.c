@@ -191,7 +191,8 @@ static void slurm_array_merges_like_one_process(void **state)
 /* A shard whose command fails (a stand-in for mmladder that fails shard 1)
  * leaves the merge not run: no merged file, the merge job pending on a
  * dependency that can never be met.  Run again alone (--rerun 1), it succeeds,
- * the merge runs after it, and the earlier merge job is cancelled. */
+ * the merge runs after it, and the earlier merge job is cancelled.  A shard
+ * that had succeeded, run again, moves its file and the merged one aside. */
 static void slurm_failed_shard_leaves_merge_unrun(void **state)
 {
     (void)state;
@@ -244,6 +245,19 @@ static void slurm_failed_shard_leaves_merge_unrun(void **state)
     job = show_job(merge);
     assert_non_null(strstr(job, "JobState=CANCELLED"));
     free(job);
+    assert_same_points(t.merged, t.whole);
+
+    /* a finished shard again: its file and the merged one go aside into
+     * replaced/ (never over a file), and the new ones take their names */
+    rc = shards_script((const char *[]){"--rerun", "2", "--wait", t.sdir, NULL}, &out, &err);
+    if (rc != 0) fail_msg("slurm-shards.sh --rerun 2: exit %d\n%s%s", rc, out, err);
+    free(out), free(err);
+    char *ls[] = {"ls", file, NULL};
+    snprintf(file, sizeof file, "%s/replaced", t.sdir);
+    assert_int_equal(test_run(ls, &out, &err), 0);
+    if (test_count_of(out, "slurm-shard2-of-4.before-job") != 1 || test_count_of(out, "slurm-x4.before-job") != 1)
+        fail_msg("replaced/ holds: %s", out);
+    free(out), free(err);
     assert_same_points(t.merged, t.whole);
     test_rmtree(t.dir);
 }
