@@ -102,12 +102,13 @@ const char *cli_option_value(const struct cli *c, const char *cmd, int argc, cha
     return argv[++*i];
 }
 
-void cli_warn_about(const struct cli *c, const char *path, const struct results_file *f)
+void cli_warn_about(const struct cli *c, const char *path, const struct results_file *f,
+                    int incomplete_too)
 {
     if (f->damaged)
         fprintf(c->err, "mmladder: warning: %s is DAMAGED: %zu rows or samples not believed "
                         "or lost (see below)\n", path, f->damaged);
-    if (!f->complete)
+    if (!f->complete && incomplete_too)
         fprintf(c->err, "mmladder: warning: %s is incomplete (it holds fewer rows than its "
                         "plan)\n", path);
     if (f->notes[0]) fprintf(c->err, "mmladder: warning: %s: %s\n", path, f->notes);
@@ -199,7 +200,7 @@ int cli_open_runs(const struct cli *c, int argc, char **argv, int first, struct 
     size_t kept = 0;
     for (size_t i = 0; i < n; i++) {
         const struct results_file *f = &runs[i].f;
-        cli_warn_about(c, paths[i], f);
+        cli_warn_about(c, paths[i], f, strict == 0);   /* else said as it is refused */
         if (strict == CLI_WHOLE_RUNS && !f->complete) {
             cli_say_incomplete(c, paths[i], f);
             for (size_t j = 0; j < kept; j++) derive_close(&runs[j]);

@@ -62,8 +62,11 @@ const char *cli_option_value(const struct cli *c, const char *cmd, int argc, cha
 /* Which process made the file at path (when it holds a name another process
  * wanted): its pid, host, date and command line, or what it is instead. */
 void cli_say_holder(const struct cli *c, const char *path);
-/* What a reader of a results file should know before trusting what it shows. */
-void cli_warn_about(const struct cli *c, const char *path, const struct results_file *f);
+/* What a reader of a results file should know before trusting what it shows:
+ * that it is damaged, what was recovered, and with incomplete_too that it is
+ * incomplete (a reader that refuses it says so instead). */
+void cli_warn_about(const struct cli *c, const char *path, const struct results_file *f,
+                    int incomplete_too);
 /* A reader of an incomplete file (the readers' exit status EXIT_PARTIAL, unless
  * --allow-incomplete): says so on c->err, with what reads it anyway. */
 #define CLI_READ_ANYWAY "--allow-incomplete reads it as it is"

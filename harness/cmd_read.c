@@ -75,7 +75,7 @@ int cmd_info(const struct cli *c, int argc, char **argv)
         fprintf(c->out, "checksums: none (schema %d; a changed value within reason is not "
                 "found)\n", f.schema_version);
     if (f.notes[0]) fprintf(c->out, "%s: %s\n", f.damaged ? "damaged" : "recovered", f.notes);
-    cli_warn_about(c, path, &f);
+    cli_warn_about(c, path, &f, anyway);
     fprintf(c->out, "\n");
     report_summary(c->out, f.rows, f.n_rows);
     const int whole = f.complete || anyway;
@@ -119,7 +119,7 @@ int cmd_export(const struct cli *c, int argc, char **argv)
         fprintf(c->err, "mmladder: %s\n", err);
         return EXIT_INPUT;
     }
-    cli_warn_about(c, path, &f);
+    cli_warn_about(c, path, &f, anyway);
     if (!f.complete && !anyway) {
         cli_say_incomplete(c, path, &f);
         results_file_free(&f);
@@ -187,7 +187,7 @@ int cmd_compare(const struct cli *c, int argc, char **argv)
         return EXIT_INPUT;
     }
     for (int k = 0; k < 2; k++) {
-        cli_warn_about(c, paths[k], &f[k]);
+        cli_warn_about(c, paths[k], &f[k], anyway);
         derive_upgrade(&f[k]);
     }
     for (int k = 0; k < 2; k++)

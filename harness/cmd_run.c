@@ -133,6 +133,11 @@ static int parse_run_args(const struct cli *c, int argc, char **argv, struct run
             a->exp_path = arg;
         }
     }
+    if (a->out && !strcmp(a->out, "-")) {
+        fprintf(c->err, "mmladder run: -o '-': a results file is a named file, not standard "
+                        "output (expected -o FILE.h5)\n");
+        return -1;
+    }
     if (a->out && a->dir) {
         fprintf(c->err, "mmladder run: -o '%s' and -d '%s' exclude each other (-o names the "
                         "file, -d the folder of a generated name)\n", a->out, a->dir);

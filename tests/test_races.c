@@ -354,6 +354,10 @@ static void a_run_into_a_name_being_written_is_refused(void **state)
     snprintf(out, sizeof out, "%s/r.h5", dir);
     snprintf(e1, sizeof e1, "%s/err1", dir);
     test_write_file(exp, TEST_SLOW_HOST);
+    assert_int_equal(MM(&err, "run", exp, "-o", "-"), 1);   /* no file named '-' */
+    assert_non_null(strstr(err, "-o '-': a results file is a named file"));
+    free(err);
+    assert_int_equal(access("-", F_OK), -1);
     char *argv[] = {(char *)test_binary(), "run", exp, "-o", out, NULL};
     const pid_t first = test_spawn(argv, NULL, e1);
     const double t0 = now_s();
