@@ -887,8 +887,7 @@ static void kill_trial(int sig, size_t k, int trial, double delay, struct tally 
                          "%zu progress lines", what, exists ? "exists" : "absent", err, lines);
         } else if (WIFEXITED(st) && WEXITSTATUS(st) == 130 && !exists && kind == 3) {
             /* Before the first point was recorded: the work file, with no row,
-             * is removed. */
-            t->no_file++;
+             * is removed (counted as "no file yet" above). */
             if (lines) TRIAL_FAIL("%s: no point recorded, yet %zu progress lines", what, lines);
         } else if (WIFEXITED(st) && WEXITSTATUS(st) == 130 && !exists &&
                    strstr(err, "interrupted before the run began; no file was written")) {
