@@ -89,6 +89,7 @@ LIBS     = $(HDF5_LIBS) $(INIH_LIBS) $(ZLIB_LIBS) $(LINK_LIBS) -ldl -lpthread -l
 
 # ---- user-facing targets -------------------------------------------------------
 .PHONY: all help test test-built test-slurm deps deps-slurm deps-paper figures figures-built paper check-claims readme \
+        claims-history \
         reproduce archs \
         reproduce-built quick run-paper shapes host transfers autotune sanitize fuzz deps-fuzz clean \
         bench-readers FORCE
@@ -186,19 +187,26 @@ REF_RUNS = h100=$(REF_H100) h200=$(REF_H200) $(if $(REF_TRANSFERS),transfers=$(R
            $(if $(REF_X2_SHAPES_H100),x2_shapes_h100=$(REF_X2_SHAPES_H100)) \
            $(if $(REF_X2_ONE_SHAPES_H100),x2_one_shapes_h100=$(REF_X2_ONE_SHAPES_H100))
 
+# When each claim's band was stated, from git (scripts/claim-history.sh), kept
+# beside the claims so that every build reads the same history; a test holds
+# it to git's.
+CLAIMS_HISTORY := paper/claims-history.tsv
 check-claims: bin/mmladder               ## every claim of README and paper checked against data/
-	bin/mmladder claims paper/claims.ini $(REF_RUNS)
+	bin/mmladder claims paper/claims.ini --history $(CLAIMS_HISTORY) $(REF_RUNS)
+
+claims-history:                          ## rewrite paper/claims-history.tsv: when each claim's band was stated
+	scripts/claim-history.sh paper/claims.ini > $(CLAIMS_HISTORY).tmp && mv $(CLAIMS_HISTORY).tmp $(CLAIMS_HISTORY)
 
 readme: bin/mmladder                     ## rewrite README.md's generated tables (rungs, claims)
-	BIN=bin/mmladder REF_RUNS="$(REF_RUNS)" scripts/readme.sh
+	BIN=bin/mmladder REF_RUNS="$(REF_RUNS)" HISTORY=$(CLAIMS_HISTORY) scripts/readme.sh
 
 paper: deps-paper figures                ## the paper from data/ into build/paper/main.pdf
 	@# Every figure is placed at its own size (paper/main.tex, \placefig, stops on
 	@# one of another width): its lettering prints as drawn, and none under 7 pt.
 	scripts/check-lettering.sh -m 7 build/figures/*.pdf
 	@mkdir -p build/paper
-	bin/mmladder values --claims paper/claims.ini --out build/paper/values.tex \
-	  --tables build/paper $(REF_RUNS) -- paper/*.tex
+	bin/mmladder values --claims paper/claims.ini --history $(CLAIMS_HISTORY) \
+	  --out build/paper/values.tex --tables build/paper $(REF_RUNS) -- paper/*.tex
 	@# max_print_line: the log's lines unwrapped, file names and warnings whole
 	max_print_line=10000 latexmk -pdf -interaction=nonstopmode -halt-on-error -outdir=build/paper \
 	  paper/main.tex

@@ -139,6 +139,45 @@ static int int_list(struct parse *p, const char *key, char *v, int *dst, int *n,
     return 0;
 }
 
+void claims_band_text(const char *v, char *dst, size_t len)
+{
+    size_t o = 0;
+    for (const char *q = v; *q && o + 1 < len; q++)
+        if (*q != ' ' || (o && dst[o - 1] != ' ' && q[1])) dst[o++] = *q;
+    dst[o] = '\0';
+}
+
+int claims_parse_band(const char *v, double *lo, double *hi)
+{
+    return parse_band(v, 0, lo, hi, NULL);
+}
+
+/* revised = OLD -> NEW (WHEN): WHY */
+static int set_revision(struct parse *p, struct claim *c, const char *v)
+{
+    const char *arrow = strstr(v, " -> "), *open = arrow ? strstr(arrow, " (") : NULL,
+               *close = open ? strstr(open, "): ") : NULL;
+    if (!arrow || !open || !close || !close[3])
+        return bad(p, "revised: '%.60s' (expected OLD -> NEW (WHEN): WHY, e.g. at_least 90 -> "
+                      "at_least 75 (2026-11-28, cfb9a75): what the runs showed)", v);
+    if (c->n_rev == CLAIM_MAX_REVISIONS)
+        return bad(p, "revised: more than %d records", CLAIM_MAX_REVISIONS);
+    struct claim_revision *r = &c->rev[c->n_rev];
+    char old_band[64], new_band[64];
+    double lo, hi;
+    snprintf(old_band, sizeof old_band, "%.*s", (int)(arrow - v), v);
+    snprintf(new_band, sizeof new_band, "%.*s", (int)(open - arrow - 4), arrow + 4);
+    if (parse_band(old_band, 0, &lo, &hi, NULL) || parse_band(new_band, 0, &lo, &hi, NULL))
+        return bad(p, "revised: '%s' or '%s' is not a band (expected at_least X, at_most X, "
+                      "between X Y or about X P%%)", old_band, new_band);
+    claims_band_text(old_band, r->old_band, sizeof r->old_band);
+    claims_band_text(new_band, r->new_band, sizeof r->new_band);
+    snprintf(r->when, sizeof r->when, "%.*s", (int)(close - open - 2), open + 2);
+    snprintf(r->why, sizeof r->why, "%s", close + 3);
+    c->n_rev++;
+    return 0;
+}
+
 static int set_key(struct parse *p, struct claim *c, const char *key, char *v)
 {
     char *w[CLAIM_MAX_LIST];
@@ -214,6 +253,8 @@ static int set_key(struct parse *p, struct claim *c, const char *key, char *v)
         snprintf(c->figure, sizeof c->figure, "%s", v);
     } else if (!strcmp(key, "command")) {
         snprintf(c->command, sizeof c->command, "%s", v);
+    } else if (!strcmp(key, "revised")) {
+        return set_revision(p, c, v);
     } else {
         return bad(p, "unknown key '%s'", key);
     }
@@ -341,6 +382,16 @@ static int check_claim(struct parse *p, struct claim *c)
                       "noise claim", c->id);
     if (c->n_except && (!pairwise(c->value) || c->n_only))
         return bad(p, "[%s]: except_rungs filters agreement claims that name no rungs", c->id);
+    char band[64];
+    claims_band_text(c->expect_text, band, sizeof band);
+    for (int i = 0; i < c->n_rev; i++) {
+        const char *next = i + 1 < c->n_rev ? c->rev[i + 1].old_band : band;
+        if (strcmp(c->rev[i].new_band, next) != 0)
+            return bad(p, "[%s]: revised record %d moves the band to '%s', but the band %s is "
+                          "'%s' (expected the records oldest first, the last ending at expect)",
+                       c->id, i + 1, c->rev[i].new_band, i + 1 < c->n_rev ? "the next one moves" : "now",
+                       next);
+    }
     return 0;
 }
 
@@ -976,10 +1027,13 @@ size_t claims_report(FILE *out, const struct claims *cs, const struct claim_resu
                      int markdown)
 {
     size_t failed = 0;
+    int history = 0;   /* claims_classify ran: say when each band was stated */
+    for (size_t i = 0; i < cs->n; i++) history |= rs[i].stated != STATED_UNKNOWN;
     if (markdown)
         fprintf(out, "| claim | measured | expected | verdict | figure | how to check (time per run) "
-                     "| without a GPU |\n"
-                     "|---|---|---|---|---|---|---|\n");
+                     "| without a GPU |%s\n"
+                     "|---|---|---|---|---|---|---|%s\n",
+                history ? " band stated |" : "", history ? "---|" : "");
     for (size_t i = 0; i < cs->n; i++) {
         const struct claim *c = &cs->c[i];
         const struct claim_result *r = &rs[i];
@@ -998,10 +1052,14 @@ size_t claims_report(FILE *out, const struct claims *cs, const struct claim_resu
                 text[o++] = *t;
             }
             text[o] = '\0';
-            fprintf(out, "| %s | %s | %s | %s | %s | `%s` (%s) | %s |\n", text, r->measured,
+            static const char *const when[] = {"-", "before its data", "revised after its data",
+                                               "after its data", "MOVED WITHOUT A RECORD"};
+            fprintf(out, "| %s | %s | %s | %s | %s | `%s` (%s) | %s |", text, r->measured,
                     r->expected, verdict, c->figure[0] ? c->figure : "-",
                     c->command[0] ? c->command : "make check-claims",
                     r->time[0] ? r->time : "seconds", without_gpu(c));
+            if (history) fprintf(out, " %s |", when[r->stated]);
+            fputc('\n', out);
         } else if (r->mine && claims_on_host(c)) {   /* a reviewer's CPU: say where it holds */
             const int failed_at = r->verdict == CLAIM_FAILED;
             fprintf(out, "%-28s %-14s %-16s %-14s %s%s%s\n", c->id, r->measured, r->expected,
@@ -1015,6 +1073,7 @@ size_t claims_report(FILE *out, const struct claims *cs, const struct claim_resu
                     : r->verdict == CLAIM_FAILED      ? r->worst
                                                       : "");
             fprintf(out, "    %s\n", r->text);
+            if (r->stated_text[0]) fprintf(out, "    band %s\n", r->stated_text);
         }
     }
     return failed;

@@ -112,7 +112,17 @@
  * measured: the shape, for values over the suite with its rung).
  *
  * A claim passes when it has values and every one satisfies its expectation;
- * it is "not evaluated" when a run it needs was not given. */
+ * it is "not evaluated" when a run it needs was not given.
+ *
+ * Bands are stated before the data that judge them.  A band moved after its
+ * runs keeps a record, one line a move, oldest first:
+ *   revised = at_least 90 -> at_least 75 (2026-11-28, cfb9a75): why it moved
+ * and the last record's new band is the claim's expect.  With the history of
+ * the file (claims_history_load: when each band was stated, and the band
+ * before it, from git) a claim is predicted (its band stated before the
+ * earliest of its runs was made), revised (moved after, and recorded), or
+ * stated after its data (a claim new since its runs); a band moved after its
+ * runs without the record fails. */
 #ifndef HARNESS_CLAIMS_H
 #define HARNESS_CLAIMS_H
 
@@ -120,8 +130,9 @@
 
 #include "derive.h"
 
-#define CLAIM_MAX 128
+#define CLAIM_MAX 256
 #define CLAIM_MAX_LIST 16
+#define CLAIM_MAX_REVISIONS 8
 
 enum claim_value { CV_PCT_REF, CV_PCT_PEAK, CV_TFLOPS, CV_RATIO, CV_STEP, CV_REL_STDDEV,
                    CV_COPY_RATIO, CV_AGREEMENT, CV_UNVERIFIED, CV_PCT_REF_CI, CV_STABLE_SHARE,
@@ -174,6 +185,12 @@ struct claim {
     int neg_outside;           /*   when neg_outside */
     int any_gpu;               /* scope = any */
     char figure[32], command[96];
+    /* revised = OLD -> NEW (WHEN): WHY, once per band changed after the runs
+     * that judge it, oldest first: the last one's NEW is the claim's expect */
+    struct claim_revision {
+        char old_band[64], new_band[64], when[64], why[320];
+    } rev[CLAIM_MAX_REVISIONS];
+    int n_rev;
 };
 
 /* [roles]: the GPU each role's run must be from, as `ROLE = WORD`: the run's
@@ -215,6 +232,15 @@ struct claim_result {
     char measured[64], expected[80];   /* formatted, as printed */
     char time[128];            /* how long its runs took, from their files */
     int mine;                  /* evaluated on a reviewer's run (claims_evaluate_mine) */
+    enum claim_stated {        /* when its band was stated (claims_classify) */
+        STATED_UNKNOWN,        /* no history given, or a run it needs not given */
+        STATED_BEFORE,         /* before its runs: predicted */
+        STATED_REVISED,        /* moved after its runs, recorded */
+        STATED_AFTER,          /* a claim new since its runs */
+        STATED_UNRECORDED,     /* moved after its runs without a record: a failure */
+    } stated;
+    char stated_text[640];     /* in words, e.g. "predicted: stated 2026-11-25, its runs
+                                  from 2026-11-27" */
     int elsewhere;             /* and a claim about the reference machines' CPUs, so
                                   that run's verdict is reported, never a failure */
 };
@@ -242,6 +268,29 @@ int claims_on_host(const struct claim *c);
  * reference machines' CPUs" for a claim over host rows, "any GPU" or "the GPU
  * models of its runs" for one over GPU rows. */
 const char *claims_holds_on(const struct claim *c);
+
+/* A band (at_least X, at_most X, between X Y, about X P%) into [lo, hi]: 0 or -1. */
+int claims_parse_band(const char *v, double *lo, double *hi);
+/* A band's text with single spaces, as bands are compared. */
+void claims_band_text(const char *v, char *dst, size_t len);
+
+/* When each claim's band was stated (scripts/claim-history.sh's lines): the
+ * time, the commit, and the band just before ("" for a claim new then). */
+struct claim_history {
+    char stated[24];           /* YYYY-MM-DDTHH:MM:SSZ */
+    char commit[48];
+    char previous[64];
+};
+
+/* Read a history file for the claims of cs, into h[cs->n] (in cs's order): 0,
+ * or -1 with "FILE:LINE: ..." in err (a claim missing or unknown, a bad line). */
+int claims_history_load(const char *path, const struct claims *cs, struct claim_history *h,
+                        char *err, size_t errlen);
+
+/* Classify claim c by its history h against the runs it reads (their
+ * created_utc), into r->stated and r->stated_text. */
+void claims_classify(const struct claim *c, const struct claim_history *h, const struct run *runs,
+                     size_t nruns, struct claim_result *r);
 
 /* The verdicts as an aligned table (or Markdown for the README); returns the
  * number of failed claims, a verdict marked `elsewhere` not among them.  Of

@@ -25,7 +25,7 @@ int cmd_claims(const struct cli *c, int argc, char **argv)
         cli_usage(c->err);
         return EXIT_INPUT;
     }
-    const char *mine_path = NULL;
+    const char *mine_path = NULL, *history = NULL;
     int markdown = 0, partial = 0, first = 3;
     for (; first < argc && argv[first][0] == '-'; first++) {
         if (!strcmp(argv[first], "--markdown")) {
@@ -34,23 +34,32 @@ int cmd_claims(const struct cli *c, int argc, char **argv)
             partial = 1;
         } else if (!strcmp(argv[first], "--mine") && first + 1 < argc) {
             mine_path = argv[++first];
+        } else if (!strcmp(argv[first], "--history") && first + 1 < argc) {
+            history = argv[++first];
         } else {
             fprintf(c->err, "mmladder claims: unknown option '%s' (expected --markdown, "
-                            "--partial or --mine FILE)\n", argv[first]);
+                            "--partial, --mine FILE or --history FILE)\n", argv[first]);
             return EXIT_INPUT;
         }
+    }
+    if (history && mine_path) {
+        fprintf(c->err, "mmladder claims: --history and --mine exclude each other (a band is "
+                        "stated before the reference runs, not before a reviewer's)\n");
+        return EXIT_INPUT;
     }
     char err[PATH_MAX + 512];
     struct claims *cs = calloc(1, sizeof *cs);
     struct claim_result *rs = calloc(CLAIM_MAX, sizeof *rs);
     struct run *runs = calloc(CLI_MAX_RUNS + 1, sizeof *runs);
-    if (!cs || !rs || !runs) {
+    struct claim_history *h = calloc(CLAIM_MAX, sizeof *h);
+    if (!cs || !rs || !runs || !h) {
         fprintf(c->err, "mmladder claims: out of memory\n");
-        free(cs), free(rs), free(runs);
+        free(cs), free(rs), free(runs), free(h);
         return EXIT_INPUT;
     }
     int rc = EXIT_INPUT, n = -1;
-    if (claims_load(argv[2], cs, err, sizeof err) != 0) {
+    if (claims_load(argv[2], cs, err, sizeof err) != 0 ||
+        (history && claims_history_load(history, cs, h, err, sizeof err) != 0)) {
         fprintf(c->err, "mmladder: %s\n", err);
         goto out;
     }
@@ -69,8 +78,11 @@ int cmd_claims(const struct cli *c, int argc, char **argv)
             claims_evaluate_mine(&cs->c[i], &runs[CLI_MAX_RUNS], runs, (size_t)n, &rs[i]);
         else
             claims_evaluate(&cs->c[i], runs, (size_t)n, &rs[i]);
+        if (history) claims_classify(&cs->c[i], &h[i], runs, (size_t)n, &rs[i]);
     }
     size_t failed = claims_report(c->out, cs, rs, markdown);
+    size_t stated[STATED_UNRECORDED + 1] = {0};
+    for (size_t i = 0; i < cs->n; i++) stated[rs[i].stated]++;
     size_t evaluated = 0, held = 0, elsewhere = 0;
     for (size_t i = 0; i < cs->n; i++) {
         evaluated += rs[i].verdict != CLAIM_NOT_EVALUATED;
@@ -86,7 +98,22 @@ int cmd_claims(const struct cli *c, int argc, char **argv)
     else if (!markdown)
         fprintf(c->out, "\n%zu claims: %zu evaluated, %zu failed, %zu not evaluated\n", cs->n,
                 evaluated, failed, cs->n - evaluated);
+    if (!markdown && history)
+        fprintf(c->out, "bands: %zu predicted (stated before the runs that judge them), %zu "
+                        "revised after them (each with its record), %zu stated after their data, "
+                        "%zu moved without a record, %zu not known\n", stated[STATED_BEFORE],
+                stated[STATED_REVISED], stated[STATED_AFTER], stated[STATED_UNRECORDED],
+                stated[STATED_UNKNOWN]);
     rc = failed ? EXIT_INPUT : EXIT_OK;
+    if (stated[STATED_UNRECORDED]) {
+        size_t k = 0;
+        while (rs[k].stated != STATED_UNRECORDED) k++;
+        fprintf(c->err, "mmladder claims: %zu band%s moved after the runs that judge %s without a "
+                        "record (the first, [%s]: %s)\n", stated[STATED_UNRECORDED],
+                stated[STATED_UNRECORDED] == 1 ? "" : "s",
+                stated[STATED_UNRECORDED] == 1 ? "it" : "them", cs->c[k].id, rs[k].stated_text);
+        rc = EXIT_INPUT;
+    }
     if (evaluated < cs->n && !partial && !mine_path) {
         size_t first_missing = 0;
         while (rs[first_missing].verdict != CLAIM_NOT_EVALUATED) first_missing++;
@@ -99,36 +126,41 @@ int cmd_claims(const struct cli *c, int argc, char **argv)
     if (mine_path) derive_close(&runs[CLI_MAX_RUNS]);
 out:
     for (int i = 0; i < n; i++) derive_close(&runs[i]);
-    free(cs), free(rs), free(runs);
+    free(cs), free(rs), free(runs), free(h);
     return rc;
 }
 
-/* values --claims CLAIMS.ini --out VALUES.tex --tables DIR ROLE=FILE... -- TEX...:
- * every \\val{KEY} and \\valtable{NAME} the TeX files use, answered. */
+/* values --claims CLAIMS.ini [--history HISTORY.tsv] --out VALUES.tex --tables DIR
+ * ROLE=FILE... -- TEX...: every \\val{KEY} and \\valtable{NAME} the TeX files
+ * use, answered (the claims' bands classified by their history where given). */
 int cmd_values(const struct cli *c, int argc, char **argv)
 {
-    const char *claims_path = NULL, *out = NULL, *tables = NULL;
+    const char *claims_path = NULL, *out = NULL, *tables = NULL, *history = NULL;
     int i = 2;
     for (; i + 1 < argc && argv[i][0] == '-' && strcmp(argv[i], "--"); i += 2) {
         if (!strcmp(argv[i], "--claims")) claims_path = argv[i + 1];
         else if (!strcmp(argv[i], "--out")) out = argv[i + 1];
         else if (!strcmp(argv[i], "--tables")) tables = argv[i + 1];
+        else if (!strcmp(argv[i], "--history")) history = argv[i + 1];
         else break;
     }
     int dash = i;
     while (dash < argc && strcmp(argv[dash], "--")) dash++;
     if (!claims_path || !out || !tables || dash >= argc - 1) {
-        fprintf(c->err, "mmladder values: usage: values --claims CLAIMS.ini --out VALUES.tex "
-                        "--tables DIR ROLE=FILE.h5 ... -- PAPER.tex ...\n");
+        fprintf(c->err, "mmladder values: usage: values --claims CLAIMS.ini [--history "
+                        "HISTORY.tsv] --out VALUES.tex --tables DIR ROLE=FILE.h5 ... -- "
+                        "PAPER.tex ...\n");
         return EXIT_INPUT;
     }
     char err[PATH_MAX + 512];
     struct claims *cs = calloc(1, sizeof *cs);
     struct claim_result *rs = calloc(CLAIM_MAX, sizeof *rs);
     struct run *runs = calloc(CLI_MAX_RUNS, sizeof *runs);
+    struct claim_history *h = calloc(CLAIM_MAX, sizeof *h);
     int rc = EXIT_INPUT, n = -1;
-    if (!cs || !rs || !runs) goto out;
-    if (claims_load(claims_path, cs, err, sizeof err) != 0) {
+    if (!cs || !rs || !runs || !h) goto out;
+    if (claims_load(claims_path, cs, err, sizeof err) != 0 ||
+        (history && claims_history_load(history, cs, h, err, sizeof err) != 0)) {
         fprintf(c->err, "mmladder: %s\n", err);
         goto out;
     }
@@ -141,7 +173,10 @@ int cmd_values(const struct cli *c, int argc, char **argv)
         fprintf(c->err, "mmladder values: %s\n", err);
         goto out;
     }
-    for (size_t k = 0; k < cs->n; k++) claims_evaluate(&cs->c[k], runs, (size_t)n, &rs[k]);
+    for (size_t k = 0; k < cs->n; k++) {
+        claims_evaluate(&cs->c[k], runs, (size_t)n, &rs[k]);
+        if (history) claims_classify(&cs->c[k], &h[k], runs, (size_t)n, &rs[k]);
+    }
     if (values_write((const char *const *)argv + dash + 1, (size_t)(argc - dash - 1), out, tables,
                      runs, (size_t)n, cs, rs, err, sizeof err) != 0) {
         fprintf(c->err, "mmladder values: %s\n", err);
@@ -150,6 +185,6 @@ int cmd_values(const struct cli *c, int argc, char **argv)
     rc = EXIT_OK;
 out:
     for (int k = 0; k < n; k++) derive_close(&runs[k]);
-    free(cs), free(rs), free(runs);
+    free(cs), free(rs), free(runs), free(h);
     return rc;
 }

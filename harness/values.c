@@ -533,6 +533,24 @@ int values_key(const char *key, const struct run *runs, size_t nruns, const stru
         snprintf(why, whylen, "no such key (see harness/values.h)");
         return -1;
     }
+    if (!strcmp(p[0], "claims") && n == 2 && cs) {   /* how many, and when their bands were stated */
+        static const char *const which[] = {"count", "predicted", "revised", "after"};
+        static const enum claim_stated as[] = {STATED_UNKNOWN, STATED_BEFORE, STATED_REVISED,
+                                               STATED_AFTER};
+        size_t counts[STATED_UNRECORDED + 1] = {0};
+        for (size_t i = 0; i < cs->n; i++) counts[rs[i].stated]++;
+        for (size_t k = 0; k < sizeof which / sizeof which[0]; k++) {
+            if (strcmp(p[1], which[k])) continue;
+            if (k && counts[STATED_UNKNOWN] == cs->n) {
+                snprintf(why, whylen, "the claims' history was not given (values --history)");
+                return -1;
+            }
+            snprintf(out, outlen, "%zu", k ? counts[as[k]] : cs->n);
+            return 0;
+        }
+        snprintf(why, whylen, "no such count of claims (claims.count|predicted|revised|after)");
+        return -1;
+    }
     if (!strcmp(p[0], "claim")) {
         for (size_t i = 0; cs && n == 3 && i < cs->n; i++) {
             if (strcmp(cs->c[i].id, p[1])) continue;
@@ -955,13 +973,40 @@ static int remember(struct written *w, const char *path)
     return 0;
 }
 
+/* claims.revisions: per claim whose band moved after its runs, in the file's
+ * order: its id, the band before, the band now, when, and why. */
+static int table_revised(FILE *f, const struct claims *cs, const struct claim_result *rs,
+                         char *why, size_t whylen)
+{
+    size_t rows = 0;
+    for (size_t i = 0; i < cs->n; i++) {
+        if (rs[i].stated != STATED_REVISED) continue;
+        const struct claim_revision *r = &cs->c[i].rev[cs->c[i].n_rev - 1];
+        char id[96], from[128], to[128], when[128], reason[700];
+        latex(cs->c[i].id, id, sizeof id);
+        latex(r->old_band, from, sizeof from);
+        latex(r->new_band, to, sizeof to);
+        latex(r->when, when, sizeof when);
+        latex(r->why, reason, sizeof reason);
+        fprintf(f, "\\code{%s} & %s & %s & %s & %s \\\\\n", id, from, to, when, reason);
+        rows++;
+    }
+    if (!rows) {
+        snprintf(why, whylen, "no claim was revised after its data (or no history given: values "
+                              "--history)");
+        return -1;
+    }
+    return 0;
+}
+
 /* claims.host: per claim over host rows, in the file's order: its id, its
  * measured range, its bounds, and where it holds (claims_holds_on). */
 static int table_claims(FILE *f, const char *which, const struct claims *cs,
                         const struct claim_result *rs, char *why, size_t whylen)
 {
+    if (cs && !strcmp(which, "revisions")) return table_revised(f, cs, rs, why, whylen);
     if (strcmp(which, "host") || !cs) {
-        snprintf(why, whylen, "no such table of claims (expected claims.host)");
+        snprintf(why, whylen, "no such table of claims (expected claims.host or claims.revisions)");
         return -1;
     }
     size_t rows = 0;

@@ -80,6 +80,11 @@
  *                            over the shape suite)
  *   claim.ID.dev_pct         the largest |value - 1| of a ratio or agreement
  *                            claim, in % ("within 8.0%")
+ *   claims.count  claims.predicted  claims.revised  claims.after
+ *                            how many claims, and of them how many bands were
+ *                            stated before the runs that judge them, moved
+ *                            after them (with their records), or stated after
+ *                            them (claims_classify; values --history)
  * Tables (rows only; the paper writes the header):
  *   ladder.ROLE-ROLE.SHAPE-SHAPE   per GPU rung: its best configuration, then for
  *                                  each (role, shape) TFLOP/s and % of its
@@ -102,6 +107,9 @@
  *                                  hand-written rung, its % of the reference, the
  *                                  waves of its grid, the K per block, and the
  *                                  dispatch row's % of the reference
+ *   claims.revisions               per claim whose band moved after its runs
+ *                                  (claims_classify): its id, the band before and
+ *                                  now, when, and why
  *   claims.host                    per claim over host rows (claims_on_host), in
  *                                  the claims file's order: its id, measured
  *                                  range, bounds, and where it holds

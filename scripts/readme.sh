@@ -4,7 +4,8 @@
 # checked against the shipped data: `mmladder claims --markdown`).  Each block
 # stands between `<!-- generated: NAME -->` and `<!-- end: NAME -->`.  Rewrites
 # README.md, or with --check exits 1 (naming the block) when it differs.
-# BIN (default bin/mmladder) and REF_RUNS (ROLE=FILE ..., from the Makefile).
+# BIN (default bin/mmladder), REF_RUNS (ROLE=FILE ..., from the Makefile) and
+# HISTORY (default paper/claims-history.tsv: when each claim's band was stated).
 set -eu
 bin=${BIN:-bin/mmladder}
 : "${REF_RUNS:?set by the Makefile: ROLE=FILE ...}"
@@ -12,7 +13,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$bin" list --markdown > "$tmp/rungs"
 # shellcheck disable=SC2086  # one word per run
-"$bin" claims paper/claims.ini --markdown $REF_RUNS > "$tmp/claims"
+"$bin" claims paper/claims.ini --markdown --history "${HISTORY:-paper/claims-history.tsv}" $REF_RUNS > "$tmp/claims"
 # replace NAME: the README with block NAME's lines replaced by $tmp/NAME
 replace() {
     awk -v name="$1" -v file="$tmp/$1" '

@@ -38,6 +38,8 @@ static int run_values(const char *dir, char *const *tex, size_t ntex, char **out
     argv[n++] = "values";
     argv[n++] = "--claims";
     argv[n++] = "paper/claims.ini";
+    argv[n++] = "--history";
+    argv[n++] = "paper/claims-history.tsv";
     argv[n++] = "--out";
     argv[n++] = values;
     argv[n++] = "--tables";
