@@ -9,16 +9,16 @@ REF_SHAPES_H100=data/shapes-h100-80gb-hbm3-20261127T200123Z.h5
 REF_SHAPES_H200=data/shapes-h200-20261127T230335Z.h5
 # make reproduce on another H100, of the same commit: the paper matrix, the
 # shape suite and the transfers.
-REF_REPRO=data/reproduce-paper-20261127T203218Z.h5
-REF_REPRO_SHAPES_H100=data/reproduce-shapes-20261127T203218Z.h5
-REF_REPRO_TRANSFERS_H100=data/reproduce-transfers-20261127T203218Z.h5
+REF_REPRO=data/reproduce-paper-h100-80gb-hbm3-20261127T203218Z.h5
+REF_REPRO_SHAPES_H100=data/reproduce-shapes-h100-80gb-hbm3-20261127T203218Z.h5
+REF_REPRO_TRANSFERS_H100=data/reproduce-transfers-h100-80gb-hbm3-20261127T203218Z.h5
 # The H200's transfers and portability runs, and make reproduce on another
 # H200 of the same commit: the paper matrix, the shape suite and the transfers.
 REF_TRANSFERS_H200=data/transfers-h200-20261127T230441Z.h5
 REF_PORTABILITY_H200=data/portability-h200-20261127T231122Z.h5
-REF_REPRO_H200=data/reproduce-paper-20261128T051549Z.h5
-REF_REPRO_SHAPES_H200=data/reproduce-shapes-20261128T051549Z.h5
-REF_REPRO_TRANSFERS_H200=data/reproduce-transfers-20261128T051549Z.h5
+REF_REPRO_H200=data/reproduce-paper-h200-20261128T051549Z.h5
+REF_REPRO_SHAPES_H200=data/reproduce-shapes-h200-20261128T051549Z.h5
+REF_REPRO_TRANSFERS_H200=data/reproduce-transfers-h200-20261128T051549Z.h5
 # The estimates runs (experiments/estimates.ini): paired, standalone and
 # second-timer estimates where a rung comes within 10% of cuBLAS.
 REF_ESTIMATES_H100=data/estimates-h100-80gb-hbm3-20261127T200445Z.h5

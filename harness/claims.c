@@ -993,6 +993,14 @@ void claims_evaluate_mine(const struct claim *c, const struct run *mine, const s
     }
     r->mine = 1;
     r->elsewhere = host && !c->any_gpu;
+    /* The text carries this run's values: where it names the reference
+     * machines' CPUs, it is this machine's CPU that measured them. */
+    static const char ref_cpus[] = "on the reference machines' CPUs", here[] = "on this machine's CPU";
+    for (char *at; r->elsewhere && (at = strstr(r->text, ref_cpus));) {
+        const char *rest = at + sizeof ref_cpus - 1;   /* the shorter words in place */
+        memmove(at + sizeof here - 1, rest, strlen(rest) + 1);
+        memcpy(at, here, sizeof here - 1);
+    }
 }
 
 int claims_on_host(const struct claim *c)

@@ -2,6 +2,7 @@
  * the commands (cmd_*.c), what they share, and the check of what reached
  * standard output. */
 #define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -73,8 +74,9 @@ static const char *const USAGE[] = {
     "        together, or that differ in how their numbers were made (build, CUDA,\n"
     "        GPU model, CPU of host points) unless --allow-mixed names it; with\n"
     "        shards missing, writes OUT.h5 marked incomplete (exit 4)\n"
-    "  device\n"
-    "        the GPU this binary would use, or why there is none (exit 3)\n"
+    "  device [--file-name]\n"
+    "        the GPU this binary would use, or why there is none (exit 3); --file-name:\n"
+    "        its name as results files carry it (h100-80gb-hbm3)\n"
     "\n"
     "A file takes its name only when its run or merge has ended (an interrupted run's\n"
     "points stay in NAME.HOST.PID.part); a reader of an incomplete file exits 4\n"
@@ -112,6 +114,21 @@ void cli_warn_about(const struct cli *c, const char *path, const struct results_
         fprintf(c->err, "mmladder: warning: %s is incomplete (it holds fewer rows than its "
                         "plan)\n", path);
     if (f->notes[0]) fprintf(c->err, "mmladder: warning: %s: %s\n", path, f->notes);
+}
+
+void cli_gpu_slug(char *out, size_t len, const char *name)
+{
+    size_t j = 0;
+    if (strncmp(name, "NVIDIA ", 7) == 0) name += 7;
+    for (size_t i = 0; name[i] && j + 1 < len; i++) {
+        unsigned char ch = (unsigned char)name[i];
+        if (isalnum(ch))
+            out[j++] = (char)tolower(ch);
+        else if (j > 0 && out[j - 1] != '-')
+            out[j++] = '-';
+    }
+    while (j > 0 && out[j - 1] == '-') j--;
+    out[j] = '\0';
 }
 
 /* The attributes that say who made a file. */

@@ -59,6 +59,9 @@ void cli_usage(FILE *out);
 /* An option's value: argv[*i + 1] (*i advanced), or NULL with a message. */
 const char *cli_option_value(const struct cli *c, const char *cmd, int argc, char **argv, int *i,
                              const char *expect);
+/* A GPU's name as results files' names carry it: "NVIDIA H100 80GB HBM3" as
+ * "h100-80gb-hbm3" (letters and digits, lower case, '-' between words). */
+void cli_gpu_slug(char *out, size_t len, const char *name);
 /* Which process made the file at path (when it holds a name another process
  * wanted): its pid, host, date and command line, or what it is instead. */
 void cli_say_holder(const struct cli *c, const char *path);

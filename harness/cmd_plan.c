@@ -318,8 +318,10 @@ int cmd_list_or_plan(const struct cli *c, int argc, char **argv, int dry_run)
 
 int cmd_device(const struct cli *c, int argc, char **argv)
 {
-    if (argc > 2) {
-        fprintf(c->err, "mmladder device: unexpected argument '%s' (it takes none)\n", argv[2]);
+    const int name_only = argc == 3 && !strcmp(argv[2], "--file-name");
+    if (argc > 2 && !name_only) {
+        fprintf(c->err, "mmladder device: unexpected argument '%s' (expected nothing, or "
+                        "--file-name)\n", argv[2]);
         return EXIT_INPUT;
     }
     struct gpu_info gi;
@@ -328,6 +330,13 @@ int cmd_device(const struct cli *c, int argc, char **argv)
     if (!g) {   /* like every other non-zero exit, said on stderr */
         fprintf(c->err, "mmladder device: %s\n", why);
         return EXIT_UNAVAILABLE;
+    }
+    if (name_only) {   /* as a results file's default name carries it */
+        char slug[128];
+        cli_gpu_slug(slug, sizeof slug, gi.name);
+        fprintf(c->out, "%s\n", slug);
+        gpu_close(g);
+        return EXIT_OK;
     }
     fprintf(c->out, "%s (compute capability %d.%d, %d SMs, %d MHz, %.0f GiB, L2 %lld MiB), CUDA "
             "driver %d, runtime %d\n",

@@ -1,7 +1,6 @@
 /* mmladder run: an experiment's every point run, verified and recorded into a
  * new results file that nothing else is allowed to be written over. */
 #define _POSIX_C_SOURCE 200809L
-#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -74,21 +73,6 @@ static int check_output(const struct cli *c, const char *out, const char *dir, i
         return -1;
     }
     return 0;
-}
-
-static void slug(char *out, size_t len, const char *name)
-{
-    size_t j = 0;
-    if (strncmp(name, "NVIDIA ", 7) == 0) name += 7;
-    for (size_t i = 0; name[i] && j + 1 < len; i++) {
-        unsigned char ch = (unsigned char)name[i];
-        if (isalnum(ch))
-            out[j++] = (char)tolower(ch);
-        else if (j > 0 && out[j - 1] != '-')
-            out[j++] = '-';
-    }
-    while (j > 0 && out[j - 1] == '-') j--;
-    out[j] = '\0';
 }
 
 struct run_args {
@@ -165,7 +149,7 @@ static void output_path(char *path, size_t len, const char *out, const char *dir
     struct tm tm;
     gmtime_r(&t, &tm);
     strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
-    slug(dev, sizeof dev, gpu_name);
+    cli_gpu_slug(dev, sizeof dev, gpu_name);
     char part[48] = "";
     if (p->shards) snprintf(part, sizeof part, "-shard%d-of-%d", p->shard, p->shards);
     snprintf(path, len, "%s/%s-%s-%s%s.h5", dir, e->name, dev, stamp, part);

@@ -25,10 +25,15 @@ mkdir -p "$OUT" "$DATA"
 attr() { "$BIN" export "$1" --attrs | awk -F'\t' -v k="$2" '$1 == k { print $2 }'; }
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 
-# run_into NAME: run $EXPERIMENTS/NAME.ini into $DATA/reproduce-NAME-STAMP.h5,
-# its progress on the terminal (stderr) and in $OUT/NAME.log; prints the file.
+# The machine, as the new files' names carry it: the GPU's name
+# (h100-80gb-hbm3, `mmladder device --file-name`), or cpu without one.
+machine=$("$BIN" device --file-name 2>/dev/null) || machine=cpu
+
+# run_into NAME: run $EXPERIMENTS/NAME.ini into
+# $DATA/reproduce-NAME-MACHINE-STAMP.h5, its progress on the terminal (stderr)
+# and in $OUT/NAME.log; prints the file.
 run_into() {
-    local file=$DATA/reproduce-$1-$stamp.h5
+    local file=$DATA/reproduce-$1-$machine-$stamp.h5
     echo "reproduce: running $EXPERIMENTS/$1.ini into $file (log: $OUT/$1.log)" >&2
     "$BIN" run "$EXPERIMENTS/$1.ini" -o "$file" 2>&1 | tee "$OUT/$1.log" >&2
     local rc=${PIPESTATUS[0]}

@@ -390,6 +390,15 @@ static void device_says_why_on_stderr(void **state)
         assert_true(strncmp(er, "mmladder device: ", 17) == 0 && strlen(er) > 18);
     }
     free(out), free(er);
+    /* --file-name: the GPU's name as a results file carries it ("h100-80gb-hbm3") */
+    const int named = run(&out, &er, "device", "--file-name", NULL, NULL, NULL);
+    assert_int_equal(named, rc);
+    if (named == 0) {
+        assert_true(strlen(out) > 1 && out[strlen(out) - 1] == '\n');
+        for (const char *p = out; *p != '\n'; p++)
+            assert_true((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-');
+    }
+    free(out), free(er);
 }
 
 /* values writes its tables beside --out under the same rules: a file it did

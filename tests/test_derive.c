@@ -1251,7 +1251,7 @@ static void report_line(const char *out, const char *id, char *buf, size_t len)
  * known in advance: values bounded so that they hold (at_least 0) or fail
  * (at_most 0) on any run's rows, whatever its CPU. */
 #define HOST_CLAIM(id, o, expect, scope)                                                   \
-    "[" id "]\ntext = restrict over naive at -O" o ": {range}\n"                            \
+    "[" id "]\ntext = restrict over naive at -O" o " on the reference machines' CPUs: {range}\n" \
     "value = ratio host_restrict host_naive\nopt_levels = " o "\nother_opt_levels = " o "\n" \
     "runs = h100\nshapes = 32\nexpect = " expect "\nscope = " scope "\n"
 static const char REVIEWER_CLAIMS[] =
@@ -1297,6 +1297,9 @@ static void claims_on_a_reviewers_host_run(void **state)
     assert_non_null(strstr(line, "(about the reference machines' CPUs: reported, never failed)"));
     report_line(out, "reference_holds", line, sizeof line);
     assert_non_null(strstr(line, " held "));
+    /* the values are this run's: its text says so where it named the reference CPUs */
+    assert_non_null(strstr(out, "restrict over naive at -O3 on this machine's CPU: "));
+    assert_null(strstr(out, "-O3 on the reference machines' CPUs: "));
     assert_null(strstr(out, "gpu_rows"));
     assert_null(strstr(out, "host_agreement"));
     assert_non_null(strstr(out, "3 of 5 claims evaluated on "));
