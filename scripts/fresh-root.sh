@@ -16,7 +16,8 @@
 # cloned into /root/mmladder in it (as `git clone` would give a user), the
 # README's set-up line (its first indented line that runs `apt-get install`)
 # runs as root, and then each COMMAND.  Finally `make clean` must leave the
-# clone as cloned, but for data/reproduce-*.h5 that `make reproduce` adds.
+# clone as cloned, but for data/reproduce-NAME-MACHINE-UTCSTAMP.h5 that `make
+# reproduce` adds.
 #
 # Each stage prints its wall time.  The root lives under ${TMPDIR:-/tmp} and is
 # removed at the end, after everything mounted in it has been unmounted.
@@ -124,7 +125,7 @@ done
 
 stage "make clean leaves the clone as cloned"
 in_root "make clean > /dev/null" || exit 1
-left=$(in_root "git status --porcelain --ignored" | grep -v '^?? data/reproduce-[a-z]*-[0-9TZ]*\.h5$')
+left=$(in_root "git status --porcelain --ignored" | grep -v '^?? data/reproduce-[a-z0-9-]*-[0-9]*T[0-9]*Z\.h5$')
 if [ -n "$left" ]; then
     echo "$prog: after make clean, the clone still has:" >&2
     echo "$left" >&2
