@@ -8,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "derive.h"
+#include "outname.h"
 #include "results.h"
 
 /* The usage text, in parts: C11 compilers need take no string literal longer
@@ -160,6 +162,25 @@ void cli_say_holder(const struct cli *c, const char *path)
             h.pid[0] ? "pid " : "a process", h.pid, h.host[0] ? " on host " : "", h.host,
             h.merged[0] ? "merged" : "begun", h.merged[0] ? h.merged : h.when[0] ? h.when : "(no date)",
             h.cmd[0] ? h.cmd : "(no command line recorded)");
+}
+
+int cli_name_free(const struct cli *c, const char *what, const char *path)
+{
+    struct stat st;
+    char who[PATH_MAX + 64];
+    if (lstat(path, &st) == 0) {
+        fprintf(c->err, "mmladder %s: already exists (results files are never overwritten; "
+                        "nothing was written: name a new file)\n", what);
+        cli_say_holder(c, path);
+        return -1;
+    }
+    if (outname_writer(path, who, sizeof who)) {
+        fprintf(c->err, "mmladder %s: being written by %s on this machine (results files are "
+                        "never overwritten; nothing was written: wait for it, or name a new "
+                        "file)\n", what, who);
+        return -1;
+    }
+    return 0;
 }
 
 void cli_say_incomplete(const struct cli *c, const char *path, const struct results_file *f)

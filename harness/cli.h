@@ -62,6 +62,10 @@ const char *cli_option_value(const struct cli *c, const char *cmd, int argc, cha
 /* A GPU's name as results files' names carry it: "NVIDIA H100 80GB HBM3" as
  * "h100-80gb-hbm3" (letters and digits, lower case, '-' between words). */
 void cli_gpu_slug(char *out, size_t len, const char *name);
+/* Is path free for a new results file (no file there, no live writer of it
+ * on this machine)?  0, or -1 after saying on c->err, as "mmladder WHAT: ...",
+ * which process holds it. */
+int cli_name_free(const struct cli *c, const char *what, const char *path);
 /* Which process made the file at path (when it holds a name another process
  * wanted): its pid, host, date and command line, or what it is instead. */
 void cli_say_holder(const struct cli *c, const char *path);

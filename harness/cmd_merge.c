@@ -4,11 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "merge.h"
-#include "outname.h"
 
 /* Every name of the comma-separated list is one merge may allow to differ:
  * 0, or -1 after a message. */
@@ -66,19 +65,9 @@ int cmd_merge(const struct cli *c, int argc, char **argv)
                 nf < 1 ? "no output file given" : "no shard files given");
         goto done;
     }
-    struct stat st;
-    char who[PATH_MAX + 64];
-    if (lstat(files[0], &st) == 0) {
-        fprintf(c->err, "mmladder merge: %s: already exists (results files are never "
-                        "overwritten; nothing was written)\n", files[0]);
-        cli_say_holder(c, files[0]);
-        goto done;
-    }
-    if (outname_writer(files[0], who, sizeof who)) {
-        fprintf(c->err, "mmladder merge: %s: being written by %s on this machine (nothing was "
-                        "written)\n", files[0], who);
-        goto done;
-    }
+    char what[PATH_MAX + 16];
+    snprintf(what, sizeof what, "merge: %s", files[0]);
+    if (cli_name_free(c, what, files[0]) != 0) goto done;
     /* An interrupt stops the merge between rows, leaving nothing behind. */
     if (c->catch_interrupts) c->catch_interrupts();
     char err[2 * PATH_MAX + 1024];
@@ -102,7 +91,7 @@ int cmd_merge(const struct cli *c, int argc, char **argv)
         break;
     case MERGE_REFUSED:
         fprintf(c->err, "mmladder merge: %s (nothing was written)\n", err);
-        if (lstat(files[0], &st) == 0) cli_say_holder(c, files[0]);   /* made meanwhile */
+        if (access(files[0], F_OK) == 0) cli_say_holder(c, files[0]);   /* made meanwhile */
         break;
     }
 done:

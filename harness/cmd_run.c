@@ -12,7 +12,6 @@
 #include "cli.h"
 #include "experiment.h"
 #include "gpu.h"
-#include "outname.h"
 #include "plan.h"
 #include "runner.h"
 
@@ -46,19 +45,9 @@ static int check_output(const struct cli *c, const char *out, const char *dir, i
         }
         return 0;
     }
-    struct stat st;
-    char who[PATH_MAX + 64];
-    if (lstat(out, &st) == 0) {
-        fprintf(c->err, "mmladder run: -o '%s': already exists (results files are never "
-                        "overwritten; name a new file)\n", out);
-        cli_say_holder(c, out);
-        return -1;
-    }
-    if (outname_writer(out, who, sizeof who)) {
-        fprintf(c->err, "mmladder run: -o '%s': being written by %s on this machine (results "
-                        "files are never overwritten: wait for it, or name a new file)\n", out, who);
-        return -1;
-    }
+    char what[PATH_MAX + 16];
+    snprintf(what, sizeof what, "run: -o '%s'", out);
+    if (cli_name_free(c, what, out) != 0) return -1;
     char parent[PATH_MAX];
     const char *slash = strrchr(out, '/');
     if (!slash)
