@@ -664,9 +664,13 @@ static void fill_text(const struct claim *c, const struct claim_result *r, char 
     for (const char *s = c->text; *s && o + 1 < len;) {
         char val[96] = "";
         const char *end = NULL;
+        int words = 0;   /* a placeholder of words, not of a value */
         if (*s == '{' && (end = strchr(s, '}'))) {
             const size_t n = (size_t)(end - s - 1);
-            if (n == 5 && !strncmp(s + 1, "range", 5)) format_range(val, sizeof val, fmt, r->min, r->max);
+            if (n == 4 && !strncmp(s + 1, "cpus", 4))   /* whose CPUs measured the values */
+                words = snprintf(val, sizeof val, "%s",
+                                 r->mine ? "this machine's CPU" : "the reference machines' CPUs");
+            else if (n == 5 && !strncmp(s + 1, "range", 5)) format_range(val, sizeof val, fmt, r->min, r->max);
             else if (n == 3 && !strncmp(s + 1, "min", 3)) snprintf(val, sizeof val, fmt, r->min);
             else if (n == 3 && !strncmp(s + 1, "max", 3)) snprintf(val, sizeof val, fmt, r->max);
             else if (n == 5 && !strncmp(s + 1, "count", 5)) snprintf(val, sizeof val, "%zu", r->count);
@@ -675,7 +679,7 @@ static void fill_text(const struct claim *c, const struct claim_result *r, char 
             else end = NULL;
         }
         if (end) {
-            if (!r->count) snprintf(val, sizeof val, "?");
+            if (!r->count && !words) snprintf(val, sizeof val, "?");
             o += (size_t)snprintf(out + o, len - o, "%s", val);
             s = end + 1;
         } else {
@@ -981,6 +985,8 @@ void claims_evaluate_mine(const struct claim *c, const struct run *mine, const s
             if (ref && has_gpu(ref) && !strcmp(ref->gpu_name, mine->gpu_name)) why = NULL;
         }
     }
+    r->mine = 1;   /* before the text is filled: {cpus} is this machine's CPU */
+    r->elsewhere = host && !c->any_gpu;
     if (why) {
         r->verdict = CLAIM_NOT_EVALUATED;
         snprintf(r->why, sizeof r->why, "%s", why);
@@ -990,16 +996,6 @@ void claims_evaluate_mine(const struct claim *c, const struct run *mine, const s
     } else {
         const struct run *rs[1] = {mine};
         evaluate(c, rs, 1, r);
-    }
-    r->mine = 1;
-    r->elsewhere = host && !c->any_gpu;
-    /* The text carries this run's values: where it names the reference
-     * machines' CPUs, it is this machine's CPU that measured them. */
-    static const char ref_cpus[] = "on the reference machines' CPUs", here[] = "on this machine's CPU";
-    for (char *at; r->elsewhere && (at = strstr(r->text, ref_cpus));) {
-        const char *rest = at + sizeof ref_cpus - 1;   /* the shorter words in place */
-        memmove(at + sizeof here - 1, rest, strlen(rest) + 1);
-        memcpy(at, here, sizeof here - 1);
     }
 }
 

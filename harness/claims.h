@@ -109,7 +109,9 @@
  * Expectations: at_least X, at_most X, between X Y, about X P% (X within
  * P%); a negation may also be outside X Y.  Text placeholders: {range} ("94.1-96.6", or one value), {min}, {max},
  * {count}, {min_at} and {max_at} (where the lowest and highest value were
- * measured: the shape, for values over the suite with its rung).
+ * measured: the shape, for values over the suite with its rung), and {cpus}
+ * (whose CPUs measured a host claim's values: "the reference machines' CPUs",
+ * or on a reviewer's run "this machine's CPU").
  *
  * A claim passes when it has values and every one satisfies its expectation;
  * it is "not evaluated" when a run it needs was not given.

@@ -1251,7 +1251,7 @@ static void report_line(const char *out, const char *id, char *buf, size_t len)
  * known in advance: values bounded so that they hold (at_least 0) or fail
  * (at_most 0) on any run's rows, whatever its CPU. */
 #define HOST_CLAIM(id, o, expect, scope)                                                   \
-    "[" id "]\ntext = restrict over naive at -O" o " on the reference machines' CPUs: {range}\n" \
+    "[" id "]\ntext = restrict over naive at -O" o " on {cpus}: {range}\n"         \
     "value = ratio host_restrict host_naive\nopt_levels = " o "\nother_opt_levels = " o "\n" \
     "runs = h100\nshapes = 32\nexpect = " expect "\nscope = " scope "\n"
 static const char REVIEWER_CLAIMS[] =
