@@ -13,24 +13,11 @@
  * 0, or -1 after a message. */
 static int check_mixable(const struct cli *c, const char *list)
 {
-    for (const char *p = list; *p;) {
-        const size_t k = strcspn(p, ",");
-        int known = 0;
-        for (const char *q = MERGE_MIXABLE; *q && !known;) {
-            q += strspn(q, ", ");
-            const size_t m = strcspn(q, ", ");
-            known = m == k && k && !strncmp(p, q, k);
-            q += m;
-        }
-        if (!known) {
-            fprintf(c->err, "mmladder merge: --allow-mixed '%s': '%.*s' is not one of the "
-                            "attributes that may differ (expected NAME[,NAME...] of: %s)\n",
-                    list, (int)k, p, MERGE_MIXABLE);
-            return -1;
-        }
-        p += k + (p[k] == ',');
-    }
-    return 0;
+    char name[64];
+    if (!merge_unmixable(list, name, sizeof name)) return 0;
+    fprintf(c->err, "mmladder merge: --allow-mixed '%s': '%s' is not one of the attributes that "
+                    "may differ (expected NAME[,NAME...] of: %s)\n", list, name, MERGE_MIXABLE);
+    return -1;
 }
 
 int cmd_merge(const struct cli *c, int argc, char **argv)

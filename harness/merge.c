@@ -166,6 +166,17 @@ static int in_list(const char *list, const char *name)
     return 0;
 }
 
+int merge_unmixable(const char *list, char *name, size_t len)
+{
+    for (const char *p = list; *p;) {
+        const size_t k = strcspn(p, ",");
+        snprintf(name, len, "%.*s", (int)k, p);
+        if (!k || !in_list(MERGE_MIXABLE, name)) return 1;
+        p += k + (p[k] == ',');
+    }
+    return 0;
+}
+
 /* The shards belong together (merge.h): 0, or -1 with why. */
 static int check_together(const struct shard_file *s, size_t n, const char *allowed, char *err,
                           size_t errlen)

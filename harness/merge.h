@@ -58,6 +58,9 @@ struct merge_options {
 
 /* The attributes that allow_mixed may name, comma-separated. */
 extern const char MERGE_MIXABLE[];
+/* Does the comma-separated list name one that is not among them?  1 with it
+ * in name ("" for an empty one), else 0. */
+int merge_unmixable(const char *list, char *name, size_t len);
 
 /* Merge the n shard files into `out` (never overwritten).  Returns the
  * outcome, with err saying why where it is not MERGE_COMPLETE. */
