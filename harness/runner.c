@@ -801,7 +801,6 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
         s->taken = closed == RESULTS_TAKEN;
         rc = -1;
     }
-    s->placed = s->path[0] && !strcmp(s->path, s->final);
     s->complete = rc == 0 && s->recorded == p->n;
     if (s->recorded) {
         fprintf(o->log, "\n");

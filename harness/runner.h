@@ -27,7 +27,6 @@ struct run_summary {
                                             name, or its work name (outname.h) when
                                             the run did not end, or "" */
     char final[4096];                    /* the name it takes when the run ends */
-    int placed;                          /* 1: it has its final name */
     int taken;                           /* 1: another process took the final name */
     size_t recorded, planned;
     size_t passed, incorrect, skipped, failed, skipped_env;
