@@ -23,15 +23,18 @@
  *   time    = 6 min on an H100 or H200
  *
  * Values, one per (run, shape) unless said otherwise:
- *   pct_ref R       R's best as % of its reference (cuBLAS, same precision): the
- *                   mean of paired samples where the row has them (derive.h)
- *   pct_ref_ci R    half the width of that value's 95% confidence interval, in
- *                   points of % (paired rows only)
- *   pct_ref_kernel R, pct_ref_alone R, pct_ref_lowest R, estimates_spread R
+ *   pct_ref R       R's "% of cuBLAS": its best as % of its reference (cuBLAS,
+ *                   same precision), the lowest of the estimates the run has
+ *                   (estimates_pct_ref, estimates.h), the one number every
+ *                   table, figure and text prints for it
+ *   pct_ref_paired R  one of those estimates: the mean of the best row's paired
+ *                   samples' ratios (NaN where the row was not paired)
+ *   pct_ref_ci R    half the width of the paired estimate's 95% confidence
+ *                   interval, in points of % (paired rows only)
+ *   pct_ref_kernel R, pct_ref_alone R, estimates_spread R
  *                   of R's fastest paired row: the second timer's estimate of
- *                   its % of the reference, the standalone rows' estimate, the
- *                   lowest of the three estimates (paired included), and the
- *                   points between the highest and the lowest (estimates.h)
+ *                   its % of the reference, the standalone rows' estimate, and
+ *                   the points between the highest and the lowest (estimates.h)
  *   ref_in_pairs R  of R's fastest paired row: the reference's median time in
  *                   the pairs over the reference's own row (1: pairing left
  *                   the reference as it runs alone)
@@ -140,7 +143,7 @@ enum claim_value { CV_PCT_REF, CV_PCT_PEAK, CV_TFLOPS, CV_RATIO, CV_STEP, CV_REL
                    CV_COPY_RATIO, CV_AGREEMENT, CV_UNVERIFIED, CV_PCT_REF_CI, CV_STABLE_SHARE,
                    CV_STABLE_UNCAPPED, CV_UNSTABLE_UNCAPPED, CV_SUITE_PCT_REF, CV_SUITE_GEOMEAN,
                    CV_DISPATCH_SHARE, CV_ESTIMATE, CV_WALL_S, CV_AGREEMENT_SHARE,
-                   CV_PCT_REF_KERNEL, CV_PCT_REF_ALONE, CV_PCT_REF_LOWEST, CV_ESTIMATES_SPREAD,
+                   CV_PCT_REF_KERNEL, CV_PCT_REF_ALONE, CV_PCT_REF_PAIRED, CV_ESTIMATES_SPREAD,
                    CV_REF_IN_PAIRS, CV_CLOCK_IN_PAIRS, CV_CORPUS_PCT_REF, CV_CORPUS_GEOMEAN,
                    CV_CORPUS_DISPATCH_PCT, CV_CORPUS_DISPATCH_GEOMEAN, CV_CORPUS_DISPATCH_SHARE,
                    CV_CORPUS_SHARE_90, CV_WALL_RATIO, CV_CORPUS_ESTIMATES_SHARE,

@@ -110,11 +110,12 @@ static inline const struct result_row *row_span_at(const struct row_span *c, siz
 const struct result_row *derive_best(const struct run *r, const struct variant *v, struct shape s);
 /* Its GFLOP/s; NaN when there is none. */
 double derive_gflops(const struct run *r, const struct variant *v, struct shape s);
-/* 100 x best / the reference's best at the shape; NaN without either. */
-/* 100 x the rung's speed over its reference's at s: from the best row's paired
- * samples (schema 6: the mean ratio of pairs taken side by side) when it has
- * them, else the ratio of the two rows' medians (older files). */
-double derive_pct_ref(const struct run *r, const struct variant *v, struct shape s);
+/* One estimate of 100 x the rung's speed over its reference's at s: from the
+ * best row's paired samples (schema 6: the mean ratio of pairs taken side by
+ * side) when it has them, else the ratio of the two rows' medians (older
+ * files).  What the project calls the rung's "% of cuBLAS" is the lowest of
+ * the estimates a run has (estimates_pct_ref, estimates.h), not this one. */
+double derive_pct_paired(const struct run *r, const struct variant *v, struct shape s);
 /* Half the width of its 95% confidence interval, in points of %; NaN unpaired. */
 double derive_pct_ref_ci95(const struct run *r, const struct variant *v, struct shape s);
 /* 100 x best / the run's FP32 peak, for GPU FP32 rungs; NaN otherwise. */
@@ -171,8 +172,13 @@ struct suite_point {
     enum shape_class cls;
     const struct variant *best, *dispatch, *ref;
     const struct result_row *best_row, *dispatch_row, *ref_row;   /* dispatch: NULL if none */
-    double best_pct, best_ci95;   /* derive_pct_ref and its interval, of `best` */
+    double best_pct, best_ci95;   /* `best`'s % of the reference (estimates_pct_ref: the
+                                     lowest estimate), and the paired one's interval */
     double dispatch_pct;          /* of the dispatch row; NaN without one */
+    double best_pct_events, dispatch_pct_events;   /* derive_corpus's points: by the
+                                     events alone (the row over the reference's, each
+                                     timed by CUDA events), which the second timer's
+                                     is held against */
     enum corpus_class corpus;     /* derive_corpus's points: the corpus class */
     /* derive_corpus's points: best_pct and dispatch_pct by the second timer
      * (the rows' kernel_ms_median, CUPTI's records); NaN where the run had it off */
@@ -221,7 +227,8 @@ double corpus_copy_pct(const struct run *r, const struct suite_point *q);
 struct corpus_summary {
     size_t shapes;
     double best_geomean, best_min, dispatch_geomean, dispatch_min, best_share_90;
-    double kernel_geomean, kernel_dispatch_geomean;
+    double kernel_geomean, kernel_dispatch_geomean;   /* by the second timer */
+    double events_geomean, events_dispatch_geomean;   /* by the events alone */
 };
 void derive_corpus_summary(const struct suite_point *pt, size_t n, int cls,
                            struct corpus_summary *out);

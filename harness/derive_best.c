@@ -106,7 +106,7 @@ static const struct result_row *paired_best(const struct run *r, const struct va
                : NULL;
 }
 
-double derive_pct_ref(const struct run *r, const struct variant *v, struct shape s)
+double derive_pct_paired(const struct run *r, const struct variant *v, struct shape s)
 {
     const struct result_row *p = paired_best(r, v, s);
     if (p) return 100.0 * p->ref_ratio;

@@ -4,6 +4,7 @@
  * class, and the corpus, corpus-classes and corpus-cdf views. */
 #include "derive.h"
 #include "derive_parts.h"
+#include "estimates.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -73,12 +74,17 @@ size_t derive_corpus(const struct run *r, enum precision p, struct suite_point *
         const struct shape s = t.s[j];
         struct suite_point pt = {.s = s, .cls = shape_class_of(s), .corpus = corpus_class_of(s),
                                  .dispatch_pct = NAN, .best_ci95 = NAN, .ref = ref,
-                                 .best_pct_kernel = NAN, .dispatch_pct_kernel = NAN};
+                                 .best_pct_kernel = NAN, .dispatch_pct_kernel = NAN,
+                                 .dispatch_pct_events = NAN};
         pt.ref_row = ref ? derive_best(r, ref, s) : NULL;
         if (!pt.ref_row || !(pt.ref_row->gflops > 0)) continue;   /* nothing to measure it against */
         derive_best_and_dispatch(r, p, as_precise, &pt);
-        pt.best_pct = 100.0 * pt.best_row->gflops / pt.ref_row->gflops;
-        if (pt.dispatch_row) pt.dispatch_pct = 100.0 * pt.dispatch_row->gflops / pt.ref_row->gflops;
+        pt.best_pct_events = 100.0 * pt.best_row->gflops / pt.ref_row->gflops;
+        pt.best_pct = estimates_pct_of_row(r, pt.best_row, pt.ref_row);
+        if (pt.dispatch_row) {
+            pt.dispatch_pct_events = 100.0 * pt.dispatch_row->gflops / pt.ref_row->gflops;
+            pt.dispatch_pct = estimates_pct_of_row(r, pt.dispatch_row, pt.ref_row);
+        }
         pt.best_pct_kernel = kernel_pct(pt.ref_row, pt.best_row);
         if (pt.dispatch_row) pt.dispatch_pct_kernel = kernel_pct(pt.ref_row, pt.dispatch_row);
         out[n++] = pt;   /* in the corpus's order, as t is */
@@ -107,21 +113,23 @@ void derive_corpus_summary(const struct suite_point *pt, size_t n, int cls,
                            struct corpus_summary *out)
 {
     size_t m = 0, at90 = 0;
-    double lb = 0, ld = 0, lkb = 0, lkd = 0, minb = INFINITY, mind = INFINITY;
+    double lb = 0, ld = 0, lkb = 0, lkd = 0, leb = 0, led = 0, minb = INFINITY, mind = INFINITY;
     for (size_t i = 0; i < n; i++) {
         if (cls < CC_COUNT && pt[i].corpus != (enum corpus_class)cls) continue;
         m++;
         lb += log(pt[i].best_pct), ld += log(pt[i].dispatch_pct);   /* NaN without one */
         lkb += log(pt[i].best_pct_kernel), lkd += log(pt[i].dispatch_pct_kernel);
+        leb += log(pt[i].best_pct_events), led += log(pt[i].dispatch_pct_events);
         minb = fmin(minb, pt[i].best_pct), mind = fmin(mind, pt[i].dispatch_pct);
         at90 += pt[i].best_pct >= 90.0;
     }
-    *out = (struct corpus_summary){m, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+    *out = (struct corpus_summary){m, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
     if (!m) return;
     out->best_geomean = exp(lb / (double)m), out->best_min = minb;
     out->dispatch_geomean = exp(ld / (double)m), out->dispatch_min = mind;
     out->best_share_90 = 100.0 * (double)at90 / (double)m;
     out->kernel_geomean = exp(lkb / (double)m), out->kernel_dispatch_geomean = exp(lkd / (double)m);
+    out->events_geomean = exp(leb / (double)m), out->events_dispatch_geomean = exp(led / (double)m);
 }
 
 /* ---- the corpus views ------------------------------------------------------------ */

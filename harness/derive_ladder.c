@@ -4,6 +4,7 @@
  * (over host_naive) and transfers (transfer points: copies and kernel). */
 #include "derive.h"
 #include "derive_parts.h"
+#include "estimates.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -40,7 +41,7 @@ static void ladder_row(FILE *out, const struct run *r, const struct variant *v, 
     derive_config_label(v, b, cfg, sizeof cfg);
     row_cells(out, v, s);
     num(out, b->gflops);
-    num(out, derive_pct_ref(r, v, s));
+    num(out, estimates_pct_ref(r, v, s));
     num(out, derive_pct_peak(r, v, s));
     num(out, derive_step(r, v, s));
     str(out, p && !registry_is_reference(v) ? p->name : NULL);

@@ -4,6 +4,7 @@
  * shapes and suite views. */
 #include "derive.h"
 #include "derive_parts.h"
+#include "estimates.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -86,9 +87,9 @@ size_t derive_suite(const struct run *r, enum precision p, struct suite_point *o
         pt.ref = pt.best->reference ? registry_find(pt.best->reference) : NULL;
         pt.ref_row = pt.ref ? derive_best(r, pt.ref, s) : NULL;
         if (!pt.ref_row) continue;   /* nothing to measure it against */
-        pt.best_pct = derive_pct_ref(r, pt.best, s);
+        pt.best_pct = estimates_pct_ref(r, pt.best, s);
         pt.best_ci95 = derive_pct_ref_ci95(r, pt.best, s);
-        if (pt.dispatch) pt.dispatch_pct = derive_pct_ref(r, pt.dispatch, s);
+        if (pt.dispatch) pt.dispatch_pct = estimates_pct_ref(r, pt.dispatch, s);
         out[n++] = pt;   /* in the suite's order, as t is */
     }
     free(t.s);
@@ -178,7 +179,7 @@ void view_shapes(FILE *out, const struct run *r)
             str(out, shape_class_name(q->cls));
             fprintf(out, "\t%d", (int)q->cls + 1);
             num(out, b->gflops);
-            num(out, derive_pct_ref(r, v, sh));
+            num(out, estimates_pct_ref(r, v, sh));
             num(out, derive_pct_ref_ci95(r, v, sh));
             fprintf(out, "\t%d\t%d", q->best == v, v->dispatch);
             str(out, cfg);

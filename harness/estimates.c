@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "registry.h"
+
 static int passed_row(const struct result_row *row)
 {
     return !strcmp(row->disposition, "passed") && row->host_memory[0] == '\0';
@@ -45,7 +47,7 @@ void estimates_of(const struct run *r, const struct result_row *row, struct esti
     if (row->pairs < 2 || !passed_row(row)) return;
     e->paired = 100.0 * row->ref_ratio;
     e->paired_ci95 = 100.0 * row->ref_ratio_ci95;
-    e->kernel = 100.0 * row->kernel_ratio;
+    e->kernel = row->kernel_ratio > 0 ? 100.0 * row->kernel_ratio : NAN;   /* 0: none */
     e->ref_row = reference_row(r, row);
     e->alone_row = alone_row(r, row);
     e->alone_rows = e->alone_row != NULL;
@@ -94,6 +96,34 @@ double estimates_at(const struct run *r, const struct variant *v, struct shape s
     case EST_LOWEST: return e.lowest;
     }
     return NAN;
+}
+
+static double lower(double a, double b)
+{
+    return !isfinite(a) ? b : !isfinite(b) ? a : fmin(a, b);
+}
+
+double estimates_pct_of_row(const struct run *r, const struct result_row *row,
+                            const struct result_row *ref_row)
+{
+    if (!row || !ref_row || !(row->gflops > 0) || !(ref_row->gflops > 0)) return NAN;
+    double pct = 100.0 * row->gflops / ref_row->gflops;
+    if (!strcmp(row->paired_with, ref_row->variant)) {   /* paired with this reference */
+        struct estimates e;
+        estimates_of(r, row, &e);
+        pct = lower(pct, e.lowest);
+    }
+    if (row->pairs < 2 && row->kernel_ms_median > 0 && ref_row->kernel_ms_median > 0)
+        pct = lower(pct, 100.0 * ref_row->kernel_ms_median / row->kernel_ms_median);
+    return pct;
+}
+
+double estimates_pct_ref(const struct run *r, const struct variant *v, struct shape s)
+{
+    const struct variant *ref = v->reference ? registry_find(v->reference) : NULL;
+    if (!ref) return NAN;
+    const double ratio = 100.0 * derive_gflops(r, v, s) / derive_gflops(r, ref, s);
+    return lower(isfinite(ratio) ? ratio : NAN, estimates_at(r, v, s, EST_LOWEST));
 }
 
 void estimates_view(FILE *out, const struct run *r)

@@ -57,6 +57,21 @@ enum estimate_kind {
 double estimates_at(const struct run *r, const struct variant *v, struct shape s,
                     enum estimate_kind kind);
 
+/* A rung's "% of cuBLAS" wherever the project prints one (tables, figures,
+ * claims, the paper, the README): the lowest of every estimate the run has of
+ * it at s, the one that flatters the rung least.  They are the three of its
+ * fastest paired row (estimates_of) and the ratio of the rung's best row to the
+ * reference's best row at s (each row's median, timed by events); a run
+ * without pairs has the ratio alone.  NaN without the rung or the reference. */
+double estimates_pct_ref(const struct run *r, const struct variant *v, struct shape s);
+
+/* The same for one row against its reference's row (the corpora's points,
+ * whose best row is any configuration): the lowest of the rows' ratio, the
+ * row's own estimates when it was paired with that reference (estimates_of),
+ * and the second timer's ratio of the two rows when both have one. */
+double estimates_pct_of_row(const struct run *r, const struct result_row *row,
+                            const struct result_row *ref_row);
+
 /* `mmladder table estimates FILE`: one line per paired row, with the times each
  * estimate is made of, so that a reader can recompute alone and see why paired
  * is a mean of ratios (not a ratio of medians). */

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "derive.h"
+#include "estimates.h"
 #include "measure.h"
 #include "numtext.h"
 #include "trust.h"
@@ -152,7 +153,7 @@ void report_summary(FILE *out, const struct result_row *rows, size_t n)
             snprintf(gf, sizeof gf, "%.1f", best->gflops);
             snprintf(err, sizeof err, "%.2e", best->rel_err);
             const double p = best->host_memory[0] ? NAN
-                             : derive_pct_ref(&r, v, (struct shape){best->M, best->N, best->K});
+                             : estimates_pct_ref(&r, v, (struct shape){best->M, best->N, best->K});
             if (isfinite(p))
                 snprintf(pct, sizeof pct, "%.1f%s", p, v->precision == PREC_TF32 ? "T" : "");
             const double c = best->host_memory[0] ? NAN

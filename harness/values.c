@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "values.h"
 #include "estimates.h"
+#include "quantity.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -417,7 +418,7 @@ static int run_key(const struct run *r, char **p, int n, char *out, size_t len, 
         return number(out, len, b->gflops < 10 ? "%.2f" : b->gflops < 100 ? "%.1f" : "%.0f",
                       b->gflops, why, whylen, "");
     if (!strcmp(what, "tflops")) return number(out, len, "%.1f", b->gflops / 1e3, why, whylen, "");
-    if (!strcmp(what, "pct_ref")) return number(out, len, "%.1f", derive_pct_ref(r, v, s), why, whylen, "reference there");
+    if (!strcmp(what, "pct_ref")) return number(out, len, "%.1f", estimates_pct_ref(r, v, s), why, whylen, "reference there");
     if (!strcmp(what, "pct_peak")) return number(out, len, "%.1f", derive_pct_peak(r, v, s), why, whylen, "FP32 peak for it");
     if (!strcmp(what, "step")) return number(out, len, "%.2f", derive_step(r, v, s), why, whylen, "step there");
     if (!strcmp(what, "rel_stddev")) return number(out, len, "%.2f", 100 * derive_rel_stddev(b), why, whylen, "samples");
@@ -443,7 +444,7 @@ static int run_key(const struct run *r, char **p, int n, char *out, size_t len, 
         const char *key;
         enum estimate_kind kind;
     } est[] = {{"pct_ref_kernel", EST_KERNEL}, {"pct_ref_alone", EST_ALONE},
-               {"pct_ref_lowest", EST_LOWEST}, {"estimates_spread", EST_SPREAD},
+               {"pct_ref_paired", EST_PAIRED}, {"estimates_spread", EST_SPREAD},
                {"ref_in_pairs", EST_REF_IN_PAIRS}, {"clock_in_pairs", EST_CLOCK_IN_PAIRS}};
     for (size_t i = 0; i < sizeof est / sizeof est[0]; i++)
         if (!strcmp(what, est[i].key))
@@ -635,17 +636,15 @@ static int table_ladder(FILE *f, char *roles_s, char *shapes_s, const struct run
         latex_config(cfg, cfgl, sizeof cfgl);
         fprintf(f, "%02zu & \\rung{%s}%s & %s", k + 1, name,
                 v->precision == PREC_TF32 ? "$^\\dagger$" : "", cfgl);
-        /* The % is the ratio of two TFLOP/s cells of the table, the rung's and its
-         * reference's own row, so that a reader can recompute it; the paired
-         * estimate is the estimates table's. */
-        const struct variant *ref = v->reference ? registry_find(v->reference) : NULL;
+        /* The % is the rung's % of cuBLAS as every text prints it: the lowest of
+         * the run's estimates, at most the ratio of the two TFLOP/s cells (the
+         * rung's and its reference's own row); the estimates table has each. */
         for (int i = 0; i < nr; i++)
             for (int j = 0; j < ns; j++) {
                 const double g = derive_gflops(rr[i], v, sh[j]);
-                const double gr = ref ? derive_gflops(rr[i], ref, sh[j]) : NAN;
                 if (isfinite(g)) fprintf(f, " & %.1f", g / 1e3);
                 else fputs(" & --", f);
-                pct_cell(f, 100.0 * g / gr);
+                pct_cell(f, estimates_pct_ref(rr[i], v, sh[j]));
             }
         fputs(" \\\\\n", f);
     }
@@ -910,7 +909,6 @@ static int table_estimates(FILE *f, char *roles_s, char *rungs_s, char *shapes_s
                 pct_cell(f, e.kernel);
                 if (isfinite(e.spread)) fprintf(f, " & %.2f", e.spread);
                 else fputs(" & --", f);
-                pct_cell(f, e.lowest);
                 fputs(" \\\\\n", f);
             }
     }
@@ -1077,6 +1075,30 @@ static int write_table(const char *name, const char *dir, const struct run *runs
 
 /* ---- scanning the paper ------------------------------------------------------------ */
 
+struct answering {
+    const struct run *runs;
+    size_t nruns;
+    const struct claims *cs;
+    const struct claim_result *rs;
+};
+
+/* Has the key a value?  (quantity_paragraph_end's question) */
+static int answers(const char *key, void *ctx)
+{
+    const struct answering *a = ctx;
+    char val[1024], why[640];
+    return values_key(key, a->runs, a->nruns, a->cs, a->rs, val, sizeof val, why, sizeof why) == 0;
+}
+
+/* ID of a claim.ID.WHAT key into id; 0, or -1 for another key. */
+static int claim_id(const char *key, char *id, size_t len)
+{
+    const char *dot = strncmp(key, "claim.", 6) ? NULL : strchr(key + 6, '.');
+    if (!dot || (size_t)(dot - key - 6) >= len) return -1;
+    snprintf(id, len, "%.*s", (int)(dot - key - 6), key + 6);
+    return 0;
+}
+
 int values_write(const char *const *tex, size_t ntex, const char *out, const char *tabledir,
                  const struct run *runs, size_t nruns, const struct claims *cs,
                  const struct claim_result *rs, char *err, size_t errlen)
@@ -1092,6 +1114,12 @@ int values_write(const char *const *tex, size_t ntex, const char *out, const cha
     struct written tables = {0};
     char (*done)[128] = NULL;   /* the keys answered, each once */
     size_t ndone = 0, room = 0;
+    struct answering ctx = {runs, nruns, cs, rs};
+    struct quantity_paragraph *para = calloc(1, sizeof *para);
+    if (!para) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+    }
     for (size_t t = 0; t < ntex && rc == 0; t++) {
         FILE *f = fopen(tex[t], "r");
         if (!f) {
@@ -1103,6 +1131,12 @@ int values_write(const char *const *tex, size_t ntex, const char *out, const cha
         int lineno = 0;
         while (rc == 0 && fgets(line, sizeof line, f)) {
             lineno++;
+            /* a line of blanks ends a paragraph (a comment line does not) */
+            if (line[strspn(line, " \t\r\n")] == '\0' &&
+                quantity_paragraph_end(para, answers, &ctx, err, errlen) != 0) {
+                rc = -1;
+                break;
+            }
             /* a comment (from an unescaped %) names no key */
             for (char *c = line; (c = strchr(c, '%')); c++)
                 if (c == line || c[-1] != '\\') {
@@ -1124,6 +1158,10 @@ int values_write(const char *const *tex, size_t ntex, const char *out, const cha
                 char key[128];
                 snprintf(key, sizeof key, "%.*s", (int)(e - k), k);
                 s = e + 1;
+                if (!table && quantity_note(para, key, tex[t], lineno, err, errlen) != 0) {
+                    rc = -1;
+                    break;
+                }
                 size_t j = 0;
                 while (j < ndone && strcmp(done[j], key)) j++;
                 /* answered already, or a macro's own definition (\val{#1}, \val{claim.#1.text}) */
@@ -1151,8 +1189,40 @@ int values_write(const char *const *tex, size_t ntex, const char *out, const cha
                 snprintf(done[ndone++], sizeof done[0], "%s", key);
             }
         }
+        if (rc == 0 && quantity_paragraph_end(para, answers, &ctx, err, errlen) != 0) rc = -1;
         fclose(f);
     }
+    /* the claims printed: one quantity over one set of runs */
+    const char **ids = rc == 0 ? calloc(ndone + 1, sizeof *ids) : NULL;
+    char (*idbuf)[48] = rc == 0 ? calloc(ndone + 1, sizeof *idbuf) : NULL;
+    if (rc == 0 && (!ids || !idbuf)) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+    }
+    size_t nids = 0;
+    for (size_t i = 0; rc == 0 && i < ndone; i++)
+        if (claim_id(done[i], idbuf[nids], sizeof idbuf[0]) == 0) ids[nids] = idbuf[nids], nids++;
+    const char **names = rc == 0 ? calloc(tables.n + 1, sizeof *names) : NULL;
+    char (*namebuf)[256] = rc == 0 ? calloc(tables.n + 1, sizeof *namebuf) : NULL;
+    if (rc == 0 && (!names || !namebuf)) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+    }
+    size_t nnames = 0;
+    for (size_t i = 0; rc == 0 && i < tables.n; i++) {   /* DIR/table-NAME.tex: NAME */
+        const char *b = strrchr(tables.path[i], '/');
+        b = b ? b + 1 : tables.path[i];
+        const size_t len = strlen(b);
+        if (strncmp(b, "table-", 6) || len < 10) continue;
+        snprintf(namebuf[nnames], sizeof namebuf[0], "%.*s", (int)(len - 10), b + 6);
+        names[nnames] = namebuf[nnames], nnames++;
+    }
+    if (rc == 0 && quantity_claims_agree(cs, ids, nids, names, nnames, err, errlen) != 0) rc = -1;
+    free(names);
+    free(namebuf);
+    free(ids);
+    free(idbuf);
+    free(para);
     free(done);
     if (fclose(o) != 0 && rc == 0) {
         snprintf(err, errlen, "%s: cannot write: %s", out, strerror(errno));

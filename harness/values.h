@@ -34,14 +34,19 @@
  *                            long_point_ms), or target_pct (target_rel_stddev
  *                            in %) or long_point_s
  *   ROLE.gflops.RUNG.SHAPE (3 significant digits below 100)
- *   ROLE.tflops.RUNG.SHAPE   ROLE.pct_ref.RUNG.SHAPE
- *   ROLE.pct_ref_kernel.RUNG.SHAPE  ROLE.pct_ref_alone.RUNG.SHAPE
- *   ROLE.pct_ref_lowest.RUNG.SHAPE  ROLE.estimates_spread.RUNG.SHAPE
- *                            of the rung's fastest paired row: the second
- *                            timer's and the standalone rows' estimates of its
- *                            % of the reference, the lowest of the three, and
- *                            the points between the highest and the lowest
- *                            (estimates.h)
+ *   ROLE.tflops.RUNG.SHAPE
+ *   ROLE.pct_ref.RUNG.SHAPE  the rung's "% of cuBLAS": the lowest of the
+ *                            estimates the run has (estimates_pct_ref), as
+ *                            every table and claim prints it
+ *   ROLE.pct_ref_paired.RUNG.SHAPE  ROLE.pct_ref_kernel.RUNG.SHAPE
+ *   ROLE.pct_ref_alone.RUNG.SHAPE   ROLE.estimates_spread.RUNG.SHAPE
+ *                            of the rung's fastest paired row: its paired,
+ *                            second timer's and standalone estimates of its %
+ *                            of the reference, and the points between the
+ *                            highest and the lowest of the three (estimates.h).
+ *                            They are printed only together, all three of one
+ *                            row in one paragraph or table: one estimate alone
+ *                            is never a rung's % of cuBLAS
  *   ROLE.ref_in_pairs.RUNG.SHAPE  the reference's median in those pairs over
  *                            its own row's (3 decimals)
  *   ROLE.clock_in_pairs.RUNG.SHAPE  the SM clock of those pairs over the
@@ -87,16 +92,17 @@
  *                            them (claims_classify; values --history)
  * Tables (rows only; the paper writes the header):
  *   ladder.ROLE-ROLE.SHAPE-SHAPE   per GPU rung: its best configuration, then for
- *                                  each (role, shape) TFLOP/s and % of its
- *                                  reference's TFLOP/s (the reference's own row:
- *                                  the ratio of two cells of the table)
+ *                                  each (role, shape) TFLOP/s and its % of
+ *                                  cuBLAS (pct_ref: the lowest estimate, at most
+ *                                  the ratio of two TFLOP/s cells of the table)
  *   estimates.ROLE-ROLE.RUNG-RUNG.SHAPE-SHAPE
  *                                  per rung, shape and role: the GPU, the rung,
  *                                  the shape, the configuration of its fastest
  *                                  paired row, and that row's estimates of its %
  *                                  of the reference (paired +- half its 95%
- *                                  interval, standalone, second timer), their
- *                                  spread and the lowest (estimates.h)
+ *                                  interval, standalone, second timer) and their
+ *                                  spread (estimates.h); the rung's % of cuBLAS
+ *                                  is the ladder table's, of the paper runs
  *   host.ROLE-ROLE                 per host shape: host_restrict / host_naive at
  *                                  -O1, -O2, -O3 in each role
  *   hardware.ROLE-ROLE             per property: its value in each role
