@@ -197,7 +197,7 @@ check-claims: bin/mmladder               ## every claim of README and paper chec
 claims-history:                          ## rewrite paper/claims-history.tsv: when each claim's band was stated
 	scripts/claim-history.sh paper/claims.ini > $(CLAIMS_HISTORY).tmp && mv $(CLAIMS_HISTORY).tmp $(CLAIMS_HISTORY)
 
-readme: bin/mmladder                     ## rewrite README.md's generated tables (rungs, claims)
+readme: bin/mmladder                     ## rewrite the READMEs' generated blocks (headline, rungs, claims)
 	BIN=bin/mmladder REF_RUNS="$(REF_RUNS)" HISTORY=$(CLAIMS_HISTORY) scripts/readme.sh
 
 paper: deps-paper figures                ## the paper from data/ into build/paper/main.pdf

@@ -11,8 +11,32 @@
 #include "derive.h"
 #include "values.h"
 
-/* claims CLAIMS.ini [--markdown] [--mine FILE] [--partial] [ROLE=]FILE...:
- * each claim's measured value and verdict; exit 1 when a claim fails, or when
+/* The filled texts of the claims named in ids (comma-separated), each a
+ * sentence, on one line: the README's headline.  0, or 1 naming an unknown id
+ * or one that did not pass (a headline states only what the data hold). */
+static int say_texts(const struct cli *c, const struct claims *cs, const struct claim_result *rs,
+                     const char *ids)
+{
+    char list[512];
+    snprintf(list, sizeof list, "%s", ids);
+    int said = 0;
+    for (char *save = NULL, *id = strtok_r(list, ",", &save); id; id = strtok_r(NULL, ",", &save)) {
+        size_t i = 0;
+        while (i < cs->n && strcmp(cs->c[i].id, id)) i++;
+        if (i == cs->n || rs[i].verdict != CLAIM_PASSED) {
+            fprintf(c->err, "mmladder claims: --text %s: %s\n", id,
+                    i == cs->n ? "no such claim" : "the claim does not pass on these runs");
+            return EXIT_INPUT;
+        }
+        fprintf(c->out, "%s%s.", said++ ? " " : "", rs[i].text);
+    }
+    fputc('\n', c->out);
+    return EXIT_OK;
+}
+
+/* claims CLAIMS.ini [--markdown | --text ID,...] [--mine FILE] [--partial] [ROLE=]FILE...:
+ * each claim's measured value and verdict (--text: only the named claims'
+ * filled texts, as sentences of one paragraph); exit 1 when a claim fails, or when
  * one could not be evaluated for want of a run it names (not evaluated is not
  * passed), unless --partial (or --mine) asks for the claims the runs given
  * allow.  --mine FILE: the claims FILE, a reviewer's run, can check, on it
@@ -25,7 +49,7 @@ int cmd_claims(const struct cli *c, int argc, char **argv)
         cli_usage(c->err);
         return EXIT_INPUT;
     }
-    const char *mine_path = NULL, *history = NULL;
+    const char *mine_path = NULL, *history = NULL, *text_ids = NULL;
     int markdown = 0, partial = 0, first = 3;
     for (; first < argc && argv[first][0] == '-'; first++) {
         if (!strcmp(argv[first], "--markdown")) {
@@ -36,9 +60,12 @@ int cmd_claims(const struct cli *c, int argc, char **argv)
             mine_path = argv[++first];
         } else if (!strcmp(argv[first], "--history") && first + 1 < argc) {
             history = argv[++first];
+        } else if (!strcmp(argv[first], "--text") && first + 1 < argc) {
+            text_ids = argv[++first];
         } else {
             fprintf(c->err, "mmladder claims: unknown option '%s' (expected --markdown, "
-                            "--partial, --mine FILE or --history FILE)\n", argv[first]);
+                            "--text ID,..., --partial, --mine FILE or --history FILE)\n",
+                    argv[first]);
             return EXIT_INPUT;
         }
     }
@@ -79,6 +106,10 @@ int cmd_claims(const struct cli *c, int argc, char **argv)
         else
             claims_evaluate(&cs->c[i], runs, (size_t)n, &rs[i]);
         if (history) claims_classify(&cs->c[i], &h[i], runs, (size_t)n, &rs[i]);
+    }
+    if (text_ids) {
+        rc = say_texts(c, cs, rs, text_ids);
+        goto out;
     }
     size_t failed = claims_report(c->out, cs, rs, markdown);
     size_t stated[STATED_UNRECORDED + 1] = {0};

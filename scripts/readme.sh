@@ -1,36 +1,55 @@
 #!/bin/sh
-# readme.sh [--check] -- the README's generated blocks: the ladder table (from
-# the registry: `mmladder list --markdown`) and the claims table (every claim
-# checked against the shipped data: `mmladder claims --markdown`).  Each block
-# stands between `<!-- generated: NAME -->` and `<!-- end: NAME -->`.  Rewrites
-# README.md, or with --check exits 1 (naming the block) when it differs.
-# BIN (default bin/mmladder), REF_RUNS (ROLE=FILE ..., from the Makefile) and
-# HISTORY (default paper/claims-history.tsv: when each claim's band was stated).
+# readme.sh [--check] -- the generated blocks of the READMEs, each printed by the
+# binary from the registry or the shipped data:
+#   README.md          headline   the headline claims' sentences
+#                                 (`mmladder claims --text`)
+#                      reproduce  how long the paper matrix takes and how close
+#                                 the second machines came (the same)
+#   kernels/README.md  rungs      the ladder table (`mmladder list --markdown`)
+#   paper/README.md    claims     every claim checked against the shipped data
+#                                 (`mmladder claims --markdown --history`)
+# Each block stands between `<!-- generated: NAME -->` and `<!-- end: NAME -->`.
+# Rewrites the files, or with --check exits 1 (naming the file and block) when
+# one differs.  BIN (default bin/mmladder), REF_RUNS (ROLE=FILE ..., from the
+# Makefile) and HISTORY (default paper/claims-history.tsv: when each claim's
+# band was stated).
 set -eu
 bin=${BIN:-bin/mmladder}
 : "${REF_RUNS:?set by the Makefile: ROLE=FILE ...}"
+claims=paper/claims.ini
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$bin" list --markdown > "$tmp/rungs"
 # shellcheck disable=SC2086  # one word per run
-"$bin" claims paper/claims.ini --markdown --history "${HISTORY:-paper/claims-history.tsv}" $REF_RUNS > "$tmp/claims"
-# replace NAME: the README with block NAME's lines replaced by $tmp/NAME
+{
+    "$bin" claims $claims --text async_copy_vs_cublas,wgmma_vs_cublas_tf32 $REF_RUNS > "$tmp/headline"
+    "$bin" claims $claims --text paper_time,reproduction,reproduction_h200 $REF_RUNS > "$tmp/reproduce"
+    "$bin" list --markdown > "$tmp/rungs"
+    "$bin" claims $claims --markdown --history "${HISTORY:-paper/claims-history.tsv}" $REF_RUNS > "$tmp/claims"
+}
+# replace NAME FILE: FILE with block NAME's lines replaced by $tmp/NAME
 replace() {
+    grep -qx "<!-- generated: $1 -->" "$2" || { echo "readme.sh: $2 has no block '$1'" >&2; exit 1; }
     awk -v name="$1" -v file="$tmp/$1" '
         $0 == "<!-- generated: " name " -->" { print; while ((getline l < file) > 0) print l; skip = 1; next }
         $0 == "<!-- end: " name " -->" { skip = 0 }
         !skip { print }' "$2"
 }
-replace rungs README.md > "$tmp/a"
-replace claims "$tmp/a" > "$tmp/README.md"
-for name in rungs claims; do
-    grep -qx "<!-- generated: $name -->" README.md || { echo "readme.sh: README.md has no block '$name'" >&2; exit 1; }
+rc=0
+for spec in README.md:headline,reproduce kernels/README.md:rungs paper/README.md:claims; do
+    file=${spec%%:*}
+    cp "$file" "$tmp/new"
+    for name in $(echo "${spec#*:}" | tr , ' '); do
+        replace "$name" "$tmp/new" > "$tmp/next"
+        mv "$tmp/next" "$tmp/new"
+    done
+    if [ "${1:-}" = --check ]; then
+        cmp -s "$file" "$tmp/new" && continue
+        echo "readme.sh: $file's generated blocks (${spec#*:}) differ from what the binary prints now:" >&2
+        diff "$file" "$tmp/new" >&2 || true
+        rc=1
+    else
+        cp "$tmp/new" "$file"
+    fi
 done
-if [ "${1:-}" = --check ]; then
-    cmp -s README.md "$tmp/README.md" && exit 0
-    echo "readme.sh: README.md's generated blocks differ from what the binary prints now:" >&2
-    diff README.md "$tmp/README.md" >&2 || true
-    echo "(make readme rewrites them)" >&2
-    exit 1
-fi
-cp "$tmp/README.md" README.md
+[ $rc = 0 ] || echo "(make readme rewrites them)" >&2
+exit $rc

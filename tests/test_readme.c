@@ -1,6 +1,7 @@
-/* The README: its generated tables (the ladder from the registry, the claims
- * from the shipped data) are what the binary prints now, and its Python
- * example runs against the shipped file it names. */
+/* The READMEs: their generated blocks (the headline and the claims from the
+ * shipped data, the ladder from the registry) are what the binary prints now,
+ * README.md stays a page a newcomer reads (at most 2,000 words), and the
+ * harness README's Python example runs against the shipped file it names. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stddef.h>
@@ -29,7 +30,7 @@ static void generated_tables_are_current(void **state)
     free(out), free(err);
 }
 
-/* The first ```python block of the README, run by a python3 that has h5py. */
+/* The first ```python block of harness/README.md, run by a python3 that has h5py. */
 static void python_example_runs(void **state)
 {
     (void)state;
@@ -44,7 +45,7 @@ static void python_example_runs(void **state)
         print_message("skipped: no python3 with h5py here (apt-get install python3-h5py)\n");
         skip();
     }
-    char *readme = test_read_file("README.md", NULL);
+    char *readme = test_read_file("harness/README.md", NULL);
     assert_non_null(readme);
     char *start = strstr(readme, "```python\n");
     assert_non_null(start);
@@ -58,10 +59,40 @@ static void python_example_runs(void **state)
     test_write_file(script, start);
     char *argv[] = {(char *)py, script, NULL}, *out, *err;
     int rc = test_run(argv, &out, &err);
-    if (rc != 0) fail_msg("the README's Python example: exit %d\n%s", rc, err);
+    if (rc != 0) fail_msg("harness/README.md's Python example: exit %d\n%s", rc, err);
     assert_non_null(strstr(out, "H100"));   /* the GPU it names, and a number */
     free(out), free(err), free(readme);
     test_rmtree(dir);
+}
+
+/* README.md is read in ten minutes: at most 2,000 words (as `wc -w` counts
+ * them: runs between blanks, code blocks and tables included), and the set-up
+ * line and the two commands in its first section. */
+static void readme_is_a_page(void **state)
+{
+    (void)state;
+    char *readme = test_read_file("README.md", NULL);
+    assert_non_null(readme);
+    size_t words = 0;
+    for (const char *p = readme; *p;) {
+        while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r') p++;
+        if (!*p) break;
+        words++;
+        while (*p && *p != ' ' && *p != '\n' && *p != '\t' && *p != '\r') p++;
+    }
+    print_message("README.md: %zu words\n", words);
+    if (words > 2000) fail_msg("README.md has %zu words (at most 2,000: the rest belongs in the "
+                               "folders' READMEs)", words);
+    const char *setup = strstr(readme, "apt-get install"), *test = strstr(readme, "make test"),
+               *repro = strstr(readme, "make reproduce"), *second = strstr(readme, "\n## ");
+    assert_non_null(setup);
+    assert_non_null(test);
+    assert_non_null(repro);
+    assert_non_null(second);
+    second = strstr(second + 1, "\n## ");   /* the section after the set-up's */
+    if (!second || setup > second || test > second || repro > second)
+        fail_msg("README.md: the set-up line, make test and make reproduce come in its first section");
+    free(readme);
 }
 
 /* CITATION.cff (what GitHub's "Cite this repository" reads) and .zenodo.json
@@ -152,5 +183,6 @@ const struct CMUnitTest readme_tests[] = {
     cmocka_unit_test(python_example_runs),
     cmocka_unit_test(citation_files_agree),
     cmocka_unit_test(release_is_one_commit),
+    cmocka_unit_test(readme_is_a_page),
 };
 const size_t readme_tests_count = sizeof readme_tests / sizeof readme_tests[0];
