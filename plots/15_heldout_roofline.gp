@@ -55,7 +55,7 @@ CCOLOR = "#1B9E77 #D95F02 #7570B3 #202020"
 CPT = "7 5 9 13"
 
 H = 3.6
-X0 = 0.085
+X0 = 0.09
 X1 = 0.965
 GAP = 0.07
 PW = (X1 - X0 - (NP - 1) * GAP) / NP
@@ -91,7 +91,7 @@ do for [fmt in formats] {
         p = int(word(PANELS, i))
         set lmargin at screen pleft(i)
         set rmargin at screen pleft(i) + PW
-        set ylabel (i == 1 ? "GFLOP/s" : "") offset 1, 0
+        set ylabel (i == 1 ? "GFLOP/s" : "") offset 0, 0
         set label 1 sprintf("copy bandwidth measured in this run:\n%s GB/s × intensity", grouped(bw)) \
             at xlo * 1.3, bw * xlo * 1.3 left rotate by 33 offset char -0.6, char 2.0 front font FONT_TINY textcolor rgb GUIDE
         if (p == 1 && peak > 0) {
