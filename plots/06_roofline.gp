@@ -1,8 +1,9 @@
 # 06_roofline.gp -- figure 6, the roofline: every FP32 GPU configuration
 # (configs.tsv) at the run's largest square size n, its GFLOP/s against its
 # arithmetic intensity, under the run's ceilings (runs.tsv, role primary): the
-# FP32 peak (peak_gflops) and the measured copy bandwidth (copy_gbs) times the
-# intensity.
+# FP32 peak (peak_gflops) and the copy bandwidth measured in this run
+# (copy_gbs) times the intensity; the roof's label says whose measurement it
+# is, since every run measures its own (figure 15 draws the held-out run's).
 #
 # The intensity is the table's: the global-load model of each configuration
 # (intensity: FLOP per byte of A and B read from global memory, harness/derive.h);
@@ -11,8 +12,9 @@
 # issued, not DRAM bytes: a point above the bandwidth roof has its loads served
 # by L1/L2.  Filled: each rung's best configuration there (best = 1); open: its
 # others.  Points of rungs that share an intensity are spread sideways a little
-# (10 per cent apart, in ladder order, around the true value) so that none
-# hides another.
+# (22 per cent apart, in ladder order, around the true value: a filled point's
+# width, so that 10-12, which share one intensity and lie within 12 per cent of
+# each other in GFLOP/s, stand side by side) so that none hides another.
 #
 # Left out: the TF32 rungs (precision tf32) compute on tensor cores under
 # another roof; the references (is_reference = 1, no intensity: a library) are
@@ -61,7 +63,7 @@ NPAIR = 0
 pair_i(i, k) = sum [_j = 1:NPAIR] (PI[_j] == i && PR[_j] == k ? _j : 0)
 add_pair(i, k) = pair_i(i, k) > 0 ? 0 : (NPAIR = NPAIR + 1, PI[NPAIR] = i, PR[NPAIR] = k, 0)
 stats f using (modelled(0) ? add_pair(column("intensity"), int(column("number"))) : 0, 0) nooutput
-SPREAD = 1.1
+SPREAD = 1.22
 before(i, k) = sum [_j = 1:NPAIR] (PI[_j] == i && PR[_j] < k ? 1 : 0)
 sharing(i) = sum [_j = 1:NPAIR] (PI[_j] == i ? 1 : 0)
 spread(i, k) = SPREAD**(before(i, k) - (sharing(i) - 1) / 2.0)
@@ -96,8 +98,9 @@ KEYH = (0.19 * KEYROWS + 0.12) / H
 set bmargin at screen KEYH + 0.62 / H
 set tmargin at screen 1 - 0.62 / H
 set key at screen 0.5, screen KEYH center top vertical maxrows KEYROWS Left reverse noopaque nobox width 1 samplen 2.5 spacing 1.3 font FONT_SMALL
-set label 1 sprintf("FP32 peak %.1f TFLOP/s", peak / 1000.0) at xhi / 1.3, peak right offset 0, char 0.95 front font FONT_SMALL textcolor rgb "#202020"
-set label 2 sprintf("copy bandwidth %s GB/s × intensity", grouped(bw)) at xlo * 1.5, roof(xlo * 1.5) left offset char 0.5, char -0.5 front font FONT_SMALL textcolor rgb "#202020"
+# (the peak's label ends left of the compulsory intensity's dotted line)
+set label 1 sprintf("FP32 peak %.1f TFLOP/s", peak / 1000.0) at compulsory / 1.15, peak right offset 0, char 0.95 front font FONT_SMALL textcolor rgb "#202020"
+set label 2 sprintf("copy bandwidth measured in this run: %s GB/s × intensity", grouped(bw)) at xlo * 1.5, roof(xlo * 1.5) left offset char 0.5, char -0.5 front font FONT_SMALL textcolor rgb "#202020"
 set arrow 3 from compulsory, graph 0 to compulsory, graph 1 nohead lc rgb GUIDE lw 1.5 dt (2, 3) back
 set label 3 sprintf("compulsory intensity at n = %d:\neach matrix moved once, %s FLOP/B", nbig, grouped(compulsory)) \
     at compulsory, graph 0.13 right offset char -0.6, 0 front font FONT_TINY textcolor rgb GUIDE
@@ -117,7 +120,7 @@ do for [fmt in formats] {
          for [w in MOD] f using (modelled(0) && @K == int(w) && column("best") == 0 ? column("intensity") * spread(column("intensity"), int(w)) : NaN):(column("gflops")) \
              with points lt int(w) pt pt_open(int(w)) ps 1.1 lw 1.5 notitle, \
          for [w in MOD] f using (modelled(0) && @K == int(w) && column("best") == 1 ? column("intensity") * spread(column("intensity"), int(w)) : NaN):(column("gflops")) \
-             with points lt int(w) pt R_PT[int(w)] ps 1.5 title R_TITLE[int(w)], \
+             with points lt int(w) pt R_PT[int(w)] ps 1.25 title R_TITLE[int(w)], \
          for [w in REFS] f using (fp32gpu(0) && @K == int(w) ? xlo : NaN):(column("gflops")):(xhi - xlo):(0) \
              with vectors nohead lt int(w) title R_TITLE[int(w)]
     set output

@@ -85,7 +85,7 @@ do for [m = 1:NM] { ML = ML.(m > 1 ? ", " : "").word(MEMS, m).(m == 1 ? " solid"
 labels = 'eval headline("Transfers: the copies and the kernel of one product, matrices in host memory", "median times of the copies, the kernel and their sum;  host memory: ".ML); eval corner(run_label(role))'
 
 # geometry: panels side by side, the key below them
-X0 = 0.085
+X0 = 0.095
 X1 = 0.99
 GAP = 0.03
 PW = (X1 - X0 - (NP - 1) * GAP) / NP

@@ -66,7 +66,7 @@ H = 3.9 + 0.15 * KEYROWS
 # geometry, in screen fractions: the clock panel over the power panel, the key
 # below them
 X0 = 0.1
-X1 = 0.925
+X1 = 0.915
 KEYH = (0.15 * KEYROWS + 0.12) / H
 YB = KEYH + 0.55 / H
 YT = 1 - 0.88 / H

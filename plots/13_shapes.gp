@@ -84,12 +84,14 @@ R = 'int(column("shape_rank"))'
 here(p, k, d) = pan(0) == p && @K == k && int(column("dispatch")) == d
 
 PH = NP == 2 ? 1.8 : 2.2
-H = 0.8 + NP * PH + (NP - 1) * 0.12 + 1.0
+# below the lowest panel: the shapes' names, upright (BOT inches)
+BOT = 1.2
+H = 0.8 + NP * PH + (NP - 1) * 0.12 + BOT
 # geometry: the panels one over the other, each key at its panel's right
 X0 = 0.085
 X1 = 0.70
 YT = 1 - 0.8 / H
-YB = 1.0 / H
+YB = BOT / H
 GAP = 0.12 / H
 PHS = (YT - YB - (NP - 1) * GAP) / NP
 ptop(i) = YT - (i - 1) * (PHS + GAP)
@@ -113,7 +115,9 @@ set grid noxtics ytics nomytics
 # the shapes' names under the lowest panel only (the tics are the x's own
 # labels, so that `set format x` does not hide them)
 shape_tics(named) = 'set xtics () scale 0; do for [r = 1:NSH] { set xtics add ('.(named ? 'SHAPE[r]' : '""').' r) }'
-set xtics rotate by 50 right offset 0.4, 0.1 font FONT_TINY noenhanced
+# (upright: a slot is narrower than a slanted name needs, and slanted names
+# overlapped their neighbours)
+set xtics rotate by 90 right offset 0, 0.3 font FONT_TINY noenhanced
 # the dispatch line: its rung's colour, darker by t (mix, style.gp, is lighter)
 shade(c, t) = int((c >> 16 & 255) * (1 - t)) * 65536 + int((c >> 8 & 255) * (1 - t)) * 256 + int((c & 255) * (1 - t))
 # between the classes: a thin vertical line; above the top panel: the names

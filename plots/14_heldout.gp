@@ -11,8 +11,11 @@
 # picks a rung per shape (series dispatch, dashed).  Where the same corpus was
 # run on a second GPU (heldout2.tsv, run heldout2), its two series are drawn
 # in the same panels in blue, the first GPU's in black and orange.  Guides at
-# 90 and at cuBLAS = 100; the corner names the runs.  A run without one
-# precision draws the other alone.
+# 90 and at cuBLAS = 100, named above the panel (below, the curves pass
+# through their names); the corner names the runs.  Each panel names its
+# precision and its count of shapes in its top left corner, which the curves
+# (rising to the right) leave empty; one key for both panels, below them, off
+# the curves.  A run without one precision draws the other alone.
 if (!exists("me")) {
     _d = ARG0[1:strstrt(ARG0, "14_heldout.gp") - 1]
     load _d."style.gp"
@@ -53,20 +56,21 @@ do for [p = 1:2] {
     NS[p] = STATS_records > 0 ? int(STATS_max) : 0
 }
 
-H = 3.0
+H = 3.25
 X0 = 0.08
 X1 = 0.98
 GAP = 0.07
 PW = (X1 - X0 - (NP - 1) * GAP) / NP
 pleft(i) = X0 + (i - 1) * (PW + GAP)
 YT = 1 - 0.75 / H
-YB = 0.62 / H
+YB = 0.86 / H
+KEYY = 0.33 / H
 
 sub = "solid: the fastest hand-written rung at each shape;   dashed: dispatch, one entry point that picks a rung per shape"
 CORNER = TWO ? sprintf("held-out corpus: %s;  %s", run_label("heldout"), run_label("heldout2")) \
              : sprintf("held-out corpus: %s", run_label("heldout"))
 labels = 'eval headline("Shapes nobody tuned for: the share of shapes at or below each % of cuBLAS", sub); eval corner(CORNER)'
-guides = 'set arrow 1 from first 100, graph 0 to first 100, graph 1 nohead lc rgb "#000000" lw 1.4 back; set arrow 2 from first 90, graph 0 to first 90, graph 1 nohead lc rgb "#A0A0A0" lw 0.8 dt (4, 3) back; set label 1 "cuBLAS" at first 100, graph 1 center offset 0, char 0.5 front font FONT_TINY; set label 2 "90" at first 90, graph 0.04 right offset char -0.3, 0 front font FONT_TINY textcolor rgb GUIDE'
+guides = 'set arrow 1 from first 100, graph 0 to first 100, graph 1 nohead lc rgb "#000000" lw 1.4 back; set arrow 2 from first 90, graph 0 to first 90, graph 1 nohead lc rgb "#A0A0A0" lw 0.8 dt (4, 3) back; set label 1 "cuBLAS" at first 100, graph 1 left offset char 0.3, char 0.5 front font FONT_TINY; set label 2 "90" at first 90, graph 1 right offset char -0.3, char 0.5 front font FONT_TINY textcolor rgb GUIDE'
 here(p, s) = strcol("precision") eq (p == 1 ? "fp32" : "tf32") && strcol("series") eq s
 
 set logscale x 10
@@ -98,8 +102,12 @@ do for [fmt in formats] {
         set ylabel (i == 1 ? "share of shapes" : "") offset 1, 0
         set format y (i == 1 ? "%g" : "")
         eval guides
-        set key at graph 0.97, graph 0.05 right bottom vertical Left reverse opaque box lc rgb "#D0D0D0" \
-            width 1 samplen 2.2 spacing 1.1 font FONT_SMALL title sprintf("%s (%d shapes)", word(PNAME, p), NS[p]) left
+        set label 3 sprintf("%s\n%d shapes", word(PNAME, p), NS[p]) at graph 0.03, graph 0.9 left front font FONT_SMALL
+        # the key, below the panels: drawn by the first, the others none
+        if (i == 1) {
+            set key at screen 0.5, screen KEYY center top vertical maxrows 1 Left reverse noopaque nobox \
+                width 1 samplen 2.2 spacing 1.0 font FONT_SMALL
+        } else { set key off }
         plot f using (here(p, "best") ? column("pct_ref") : NaN):(column("share")) \
                  with steps lc rgb "#202020" lw 1.8 title (TWO ? "fastest rung, ".G1 : "fastest rung"), \
              f using (here(p, "dispatch") ? column("pct_ref") : NaN):(column("share")) \

@@ -10,8 +10,13 @@
 # The copy roof is the run's measured copy bandwidth (runs.tsv, role heldout:
 # copy_gbs) times the intensity: a shape left of where it meets the peak is
 # memory-bound, and a point above it had bytes served by L2 (a product whose
-# operands fit there, run again and again).  A run without one precision
-# draws the other alone.
+# operands fit there, run again and again).  The roof's label says the
+# bandwidth is this run's own measurement (each run measures its own, and the
+# paper run's, in figure 6, differs in the last digits).  cuBLAS's open rings
+# are drawn last, over the filled points, so that none is hidden.  Each panel
+# names its precision in its top left corner, above the copy roof where no
+# point can be; one key for both panels, below them, off the points.  A run
+# without one precision draws the other alone.
 #
 # inputs (gnuplot -e): datadir, out (style.gp)
 if (!exists("me")) {
@@ -41,7 +46,7 @@ xhi = 10**ceil(log10(STATS_max))
 stats f using (column("best_gflops") > 0 ? column("best_gflops") : NaN):(column("ref_gflops") > 0 ? column("ref_gflops") : NaN) nooutput
 gmin = STATS_min_x < STATS_min_y ? STATS_min_x : STATS_min_y
 gmax = STATS_max_x > STATS_max_y ? STATS_max_x : STATS_max_y
-ylo = 10**floor(log10(gmin)) / 10   # a decade below the lowest point: room for the key
+ylo = 10**floor(log10(gmin))
 yhi = 10**ceil(log10((peak > gmax ? peak : gmax) * 1.5))
 
 CLASSES = "gemv short_k few rest"
@@ -49,14 +54,15 @@ ctitle(c) = c == 1 ? "GEMV-like" : c == 2 ? "short K" : c == 3 ? "few rows or co
 CCOLOR = "#1B9E77 #D95F02 #7570B3 #202020"
 CPT = "7 5 9 13"
 
-H = 3.2
-X0 = 0.085
-X1 = 0.985
+H = 3.6
+X0 = 0.09
+X1 = 0.965
 GAP = 0.07
 PW = (X1 - X0 - (NP - 1) * GAP) / NP
 pleft(i) = X0 + (i - 1) * (PW + GAP)
 YT = 1 - 0.75 / H
-YB = 0.62 / H
+YB = 1.0 / H
+KEYY = 0.47 / H
 
 here(p) = strcol("precision") eq (p == 1 ? "fp32" : "tf32")
 roof(x, p) = p == 1 && peak > 0 && bw * x > peak ? peak : bw * x
@@ -85,20 +91,24 @@ do for [fmt in formats] {
         p = int(word(PANELS, i))
         set lmargin at screen pleft(i)
         set rmargin at screen pleft(i) + PW
-        set ylabel (i == 1 ? "GFLOP/s" : "") offset 1, 0
-        set label 1 sprintf("copy %s GB/s × intensity", grouped(bw)) at xlo * 2, bw * xlo * 2 \
-            left rotate by 33 offset char 0, char 0.6 front font FONT_TINY textcolor rgb GUIDE
+        set ylabel (i == 1 ? "GFLOP/s" : "") offset 0, 0
+        set label 1 sprintf("copy bandwidth measured in this run:\n%s GB/s × intensity", grouped(bw)) \
+            at xlo * 1.3, bw * xlo * 1.3 left rotate by 33 offset char -0.6, char 2.0 front font FONT_TINY textcolor rgb GUIDE
         if (p == 1 && peak > 0) {
             set label 2 sprintf("FP32 peak %.1f TFLOP/s", peak / 1000.0) at xhi / 1.3, peak right \
                 offset 0, char 0.6 front font FONT_TINY textcolor rgb GUIDE
         }
-        set key at graph 0.98, graph 0.03 right bottom vertical Left reverse opaque box lc rgb "#D0D0D0" \
-            width 1 samplen 1 spacing 1.0 font FONT_TINY title word(PNAME, p) left
+        set label 3 word(PNAME, p) at graph 0.03, graph 0.93 left front font FONT_SMALL
+        # the key, below the panels: drawn by the first, the others none
+        if (i == 1) {
+            set key at screen 0.5, screen KEYY center top vertical maxrows 2 Left reverse noopaque nobox \
+                width 0 samplen 1 spacing 1.0 font FONT_SMALL
+        } else { set key off }
         plot roof(x, p) with lines lc rgb "#404040" lw 2 notitle, \
-             f using (here(p) ? column("intensity") : NaN):(column("ref_gflops")) \
-                 with points pt 6 ps 0.45 lc rgb "#A0A0A0" title "cuBLAS", \
              for [c = 1:4] f using (here(p) && strcol("class") eq word(CLASSES, c) ? column("intensity") : NaN):(column("best_gflops")) \
-                 with points pt int(word(CPT, c)) ps 0.55 lc rgb word(CCOLOR, c) title ctitle(c)
+                 with points pt int(word(CPT, c)) ps 0.55 lc rgb word(CCOLOR, c) title ctitle(c), \
+             f using (here(p) ? column("intensity") : NaN):(column("ref_gflops")) \
+                 with points pt 6 ps 0.55 lw 1 lc rgb "#808080" title "cuBLAS"
         unset label
     }
     unset multiplot
