@@ -30,8 +30,9 @@
 #              sentence ends at . ? or ! before a capital letter, and a clause
 #              (compared as a sentence) at a colon or a semicolon; words are
 #              compared in lower case with their punctuation (hyphens too)
-#              dropped, and a token with a digit in it is no word, so two
-#              sentences that differ only in their numbers are the same
+#              dropped, and a number (digits, and x between them as in a
+#              shape, 8192x4096x128) is no word, so two sentences that differ
+#              only in their numbers are the same; FP32 and TF32 are words
 #   -F DIR     with -r: the figures the PDF includes are DIR/*.pdf; a line of
 #              the PDF's text that is a line of a figure's own text (its
 #              lettering, which two figures drawn alike share) is left out
@@ -386,14 +387,17 @@ check_repeats() {
     { line = $0; sub(/^[ \t\f]+/, "", line); sub(/[ \t]+$/, "", line); if (line in fig) next }
     # the whole text as one line: a word broken at a hyphen joined again
     { gsub(/\f/, " "); text = text $0 "\n" }
-    function words(s,   n, i, t, w, k) {
+    function words(s,   n, i, t, w, k, v) {
         n = split(tolower(s), t, /[ ]+/)
         k = ""; nw = 0
         for (i = 1; i <= n; i++) {
-            if (t[i] ~ /[0-9]/) continue
             w = t[i]
-            gsub(/[^a-z]/, "", w)
+            gsub(/[^a-z0-9]/, "", w)
             if (w == "") continue
+            # a number, a shape (8192x4096x128): digits, and x between them
+            v = w
+            gsub(/[0-9]x/, "", v)
+            if (w ~ /[0-9]/ && v !~ /[a-z]/) continue
             k = k (nw++ ? " " : "") w
         }
         return k
