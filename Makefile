@@ -215,8 +215,11 @@ paper: deps-paper figures                ## the paper from data/ into build/pape
 	  echo "paper: build/paper/main.pdf embeds bitmap (Type 3) fonts:" >&2; \
 	  pdffonts build/paper/main.pdf >&2; exit 1; fi
 	@# No box past the margin, no ?? for a reference, every entry with its
-	@# author, year and URL, the PDF's title and author in its metadata.
-	scripts/check-paper.sh -l build/paper/main.log -b paper/references.bib -p build/paper/main.pdf
+	@# author, year and URL, the PDF's title and author in its metadata; the
+	@# body (to \label{body-end}) within 14 pages, and no sentence of 12 words
+	@# or more printed twice (numbers aside; the figures' own lettering left out).
+	scripts/check-paper.sh -l build/paper/main.log -b paper/references.bib -p build/paper/main.pdf \
+	  -a build/paper/main.aux -n 14 -r 12 -F build/figures
 
 deps-paper:                              ## install LaTeX (Debian's texlive) when root, or say how
 	@scripts/deps.sh --paper

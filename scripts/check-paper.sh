@@ -1,9 +1,11 @@
 #!/bin/sh
 # check-paper.sh -- what LaTeX and BibTeX let through but a reader would see:
 # a line or table past the margin, a reference or citation printed as "??",
-# a bibliography entry a reader cannot follow, a PDF without its title.
+# a bibliography entry a reader cannot follow, a PDF without its title, a
+# body longer than its page limit, a sentence printed twice.
 #
 # usage: scripts/check-paper.sh [-l LOG] [-b BIB] [-p PDF] [-w POINTS]
+#                               [-a AUX [-n PAGES] [-L LABEL]] [-r WORDS [-F DIR]]
 #
 #   -l LOG     LaTeX's log of the last run (build/paper/main.log): fails on an
 #              overfull \hbox more than POINTS wide, and on an undefined
@@ -18,6 +20,22 @@
 #   -p PDF     the paper (build/paper/main.pdf): fails when pdfinfo shows no
 #              Title or no Author
 #   -w POINTS  how far a box may run over, in pt (default 3)
+#   -a AUX     LaTeX's aux file (build/paper/main.aux): fails when the label
+#              LABEL (default body-end, set at the end of the body, before
+#              the bibliography and the appendices) is missing or on a page
+#              past PAGES (default 14)
+#   -r WORDS   with -p: fails on each sentence of WORDS or more words that the
+#              PDF's text (pdftotext) prints more than once.  Lines broken at
+#              a hyphen are joined and white space is made one space; a
+#              sentence ends at . ? or ! before a capital letter, and a clause
+#              (compared as a sentence) at a colon or a semicolon; words are
+#              compared in lower case with their punctuation (hyphens too)
+#              dropped, and a number (digits, and x between them as in a
+#              shape, 8192x4096x128) is no word, so two sentences that differ
+#              only in their numbers are the same; FP32 and TF32 are words
+#   -F DIR     with -r: the figures the PDF includes are DIR/*.pdf; a line of
+#              the PDF's text that is a line of a figure's own text (its
+#              lettering, which two figures drawn alike share) is left out
 #
 # Each problem is one line on stderr, FILE:LINE first (the source line LaTeX
 # names for a box or a warning, with the log's own line after it).
@@ -28,25 +46,48 @@ LC_ALL=C
 export LC_ALL
 
 prog=check-paper.sh
-usage() { printf 'usage: %s [-l LOG] [-b BIB] [-p PDF] [-w POINTS]\n' "$prog" >&2; exit 2; }
+usage() {
+    printf 'usage: %s [-l LOG] [-b BIB] [-p PDF] [-w POINTS] [-a AUX [-n PAGES] [-L LABEL]] [-r WORDS [-F DIR]]\n' \
+        "$prog" >&2
+    exit 2
+}
 
-log= bib= pdf= width=3
-while getopts l:b:p:w: opt; do
+log= bib= pdf= width=3 aux= pages=14 label=body-end repeats= figdir=
+while getopts l:b:p:w:a:n:L:r:F: opt; do
     case $opt in
         l) log=$OPTARG ;;
         b) bib=$OPTARG ;;
         p) pdf=$OPTARG ;;
         w) width=$OPTARG ;;
+        a) aux=$OPTARG ;;
+        n) pages=$OPTARG ;;
+        L) label=$OPTARG ;;
+        r) repeats=$OPTARG ;;
+        F) figdir=$OPTARG ;;
         *) usage ;;
     esac
 done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] || usage
-[ -n "$log$bib$pdf" ] || usage
+[ -n "$log$bib$pdf$aux" ] || usage
 case $width in
     '' | *[!0-9.]* | *.*.*) printf '%s: -w %s: not a number of points\n' "$prog" "$width" >&2; exit 2 ;;
 esac
-for f in "$log" "$bib" "$pdf"; do
+case $pages in
+    '' | *[!0-9]*) printf '%s: -n %s: not a number of pages\n' "$prog" "$pages" >&2; exit 2 ;;
+esac
+case $repeats in
+    *[!0-9]*) printf '%s: -r %s: not a number of words\n' "$prog" "$repeats" >&2; exit 2 ;;
+esac
+if [ -n "$figdir" ] && [ ! -d "$figdir" ]; then
+    printf '%s: -F %s: not a folder\n' "$prog" "$figdir" >&2
+    exit 2
+fi
+if [ -n "$repeats" ] && [ -z "$pdf" ]; then
+    printf '%s: -r needs -p PDF\n' "$prog" >&2
+    exit 2
+fi
+for f in "$log" "$bib" "$pdf" "$aux"; do
     if [ -n "$f" ] && [ ! -r "$f" ]; then
         printf '%s: %s: cannot read it\n' "$prog" "$f" >&2
         exit 2
@@ -289,9 +330,111 @@ check_pdf() {
     return $rc
 }
 
+# ---- the body's length: the page of its closing label ------------------------------
+# hyperref writes \newlabel{NAME}{{NUMBER}{PAGE}{TITLE}{ANCHOR}{}}, plain
+# LaTeX \newlabel{NAME}{{NUMBER}{PAGE}}: the page is the second group.
+check_pages() {
+    awk -v aux="$1" -v label="$2" -v limit="$3" '
+    index($0, "\\newlabel{" label "}{") == 1 {
+        s = substr($0, length("\\newlabel{" label "}{") + 1)
+        # skip the first group {NUMBER}, balanced
+        d = 0
+        for (i = 1; i <= length(s); i++) {
+            c = substr(s, i, 1)
+            if (c == "{") d++
+            else if (c == "}" && --d == 0) break
+        }
+        s = substr(s, i + 1)
+        if (match(s, /^\{[^{}]*\}/)) page = substr(s, 2, RLENGTH - 2)
+        found = 1
+    }
+    END {
+        if (!found) {
+            printf "%s: no label `%s'"'"' (\\label{%s} at the end of the body, before the bibliography)\n",
+                   aux, label, label > "/dev/stderr"
+            exit 1
+        }
+        if (page !~ /^[0-9]+$/) {
+            printf "%s: label `%s'"'"' is on page `%s'"'"', not a number\n", aux, label, page > "/dev/stderr"
+            exit 1
+        }
+        if (page + 0 > limit + 0) {
+            printf "%s: the body ends on page %d, past the %d pages allowed (label `%s'"'"')\n",
+                   aux, page, limit, label > "/dev/stderr"
+            exit 1
+        }
+    }' "$1"
+}
+
+# ---- sentences printed twice ------------------------------------------------------------
+check_repeats() {
+    if ! command -v pdftotext >/dev/null 2>&1; then
+        printf '%s: pdftotext not found (Debian: apt-get install poppler-utils)\n' "$prog" >&2
+        return 2
+    fi
+    tmp=$(mktemp -d) || return 2
+    pdftotext -enc ASCII7 "$1" "$tmp/paper.txt" 2>/dev/null ||
+        { printf '%s: %s: pdftotext cannot read it\n' "$prog" "$1" >&2; rm -rf "$tmp"; return 2; }
+    : >"$tmp/figures.txt"
+    if [ -n "$figdir" ]; then
+        for f in "$figdir"/*.pdf; do
+            [ -r "$f" ] && pdftotext -enc ASCII7 "$f" - 2>/dev/null >>"$tmp/figures.txt"
+        done
+    fi
+    awk -v pdf="$1" -v least="$2" '
+    # a figure'"'"'s lettering: its lines are left out of the paper'"'"'s text
+    FILENAME == ARGV[1] { sub(/^[ \t\f]+/, ""); sub(/[ \t]+$/, ""); if ($0 != "") fig[$0] = 1; next }
+    { line = $0; sub(/^[ \t\f]+/, "", line); sub(/[ \t]+$/, "", line); if (line in fig) next }
+    # the whole text as one line: a word broken at a hyphen joined again
+    { gsub(/\f/, " "); text = text $0 "\n" }
+    function words(s,   n, i, t, w, k, v) {
+        n = split(tolower(s), t, /[ ]+/)
+        k = ""; nw = 0
+        for (i = 1; i <= n; i++) {
+            w = t[i]
+            gsub(/[^a-z0-9]/, "", w)
+            if (w == "") continue
+            # a number, a shape (8192x4096x128): digits, and x between them
+            v = w
+            gsub(/[0-9]x/, "", v)
+            if (w ~ /[0-9]/ && v !~ /[a-z]/) continue
+            k = k (nw++ ? " " : "") w
+        }
+        return k
+    }
+    function add(s,   k) {
+        gsub(/^ +| +$/, "", s)
+        k = words(s)
+        if (nw < least + 0) return
+        if (!(k in seen)) { seen[k] = s; order[++nk] = k }
+        count[k]++
+    }
+    END {
+        gsub(/-\n/, "", text)
+        gsub(/[ \t\n]+/, " ", text)
+        while (match(text, /[.?!] +[A-Z]|[:;] +/)) {
+            add(substr(text, 1, RSTART))
+            text = substr(text, RSTART + RLENGTH - (substr(text, RSTART, 1) ~ /[.?!]/))
+        }
+        add(text)
+        bad = 0
+        for (i = 1; i <= nk; i++)
+            if (count[order[i]] > 1) {
+                printf "%s: printed %d times: %s\n", pdf, count[order[i]], seen[order[i]] > "/dev/stderr"
+                bad = 1
+            }
+        exit bad
+    }' "$tmp/figures.txt" "$tmp/paper.txt"
+    rc=$?
+    rm -rf "$tmp"
+    return $rc
+}
+
 worst() { [ "$1" -gt "$status" ] && status=$1; return 0; }
 
 if [ -n "$log" ]; then check_log "$log" "$width"; worst $?; fi
 if [ -n "$bib" ]; then check_bib "$bib"; worst $?; fi
 if [ -n "$pdf" ]; then check_pdf "$pdf"; worst $?; fi
+if [ -n "$aux" ]; then check_pages "$aux" "$label" "$pages"; worst $?; fi
+if [ -n "$repeats" ]; then check_repeats "$pdf" "$repeats"; worst $?; fi
 exit "$status"
