@@ -72,10 +72,10 @@
         "a short K: all of it staged once, C stored a whole line per warp", gpu_short_k, 1, \
         ANY_GPU, 20000)                                                                              \
     PICK("dispatch_fp32", "(one entry point)", FP32, "#636363", 4,                           \
-         "one call, FP32: rung 15's tile and split picked from the shape by a stated rule", \
+         "one call, FP32: one of rungs 12, 15, 16, 18, 19 and its configuration, picked from the shape by a rule grown from tuning runs", \
          dispatch_fp32, CC(80), 40000)                                                               \
     PICK("dispatch_tf32", "(one entry point)", TF32, "#A1D99B", 4,                           \
-         "one call, TF32: rung 17's tile and split picked from the shape by a stated rule", \
+         "one call, TF32: rung 17 or an FP32 rung and its configuration, picked from the shape by a rule grown from tuning runs", \
          dispatch_tf32, ONLY(90), 250000)                                                            \
     GPU("cublas_fp32", "cublasSgemm", REF_FP32, "#000000", 5,                               \
         "cuBLAS SGEMM, strict FP32 (no tensor cores): the 100% line", cublas_fp32, 0,       \
