@@ -5,7 +5,7 @@
 #   (none)    the compilers (cc; g++ as nvcc's host compiler when NVCC is set),
 #             then HDF5 with its high-level library, inih, zlib and cmocka, probed by
 #             compiling and linking one program with the Makefile's flags (CC,
-#             CFLAGS, LIBS), gnuplot for the figures, and h5py (the README's
+#             CFLAGS, LIBS), gnuplot for the figures, and h5py (harness/README.md's
 #             Python example, run by the tests)
 #   --paper   LaTeX (one file from each package the paper needs), BibTeX and pdffonts
 #   --fuzz    clang with libFuzzer and the sanitizers, and inih (FUZZ_CC)
@@ -119,7 +119,7 @@ apt_install() {
 }
 
 # offline_hint -- for a host without a package registry (a GPU host), the way
-# that needs none (README, "Dependencies").
+# that needs none (scripts/README.md, "GPU hosts without a package registry").
 offline_hint() {
     [ -z "$mode" ] || return 0
     echo "Without a package registry: scripts/fetch-debs.sh where one is reachable, then" >&2
