@@ -92,7 +92,7 @@ LIBS     = $(HDF5_LIBS) $(INIH_LIBS) $(ZLIB_LIBS) $(LINK_LIBS) -ldl -lpthread -l
         claims-history \
         reproduce archs \
         reproduce-built quick run-paper shapes host transfers autotune sanitize fuzz deps-fuzz clean \
-        bench-readers FORCE
+        bench-readers same-outputs same-outputs-capture FORCE
 all: bin/mmladder                        ## build the harness (GPU build when nvcc is found)
 
 help:                                    ## list the targets
@@ -193,6 +193,15 @@ REF_RUNS = h100=$(REF_H100) h200=$(REF_H200) $(if $(REF_TRANSFERS),transfers=$(R
 CLAIMS_HISTORY := paper/claims-history.tsv
 check-claims: bin/mmladder               ## every claim of README and paper checked against data/
 	bin/mmladder claims paper/claims.ini --history $(CLAIMS_HISTORY) $(REF_RUNS)
+
+# Every output a user sees of the binary (scripts/same-outputs.sh lists them),
+# for a change that must change none: captured into DIR before, compared byte
+# for byte after (naming each that differs).
+same-outputs-capture: bin/mmladder       ## capture every output users see of bin/mmladder into DIR
+	BIN=bin/mmladder REF_RUNS="$(REF_RUNS)" HISTORY=$(CLAIMS_HISTORY) scripts/same-outputs.sh capture $(DIR)
+
+same-outputs: bin/mmladder               ## compare them byte for byte with those captured in DIR
+	BIN=bin/mmladder REF_RUNS="$(REF_RUNS)" HISTORY=$(CLAIMS_HISTORY) scripts/same-outputs.sh compare $(DIR)
 
 claims-history:                          ## rewrite paper/claims-history.tsv: when each claim's band was stated
 	scripts/claim-history.sh paper/claims.ini > $(CLAIMS_HISTORY).tmp && mv $(CLAIMS_HISTORY).tmp $(CLAIMS_HISTORY)
