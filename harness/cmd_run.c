@@ -13,6 +13,7 @@
 #include "experiment.h"
 #include "gpu.h"
 #include "plan.h"
+#include "report.h"
 #include "runner.h"
 
 /* NULL if path is an existing folder, else what it is instead. */
@@ -230,7 +231,7 @@ int cmd_run(const struct cli *c, int argc, char **argv)
     /* Default names are made unique (a suffix when taken); -o names are never reused. */
     struct run_options o = {.out_path = path, .unique_name = !out, .log = c->out,
                             .interrupted = c->interrupted, .kernel_timer = a.kernel_timer,
-                            .argc = argc, .argv = argv};
+                            .argc = argc, .argv = argv, .summary = report_summary};
     struct run_summary s;
     if (runner_run(e, &p, g, &gi, why, &o, &s, err, sizeof err) != 0) {
         fprintf(c->err, "mmladder: %s\n", err);

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "provenance.h"
+#include "clock.h"
 #include "results.h"
 
 struct shard_file {

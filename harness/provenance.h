@@ -16,7 +16,4 @@ const char *provenance_nvccflags(void);
 int provenance_record(struct results *r, const struct experiment *e, const struct gpu_info *gi,
                       const char *gpu_why, double copy_gbs, int argc, char **argv);
 
-/* UTC now as ISO 8601, e.g. 2026-11-22T03:07:09Z. */
-void utc_now_iso(char *buf, size_t len);
-
 #endif

@@ -1,29 +1,13 @@
-/* Report: what people read.  Progress while a run goes, the summary table at its
- * end (and in `info`), and the export of rows as TSV/CSV for gnuplot and others.
- * It only formats: it never runs kernels nor writes results files. */
+/* Report: what people read of a results file.  The summary table (a run's end
+ * prints it through the hook its command sets, runner.h; `info` prints it), the
+ * comparison of two runs, and the export of rows as TSV/CSV for gnuplot and
+ * others.  It only formats: it never runs kernels nor writes results files. */
 #ifndef HARNESS_REPORT_H
 #define HARNESS_REPORT_H
 
 #include <stdio.h>
 
 #include "results.h"
-
-struct progress {
-    FILE *out;
-    int tty;              /* 1: one redrawn bar with ETA; 0: one plain line per point */
-    size_t total;         /* points in the plan */
-    double total_est_s;   /* estimated seconds for the whole plan */
-    double start_ms;
-    double done_est_s;    /* estimated seconds of the points done so far */
-};
-
-void progress_start(struct progress *p, FILE *out, size_t total, double total_est_s);
-/* After point `index` (0-based) was recorded; `est_s` is that point's estimate.
- * `said` 1: the row's outcome was already said for all such rows at once (no
- * GPU), so no line of its own is printed; the bar still moves. */
-void progress_point(struct progress *p, size_t index, const struct result_row *row, double est_s,
-                    int said);
-void progress_end(struct progress *p);
 
 /* One row per (variant, shape) at its best tile/WPT/opt level among passed rows,
  * with GFLOP/s, % of cublas_fp32 at the same shape, and counts of the rest. */
@@ -50,10 +34,5 @@ size_t report_compare(FILE *out, const struct results_file *mine, const struct r
 /* The root attributes results_read read, as name/value lines, header first
  * (experiment_text left out: it spans lines). */
 void report_export_attrs(FILE *out, const struct results_file *f, enum export_format fmt);
-
-/* "1000x1500x700" */
-void shape_str(char *buf, size_t len, int M, int N, int K);
-/* "TS=16 WPT=4", "-O2", or "" */
-void config_str(char *buf, size_t len, const struct result_row *row);
 
 #endif

@@ -748,3 +748,26 @@ int results_close(struct results *r, char *err, size_t errlen)
 {
     return results_close_at(r, NULL, 0, err, errlen);
 }
+
+void shape_str(char *buf, size_t len, int M, int N, int K)
+{
+    snprintf(buf, len, "%dx%dx%d", M, N, K);
+}
+
+void config_str(char *buf, size_t len, const struct result_row *row)
+{
+    int n;
+    if (row->tile && row->wpt)
+        n = snprintf(buf, len, "TS=%d WPT=%d", row->tile, row->wpt);
+    else if (row->tile)
+        n = snprintf(buf, len, "TS=%d", row->tile);
+    else if (row->opt_level)
+        n = snprintf(buf, len, "-O%d", row->opt_level);
+    else
+        n = snprintf(buf, len, "%s", "");
+    if (row->k_splits > 1 && n >= 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, "%sK/%d%s", n ? " " : "", row->k_splits,
+                      row->split ? "" : "(rule)");
+    if (row->host_memory[0] && n >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, "%s%s", n ? " " : "", row->host_memory);
+}

@@ -288,4 +288,10 @@ typedef void (*attr_kind_fn)(const char *name, const char *value, enum attr_kind
 int results_visit_attrs_kind(const char *path, attr_kind_fn fn, void *ctx, char *err,
                              size_t errlen);
 
+/* A row's text, as progress and reports print it. */
+/* "1000x1500x700" */
+void shape_str(char *buf, size_t len, int M, int N, int K);
+/* "TS=16 WPT=4", "-O2", or "" */
+void config_str(char *buf, size_t len, const struct result_row *row);
+
 #endif

@@ -10,14 +10,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "gpu_sampling.h"
 #include "inputs.h"
 #include "measure.h"
 #include "registry.h"
 #include "telemetry.h"
 #include "worker.h"
+#include "progress.h"
 #include "provenance.h"
-#include "report.h"
 #include "results.h"
 #include "verify.h"
 
@@ -802,9 +803,9 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
         rc = -1;
     }
     s->complete = rc == 0 && s->recorded == p->n;
-    if (s->recorded) {
+    if (s->recorded && o->summary) {
         fprintf(o->log, "\n");
-        report_summary(o->log, done, s->recorded);
+        o->summary(o->log, done, s->recorded);
     }
     /* A job left on a worker may still use the context, the rows, the lanes'
      * buffers and samples (and the plan and experiment: s->abandoned tells the

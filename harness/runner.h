@@ -12,6 +12,8 @@
 #include "gpu.h"
 #include "plan.h"
 
+struct result_row;
+
 struct run_options {
     const char *out_path;                /* results file to create (must not exist) */
     int unique_name;                     /* 1: a taken out_path gets a suffix (-2, -3, ...) */
@@ -20,6 +22,9 @@ struct run_options {
     int kernel_timer;                    /* 1: the second timer on, whatever the experiment says */
     int argc;                            /* recorded as provenance */
     char **argv;
+    /* Prints the summary of the rows recorded, to the log, when the run ends
+     * (the command sets it; NULL: none). */
+    void (*summary)(FILE *log, const struct result_row *rows, size_t n);
 };
 
 struct run_summary {
