@@ -56,13 +56,13 @@ mkdir -p "$scratch"
 
 # one NAME ARGS...: the binary with ARGS, into $out/NAME
 one() {
-    name=$1; shift
+    _name=$1; shift
     {
         printf '$ mmladder'; printf ' %s' "$@"; printf '\n--- stdout\n'
         rc=0; "$bin" "$@" > "$scratch/stdout" 2> "$scratch/stderr" || rc=$?
         cat "$scratch/stdout"; printf '\n--- stderr\n'; cat "$scratch/stderr"
         printf '\n--- exit %s\n' "$rc"
-    } > "$out/$name"
+    } > "$out/$_name"
 }
 
 one help --help
@@ -99,10 +99,10 @@ pairs="$REF_REPRO:$REF_H100 $REF_REPRO_H200:$REF_H200 $REF_H200:$REF_H100
        $REF_X2_SHAPES_H100:$REF_X2_ONE_SHAPES_H100 $REF_SHAPES_H200:$REF_SHAPES_H100"
 for p in $pairs; do
     new=${p%%:*} ref=${p#*:}
-    name=$(basename "$new" .h5)--$(basename "$ref" .h5)
-    one "compare-$name" compare "$new" "$ref"
-    one "compare-tsv-$name" compare "$new" "$ref" --tsv
-    one "table-compare-$name" table compare "$new" "$ref"
+    pair=$(basename "$new" .h5)--$(basename "$ref" .h5)
+    one "compare-$pair" compare "$new" "$ref"
+    one "compare-tsv-$pair" compare "$new" "$ref" --tsv
+    one "table-compare-$pair" table compare "$new" "$ref"
 done
 # shellcheck disable=SC2086  # one word per run
 {
