@@ -14,13 +14,13 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "claims.h"
-#include "derive.h"
-#include "experiment.h"
-#include "inputs.h"
-#include "estimates.h"
-#include "plan.h"
-#include "values.h"
+#include "claims/claims.h"
+#include "views/derive.h"
+#include "experiment/experiment.h"
+#include "core/inputs.h"
+#include "views/estimates.h"
+#include "measure/plan.h"
+#include "claims/values.h"
 #include "util.h"
 
 /* A passed row of `rung` at n x n x n: gflops, and its tile / WPT. */

@@ -46,7 +46,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "results.h"
+#include "results/results.h"
 #include "util.h"
 
 /* ---- the test's folder ------------------------------------------------------- */

@@ -12,12 +12,12 @@
 
 #include <dirent.h>
 
-#include "experiment.h"
+#include "experiment/experiment.h"
 #include "dispatch.h"
-#include "plan.h"
-#include "shard.h"
+#include "measure/plan.h"
+#include "measure/shard.h"
 #include "util.h"
-#include "registry.h"
+#include "core/registry.h"
 
 static struct experiment *parse(const char *text)
 {

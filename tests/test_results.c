@@ -16,9 +16,9 @@
 #include <hdf5.h>
 #include <math.h>
 
-#include "results.h"
-#include "results_h5.h"
-#include "trust.h"
+#include "results/results.h"
+#include "results/results_h5.h"
+#include "results/trust.h"
 #include "util.h"
 
 static void round_trip(void **state)
