@@ -276,7 +276,7 @@ build/fuzz/fuzz_experiment: tests/fuzz/fuzz_experiment.c $(wildcard harness/expe
                             harness/core/sampling.c harness/util/files.c harness/core/corpus.c \
                             harness/core/inputs.c $(HARNESS_H)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -Iharness -o $@ $(filter %.c,$^) $(INIH_LIBS) -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Iharness -Ikernels -o $@ $(filter %.c,$^) $(INIH_LIBS) -lm
 
 # Three targets share the readers of results files, derive and its tables (with
 # the registry; the kernels as their configuration tables alone, no CUDA; HDF5
