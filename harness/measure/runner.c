@@ -537,70 +537,6 @@ static int host_lane(struct ctx *c, struct recorder *rec, struct host_job **job,
     }
 }
 
-int runner_check_memory(const struct plan *p, size_t free_b, size_t total_b, long long l2_bytes,
-                        char *err, size_t errlen)
-{
-    for (size_t i = 0; i < p->n; i++) {
-        const struct point *pt = &p->points[i];
-        if (pt->skip || pt->v->device != DEV_GPU) continue;
-        size_t need = gpu_bytes_needed(pt->M, pt->N, pt->K, l2_bytes);
-        if (need > free_b) {
-            snprintf(err, errlen,
-                     "shape %dx%dx%d needs %.2f GiB (%zu bytes) of device memory, %.2f GiB "
-                     "(%zu bytes) free of %.2f GiB (nothing was run)",
-                     pt->M, pt->N, pt->K, need / 1073741824.0, need, free_b / 1073741824.0,
-                     free_b, total_b / 1073741824.0);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-/* Host bytes a point holds at its peak. */
-static double host_bytes(const struct point *pt)
-{
-    const double mk = (double)pt->M * pt->K, kn = (double)pt->K * pt->N, mn = (double)pt->M * pt->N;
-    if (pt->v->device == DEV_HOST) return (mk + kn + mn) * sizeof(float) + mn * sizeof(double);
-    return (mk + kn) * sizeof(float) * (pt->host_memory ? 2 : 1) +
-           (pt->host_memory ? mn * sizeof(float) : 0);
-}
-
-int runner_check_host_memory(const struct plan *p, const char *exp_path, double machine_bytes,
-                             char *err, size_t errlen)
-{
-    for (size_t i = 0; i < p->n; i++) {
-        const struct point *pt = &p->points[i];
-        const double need = host_bytes(pt);
-        if (pt->skip || need <= machine_bytes) continue;
-        snprintf(err, errlen,
-                 "%s:%d: shape %dx%dx%d needs %.1f GiB of host memory (%s), more than this "
-                 "machine's %.1f GiB (nothing was run)", exp_path, pt->line, pt->M, pt->N, pt->K,
-                 need / 1073741824.0,
-                 pt->v->device == DEV_HOST ? "A, B, C and the float64 reference"
-                 : pt->host_memory         ? "A and B, and the transfer buffers"
-                                           : "A and B",
-                 machine_bytes / 1073741824.0);
-        return -1;
-    }
-    return 0;
-}
-
-int runner_preflight(const struct plan *p, const char *exp_path, struct gpu *g,
-                     const struct gpu_info *gi, char *err, size_t errlen)
-{
-    const double machine = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-    if (machine > 0 && runner_check_host_memory(p, exp_path, machine, err, errlen) != 0)
-        return -1;
-    if (!g) return 0;
-    size_t free_b = 0, total_b = 0;
-    const char *e = gpu_mem_info(g, &free_b, &total_b);
-    if (e) {
-        snprintf(err, errlen, "reading free device memory: %s", e);
-        return -1;
-    }
-    return runner_check_memory(p, free_b, total_b, gi->l2_bytes, err, errlen);
-}
-
 /* How long the GPU works while the telemetry's refresh is measured. */
 #define REFRESH_PROBE_MS 600.0
 
@@ -632,6 +568,19 @@ static int record_sampling(struct results *r, const struct ctx *c, double refres
            results_attr_double(r, "telemetry_instant_refresh_ms", instant_refresh_ms) ||
            results_attr_double(r, "gpu_power_limit_w", telemetry_power_limit_w(c->tm)) ||
            results_attr_str(r, "warmup_settled_test", settled);
+}
+
+/* The way out of runner_run before its loop began: the results file (when it is
+ * open) closed, the workers (those started), the telemetry and the context
+ * ended; returns -1. */
+static int end_before_loop(struct ctx *c, struct results *r)
+{
+    if (r) results_close(r, NULL, 0);
+    worker_end(c->w);
+    worker_end(c->hw);
+    telemetry_stop(c->tm);
+    free(c);
+    return -1;
 }
 
 int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
@@ -682,29 +631,19 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
     if (ge && stopped(c)) ge = NULL;   /* interrupted: the loop below records nothing */
     if (ge) {
         snprintf(err, errlen, "%s", ge);
-        telemetry_stop(c->tm);
-        free(c);
-        return -1;
+        return end_before_loop(c, NULL);
     }
     const char *we = worker_start(&c->w);
-    if (!we && (we = worker_start(&c->hw))) worker_end(c->w);
+    if (!we) we = worker_start(&c->hw);   /* on failure c->hw stays NULL */
     if (we) {
         snprintf(err, errlen, "%s", we);
-        telemetry_stop(c->tm);
-        free(c);
-        return -1;
+        return end_before_loop(c, NULL);
     }
     struct plan_estimate est;
     plan_estimate(p, e, &est);
     struct results *r;
     const int flags = (o->unique_name ? RESULTS_UNIQUE : 0) | RESULTS_WHOLE_ONLY;
-    if (results_create(&r, o->out_path, flags, err, errlen) != 0) {
-        worker_end(c->w);
-        worker_end(c->hw);
-        telemetry_stop(c->tm);
-        free(c);
-        return -1;
-    }
+    if (results_create(&r, o->out_path, flags, err, errlen) != 0) return end_before_loop(c, NULL);
     /* Provenance, then the file under its name (chosen now, when default names
      * collide), then the points. */
     if (provenance_record(r, e, g ? gi : NULL, gpu_why, copy_gbs, o->argc, o->argv) != 0 ||
@@ -714,12 +653,7 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
         results_attr_double(r, "estimated_s", est.total_s) != 0 ||
         (g && record_sampling(r, c, refresh_ms, instant_refresh_ms) != 0) || results_begin(r) != 0) {
         snprintf(err, errlen, "%s", results_error(r));
-        results_close(r, NULL, 0);
-        worker_end(c->w);
-        worker_end(c->hw);
-        telemetry_stop(c->tm);
-        free(c);
-        return -1;
+        return end_before_loop(c, r);
     }
     snprintf(s->final, sizeof s->final, "%s", results_path(r));
     snprintf(s->path, sizeof s->path, "%s", results_work_path(r));
@@ -737,12 +671,7 @@ int runner_run(const struct experiment *e, const struct plan *p, struct gpu *g,
         snprintf(err, errlen, "out of memory for %zu rows", p->n);
         free(rows);
         free(done);
-        results_close(r, NULL, 0);
-        worker_end(c->w);
-        worker_end(c->hw);
-        telemetry_stop(c->tm);
-        free(c);
-        return -1;
+        return end_before_loop(c, r);
     }
     struct progress prog;
     progress_start(&prog, o->log, p->n, est.total_s);
