@@ -295,7 +295,7 @@ build/fuzz/fuzz_results: tests/fuzz/fuzz_results.c harness/views/report.c
 # fuzz_results reads each file in its own process, not in a child (results/results_read.c:
 # RESULTS_READ_IN_PROCESS), so that libFuzzer sees the reader's coverage.
 build/fuzz/fuzz_results: FUZZ_DEFS := -DRESULTS_READ_IN_PROCESS
-build/fuzz/fuzz_claims: tests/fuzz/fuzz_claims.c harness/claims/claims.c
+build/fuzz/fuzz_claims: tests/fuzz/fuzz_claims.c harness/claims/claims.c harness/claims/claims_eval.c
 build/fuzz/fuzz_derive: tests/fuzz/fuzz_derive.c
 $(FUZZ_DERIVE_BINS): $(FUZZ_DERIVE_SRC) $(FUZZ_CONF_OBJ) $(HARNESS_H) $(wildcard tests/fuzz/*.h)
 	@mkdir -p $(@D)
