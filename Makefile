@@ -286,13 +286,14 @@ build/fuzz/fuzz_experiment: tests/fuzz/fuzz_experiment.c $(wildcard harness/expe
 # rows it makes).
 FUZZ_CONF_OBJ := $(HOST_KERNEL_OBJ) $(patsubst kernels/gpu/%.cu,build/gpuconf/%.o,$(GPU_KERNELS)) \
                  build/kernels/rung_config.o
-FUZZ_DERIVE_SRC := harness/results/results.c harness/results/results_read.c harness/results/trust.c \
+FUZZ_DERIVE_SRC := harness/results/results.c harness/results/results_read.c \
+                   harness/results/results_wire.c harness/results/trust.c \
                    harness/results/outname.c harness/util/files.c harness/core/sampling.c \
                    $(wildcard harness/views/derive*.c) harness/views/estimates.c \
                    harness/core/registry.c harness/util/numtext.c
 FUZZ_DERIVE_BINS := build/fuzz/fuzz_results build/fuzz/fuzz_claims build/fuzz/fuzz_derive
 build/fuzz/fuzz_results: tests/fuzz/fuzz_results.c harness/views/report.c
-# fuzz_results reads each file in its own process, not in a child (results/results_read.c:
+# fuzz_results reads each file in its own process, not in a child (results/results_wire.c:
 # RESULTS_READ_IN_PROCESS), so that libFuzzer sees the reader's coverage.
 build/fuzz/fuzz_results: FUZZ_DEFS := -DRESULTS_READ_IN_PROCESS
 build/fuzz/fuzz_claims: tests/fuzz/fuzz_claims.c harness/claims/claims.c harness/claims/claims_eval.c
