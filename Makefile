@@ -68,7 +68,7 @@ HARNESS_OBJ := $(patsubst harness/%.c,build/harness/%.o,$(HARNESS_SRC))
 ifneq ($(strip $(NVCC)),)
   CUDA_HOME  := $(patsubst %/bin/nvcc,%,$(realpath $(NVCC)))
   GPU_OBJ    := $(patsubst kernels/gpu/%.cu,build/gpu/%.o,$(GPU_KERNELS)) build/harness/device/gpu.o \
-                build/harness/device/kernel_timer.o
+                build/harness/device/gpu_open.o build/harness/device/kernel_timer.o
   # test-only binaries with the wrong-on-purpose kernels (tests/faulty_kernels.cu)
   TEST_BINS  := build/tests/mmladder-faulty build/tests/sanitize-one
   CPPFLAGS   += -DMM_HAVE_CUDA=1
@@ -134,7 +134,7 @@ archs:                                   ## compile every GPU kernel for each of
 	@[ -n "$(NVCC)" ] || { echo "make archs: no nvcc (NVCC=...)" >&2; exit 2; }
 	@for a in $(ARCHS); do \
 	  mkdir -p build/archs/sm_$$a; start=$$(date +%s); \
-	  for f in $(filter-out %_tma.cu,$(GPU_KERNELS)) harness/device/gpu.cu; do \
+	  for f in $(filter-out %_tma.cu,$(GPU_KERNELS)) harness/device/gpu.cu harness/device/gpu_open.cu; do \
 	    $(NVCC) -O3 -std=c++17 -gencode arch=compute_$$a,code=sm_$$a -Ikernels -Iharness -Ibuild \
 	      -DMM_HAVE_CUDA=1 -c $$f -o build/archs/sm_$$a/$$(basename $$f .cu).o || exit 1; \
 	  done; echo "archs: sm_$$a: every kernel built in $$(( $$(date +%s) - start )) s"; \
@@ -396,7 +396,8 @@ build/gpu/%_tma.o: kernels/gpu/%_tma.cu kernels/matmul.h kernels/rung_config.h $
 	@mkdir -p $(@D)
 	$(NVCC) $(SM90A_NVCCFLAGS) -Ikernels -c $< -o $@
 
-build/harness/device/gpu.o: harness/device/gpu.cu $(HARNESS_H) $(wildcard kernels/*.h)
+build/harness/device/gpu.o build/harness/device/gpu_open.o: build/harness/device/%.o: harness/device/%.cu \
+                                                          $(HARNESS_H) $(wildcard kernels/*.h)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) $(CPPFLAGS) -c $< -o $@
 
