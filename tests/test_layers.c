@@ -1,7 +1,8 @@
 /* The layers of harness/ (harness/LAYERS): every #include "..." of every file
  * of harness/ is held to the table, and the files' includes to having no
  * circle; and a tree with a planted upward include, a header of another
- * folder's insides and a circle of two headers is seen to fail, naming each. */
+ * folder's insides and a circle of two headers is seen to fail, naming each.
+ * No file of harness/ is past 800 lines. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <stdarg.h>
@@ -18,7 +19,7 @@
 
 #include "util.h"
 
-enum { MAX_FOLDERS = 32, MAX_FILES = 512, MAX_EDGES = 4096, NAME = 128 };
+enum { MAX_FOLDERS = 32, MAX_FILES = 512, MAX_EDGES = 4096, NAME = 128, MAX_LINES = 800 };
 
 struct layers {
     size_t nfolders;
@@ -116,7 +117,8 @@ static void check_file(struct layers *l, const char *root, int me, const char *n
     FILE *f = fopen(path, "r");
     if (!f) fail_msg("%s: cannot read it", path);
     char line[1024];
-    for (int lineno = 1; fgets(line, sizeof line, f); lineno++) {
+    int lineno = 1;
+    for (; fgets(line, sizeof line, f); lineno++) {
         const char *p = line + strspn(line, " \t");
         if (*p++ != '#') continue;
         p += strspn(p, " \t");
@@ -164,6 +166,9 @@ static void check_file(struct layers *l, const char *root, int me, const char *n
         l->to[l->nedges++] = (size_t)file_index(l, target);
     }
     fclose(f);
+    if (lineno - 1 > MAX_LINES)
+        say(l, "harness/%s: %d lines, more than %d (split it by what its parts do)", rel, lineno - 1,
+            MAX_LINES);
 }
 
 /* Depth-first search for a circle of includes from file v: colour 1 while on
@@ -246,8 +251,8 @@ static void harness_includes_follow_the_layers(void **state)
 }
 
 /* A copy of harness/ (and kernels/, whose headers it includes) with an upward
- * include, a private header of another folder and a circle of two headers
- * planted: each is named, with its file and line. */
+ * include, a private header of another folder, a circle of two headers and a
+ * file of 801 lines planted: each is named, with its file (and line). */
 static void planted_faults_are_named(void **state)
 {
     (void)state;
@@ -274,6 +279,13 @@ static void planted_faults_are_named(void **state)
     test_write_file(path, "#include \"planted_b.h\"\n");
     snprintf(path, sizeof path, "%s/harness/core/planted_b.h", tmp);
     test_write_file(path, "#include \"planted_a.h\"\n");
+    char *long_file = malloc(801 * 3 + 1);
+    assert_non_null(long_file);
+    for (int i = 0; i < 801; i++) memcpy(long_file + 3 * i, "x;\n", 3);
+    long_file[801 * 3] = '\0';
+    snprintf(path, sizeof path, "%s/harness/core/planted_long.c", tmp);
+    test_write_file(path, long_file);
+    free(long_file);
 
     report = check_tree(tmp, &n);
     assert_non_null(report);
@@ -286,7 +298,10 @@ static void planted_faults_are_named(void **state)
     if (!strstr(report, want)) fail_msg("no '%s' in:\n%s", want, report);
     if (!strstr(report, "a circle of includes: harness/core/planted_"))
         fail_msg("no circle of planted_a.h and planted_b.h in:\n%s", report);
-    assert_int_equal(n, 4);   /* the upward include, the private header (also upward), the circle */
+    if (!strstr(report, "harness/core/planted_long.c: 801 lines, more than 800"))
+        fail_msg("no file past 800 lines in:\n%s", report);
+    assert_int_equal(n, 5);   /* the upward include, the private header (also upward), the
+                                 circle, the long file */
     free(report);
     test_rmtree(tmp);
 }
