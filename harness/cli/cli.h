@@ -1,8 +1,9 @@
 /* The command line: `mmladder COMMAND ARGS` as a function, so that it can be
  * called in-process (main.c, the fuzz target tests/fuzz/fuzz_cli.c).
  *
- * cli.c holds the usage, the dispatch and what the commands share; each
- * cmd_*.c holds a group of commands: cmd_run.c runs an experiment, cmd_plan.c
+ * cli.c holds the dispatch, usage.c the usage, common.c what the commands
+ * share (none of them calls back into cli.c); each cmd_*.c holds a group of
+ * commands: cmd_run.c runs an experiment, cmd_plan.c
  * lists and plans one (and says which GPU is here), cmd_read.c reads results
  * files (info, export, compare, table), cmd_claims.c checks the claims and
  * answers the paper's values.  A command prints to c->out and c->err, never
@@ -48,7 +49,7 @@ struct cli {
  * status (enum exit_code). */
 int cli_main(const struct cli *c, int argc, char **argv);
 
-/* ---- shared by the commands (cli.c) ------------------------------------------ */
+/* ---- shared by the commands (common.c; cli_usage: usage.c) ------------------ */
 /* The usage text, on out. */
 void cli_usage(FILE *out);
 
