@@ -1,8 +1,9 @@
 /* Experiment files (experiment.h): the entry points.  Reading a file (a
  * regular file of text, at most 1 MiB), parsing it with inih (the reader and
- * the handler, experiment_reader.c and experiment_handler.c), the names of the
- * keys, the error kept, and what is checked once the last line is read
- * (required keys, sampling bounds, a sweep's keys that go together).
+ * the handler, experiment_reader.c and experiment_handler.c), and what is
+ * checked once the last line is read (required keys, sampling bounds, a
+ * sweep's keys that go together).  The names of the keys and the error kept
+ * are experiment_keys.c's.
  * experiment_parser.h lists the pieces and why inih is driven this way. */
 #include "experiment.h"
 #include "experiment_parser.h"
@@ -16,40 +17,6 @@
 #include <string.h>
 
 #define EXP_MAX_FILE_BYTES (1L << 20)
-
-/* ---- the names of each section's keys (experiment_parser.h) ------------- */
-
-const char *const exp_keys[N_EXP_KEYS] = {"name", "description", "seed"};
-
-const char *const sampling_keys[N_SAMPLING_KEYS] = {
-    "gpu_min_samples",  "gpu_max_samples",  "gpu_min_time_ms",  "gpu_timeout_ms",
-    "host_min_samples", "host_max_samples", "host_min_time_ms", "host_timeout_ms",
-    "host_long_point_ms", "target_rel_stddev", "host_point_budget_s", "gpu_min_sample_ms",
-    "gpu_warmup_min_ms", "gpu_warmup_max_ms", "gpu_capped_sample_ms", "gpu_warmup_window_ms",
-    "gpu_shape_warmup_ms", "gpu_parity_timeout_ms", "kernel_timer"};
-
-const char *const sweep_keys[N_SWEEP_KEYS] = {
-    "variants", "sizes",   "shapes",  "tiles",       "wpts",         "opt_levels",   "host_memory",
-    "splits",   "configs", "pairing", "corpus",      "corpus_seed",  "corpus_range", "corpus_flops"};
-const int sweep_key_values[N_SWEEP_KEYS] = {[W_CORPUS] = 2, [W_CORPUS_SEED] = 1,
-                                            [W_CORPUS_RANGE] = 2, [W_CORPUS_FLOPS] = 2};
-const char *const corpus_examples[N_SWEEP_KEYS] = {
-    [W_CORPUS] = "loguniform 200' or 'corpus = llama3 tuning", [W_CORPUS_SEED] = "7",
-    [W_CORPUS_RANGE] = "1 16384",
-    [W_CORPUS_FLOPS] = "1e6 1e12"};
-
-/* ---- errors ---------------------------------------------------------------- */
-
-void parse_fail(struct parse_ctx *c, int line, const char *fmt, ...)
-{
-    if (c->have_err && line >= c->err_line) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(c->msg, sizeof c->msg, fmt, ap);
-    va_end(ap);
-    c->err_line = line;
-    c->have_err = 1;
-}
 
 /* ---- after the last line ----------------------------------------------- */
 

@@ -40,20 +40,6 @@ static const char *section_label(const struct parse_ctx *c, char *buf, size_t le
     return "no section";
 }
 
-/* ---- the end of a key: lists may not stay empty ------------------------ */
-
-void parse_finish_key(struct parse_ctx *c)
-{
-    if (c->key >= 0 && c->sec == SEC_SWEEP && c->key_values == 0)
-        parse_fail(c, c->key_line, "%s: empty list", sweep_keys[c->key]);
-    else if (c->key >= 0 && c->sec == SEC_SWEEP && sweep_key_values[c->key] &&
-             c->key_values < sweep_key_values[c->key])
-        parse_fail(c, c->key_line, "%s: %d value%s where it takes %d (expected e.g. '%s = %s')",
-                   sweep_keys[c->key], c->key_values, c->key_values == 1 ? "" : "s",
-                   sweep_key_values[c->key], sweep_keys[c->key], corpus_examples[c->key]);
-    c->key = -1;
-}
-
 /* ---- the inih handler ----------------------------------------------------- */
 
 /* Does an indented line read like a header or a "key = value" line? */
