@@ -287,7 +287,7 @@ build/fuzz/fuzz_experiment: tests/fuzz/fuzz_experiment.c $(wildcard harness/expe
 FUZZ_CONF_OBJ := $(HOST_KERNEL_OBJ) $(patsubst kernels/gpu/%.cu,build/gpuconf/%.o,$(GPU_KERNELS)) \
                  build/kernels/rung_config.o
 FUZZ_DERIVE_SRC := harness/results/results.c harness/results/results_read.c \
-                   harness/results/results_wire.c harness/results/trust.c \
+                   harness/results/results_wire.c harness/results/results_h5.c harness/results/trust.c \
                    harness/results/outname.c harness/util/files.c harness/core/sampling.c \
                    $(wildcard harness/views/derive*.c) harness/views/estimates.c \
                    harness/core/registry.c harness/util/numtext.c

@@ -1,5 +1,6 @@
-/* What the results writer (results.c) and reader (results_read.c) share of
- * their HDF5 handling: not part of the results interface. */
+/* What the results writer (results.c), the reader (results_read.c) and the
+ * trust (trust.c) share of their HDF5 handling, defined in results_h5.c, which
+ * calls none of them: not part of the results interface. */
 #ifndef HARNESS_RESULTS_H5_H
 #define HARNESS_RESULTS_H5_H
 

@@ -391,20 +391,6 @@ static double double_attr(hid_t f, const char *name)
     return v;
 }
 
-void results_note(struct results_file *f, const char *fmt, ...)
-{
-    size_t used = strlen(f->notes);
-    if (used + 3 >= sizeof f->notes) return;
-    if (used) {
-        strcat(f->notes, "; ");
-        used += 2;
-    }
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(f->notes + used, sizeof f->notes - used, fmt, ap);
-    va_end(ap);
-}
-
 /* Make rows and samples agree: a row still "recording" (its run stopped while
  * committing it) is dropped, samples of no kept row are dropped, and a row
  * whose samples are not all there is said to be so.  Returns how many rows and
