@@ -1,7 +1,7 @@
-/* Derived views of results files (derive.h): the shape suite.  A shape's class,
- * the suite's points (the fastest hand-written rung of a precision at each
+/* Derived views of results files (derive.h): the shape suite.  The suite's
+ * points (the fastest hand-written rung of a precision at each
  * shape, the dispatch row, the reference) and their geometric mean, and the
- * shapes and suite views. */
+ * shapes and suite views (a shape's class is derive_order.c's). */
 #include "derive.h"
 #include "derive_parts.h"
 #include "estimates.h"
@@ -11,34 +11,6 @@
 #include <string.h>
 
 /* ---- the shape suite ----------------------------------------------------------- */
-
-static const char *const CLASS_NAMES[SC_COUNT] = {"decode", "small",  "long_k", "short_k",
-                                                  "odd",    "aspect", "large"};
-
-enum shape_class shape_class_of(struct shape s)
-{
-    const int lo = s.M < s.N ? s.M : s.N, hi = s.M < s.N ? s.N : s.M;
-    const int dmax = hi > s.K ? hi : s.K, dmin = lo < s.K ? lo : s.K;
-    if (lo <= 32 && hi >= 2048) return SC_DECODE;
-    if (lo <= 256 && s.K >= 32768) return SC_LONG_K;
-    if (s.K <= 128 && lo >= 2048) return SC_SHORT_K;
-    if (dmax <= 512) return SC_SMALL;
-    if (s.M % 32 || s.N % 32 || s.K % 32) return SC_ODD;
-    if (dmax >= 8.0 * dmin) return SC_ASPECT;
-    return SC_LARGE;
-}
-
-const char *shape_class_name(enum shape_class c)
-{
-    return name_at(CLASS_NAMES, SC_COUNT, (int)c);
-}
-
-int shape_class_parse(const char *name, enum shape_class *out)
-{
-    const int c = name_index(CLASS_NAMES, SC_COUNT, name);
-    if (c >= 0) *out = (enum shape_class)c;
-    return c >= 0 ? 0 : -1;
-}
 
 int derive_hand_written(const struct variant *v, enum precision p)
 {
