@@ -2,7 +2,8 @@
  * of harness/ is held to the table, and the files' includes to having no
  * circle; and a tree with a planted upward include, a header of another
  * folder's insides and a circle of two headers is seen to fail, naming each.
- * No file of harness/ is past 800 lines. */
+ * No file of harness/ is past 800 lines, and no files of it call each other in
+ * a circle (read from the symbols of the objects the build made). */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <stdarg.h>
@@ -30,6 +31,7 @@ struct layers {
     size_t nedges;
     size_t from[MAX_EDGES], to[MAX_EDGES];         /* file includes file */
     char *report;                                  /* what failed, a line each */
+    const char *linked_by;                         /* "includes" (NULL) or "calls" */
     size_t report_len, violations;
 };
 
@@ -187,13 +189,26 @@ static int find_circle(struct layers *l, size_t v, unsigned char *colour, size_t
             for (; k <= depth; k++)
                 snprintf(circle + strlen(circle), sizeof circle - strlen(circle), "harness/%s -> ",
                          l->file[path[k]]);
-            say(l, "a circle of includes: %sharness/%s", circle, l->file[w]);
+            say(l, "a circle of %s: %sharness/%s", l->linked_by ? l->linked_by : "includes", circle,
+                l->file[w]);
             return 1;
         }
         if (!colour[w] && find_circle(l, w, colour, path, depth + 1)) return 1;
     }
     colour[v] = 2;
     return 0;
+}
+
+/* Every circle of l's edges, each said once it is found. */
+static void find_circles(struct layers *l)
+{
+    unsigned char *colour = calloc(MAX_FILES, 1);
+    size_t *path = calloc(MAX_FILES, sizeof *path);
+    assert_true(colour && path);
+    for (size_t v = 0; v < l->nfiles; v++)
+        if (!colour[v]) find_circle(l, v, colour, path, 0);
+    free(colour);
+    free(path);
 }
 
 /* Checks ROOT's harness/ against ROOT's harness/LAYERS; returns the report
@@ -228,13 +243,7 @@ static char *check_tree(const char *root, size_t *violations)
         closedir(in);
     }
     closedir(top);
-    unsigned char *colour = calloc(MAX_FILES, 1);
-    size_t *path = calloc(MAX_FILES, sizeof *path);
-    assert_true(colour && path);
-    for (size_t v = 0; v < l->nfiles; v++)
-        if (!colour[v]) find_circle(l, v, colour, path, 0);
-    free(colour);
-    free(path);
+    find_circles(l);
     char *report = l->report;
     *violations = l->violations;
     free(l);
@@ -306,8 +315,105 @@ static void planted_faults_are_named(void **state)
     test_rmtree(tmp);
 }
 
+/* ---- circles of calls, from the objects the build made ------------------------ */
+
+struct symbol {
+    char name[200];
+    int object;
+};
+
+static int by_symbol(const void *a, const void *b)
+{
+    return strcmp(((const struct symbol *)a)->name, ((const struct symbol *)b)->name);
+}
+
+/* Which object of build/harness/ calls which (a symbol one leaves undefined that
+ * another defines, as nm says), for the objects whose source is still in
+ * harness/; a circle among them is named with the symbols that close it.  The
+ * includes cannot show this: one header may declare what several files define. */
+static void no_circle_of_calls(void **state)
+{
+    (void)state;
+    static const char *const exts[] = {".c", ".cu"};
+    char *argv[MAX_FILES + 4] = {"nm", "-P", "-A"};
+    size_t argc = 3, nobj = 0;
+    static char objects[MAX_FILES][400];
+    DIR *top = opendir("build/harness");
+    if (!top) skip();
+    for (struct dirent *d; (d = readdir(top));) {
+        if (d->d_name[0] == '.') continue;
+        char sub[300];
+        snprintf(sub, sizeof sub, "build/harness/%s", d->d_name);
+        DIR *in = opendir(sub);
+        if (!in) continue;
+        for (struct dirent *e; (e = readdir(in));) {
+            const size_t n = strlen(e->d_name);
+            if (n < 3 || strcmp(e->d_name + n - 2, ".o")) continue;
+            int have_source = 0;
+            for (size_t k = 0; k < 2; k++) {
+                char src[600];
+                snprintf(src, sizeof src, "harness/%s/%.*s%s", d->d_name, (int)(n - 2), e->d_name,
+                         exts[k]);
+                have_source |= exists(src);
+            }
+            if (!have_source || nobj >= MAX_FILES) continue;   /* a stale object */
+            snprintf(objects[nobj], sizeof objects[nobj], "%s/%s", sub, e->d_name);
+            argv[argc++] = objects[nobj++];
+        }
+        closedir(in);
+    }
+    closedir(top);
+    if (nobj < 2) skip();   /* not built here */
+    argv[argc] = NULL;
+    char *out, *err;
+    if (test_run(argv, &out, &err) != 0) fail_msg("nm over build/harness: %s", err);
+    free(err);
+    /* "OBJECT: NAME TYPE [VALUE SIZE]" */
+    size_t ndef = 0, nuse = 0, cap = 1 << 16;
+    struct symbol *def = malloc(cap * sizeof *def), *use = malloc(cap * sizeof *use);
+    assert_true(def && use);
+    for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+        char obj[400], name[200], type[8];
+        if (sscanf(line, "%399[^:]: %199s %7s", obj, name, type) != 3) continue;
+        int o = -1;
+        for (size_t i = 0; i < nobj; i++)
+            if (!strcmp(objects[i], obj)) o = (int)i;
+        if (o < 0) continue;
+        struct symbol *to = NULL;
+        if (!strcmp(type, "U") && nuse < cap) to = &use[nuse++];
+        else if (strchr("TDBR", type[0]) && type[0] && ndef < cap) to = &def[ndef++];
+        if (!to) continue;
+        snprintf(to->name, sizeof to->name, "%s", name);
+        to->object = o;
+    }
+    free(out);
+    qsort(def, ndef, sizeof *def, by_symbol);
+    struct layers *l = calloc(1, sizeof *l);
+    assert_non_null(l);
+    l->linked_by = "calls";
+    for (size_t i = 0; i < nobj; i++) file_index(l, objects[i] + strlen("build/harness/"));
+    for (size_t i = 0; i < nuse; i++) {
+        const struct symbol *d = bsearch(&use[i], def, ndef, sizeof *def, by_symbol);
+        if (!d || d->object == use[i].object) continue;
+        size_t e = 0;
+        while (e < l->nedges && !(l->from[e] == (size_t)use[i].object && l->to[e] == (size_t)d->object)) e++;
+        if (e < l->nedges) continue;
+        assert_true(l->nedges < MAX_EDGES);
+        l->from[l->nedges] = (size_t)use[i].object;
+        l->to[l->nedges++] = (size_t)d->object;
+    }
+    free(def);
+    free(use);
+    find_circles(l);
+    if (l->violations)
+        fail_msg("files of harness/ that call each other (objects of build/harness/):\n%s", l->report);
+    free(l->report);
+    free(l);
+}
+
 const struct CMUnitTest layers_tests[] = {
     cmocka_unit_test(harness_includes_follow_the_layers),
     cmocka_unit_test(planted_faults_are_named),
+    cmocka_unit_test(no_circle_of_calls),
 };
 const size_t layers_tests_count = sizeof layers_tests / sizeof layers_tests[0];
