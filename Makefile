@@ -54,7 +54,10 @@ NVCCFLAGS  ?= -O3 -std=c++17 -lineinfo \
 # built for sm_90a alone; on any other GPU their launch reports the missing image.
 SM90A_NVCCFLAGS := -O3 -std=c++17 -lineinfo -gencode arch=compute_90a,code=sm_90a
 
-HARNESS_SRC := $(filter-out harness/main.c harness/gpu_none.c,$(wildcard harness/*.c))
+# The harness: one folder per layer (harness/README.md), each file of a folder
+# compiled alone.
+HARNESS_SRC := $(filter-out harness/cli/main.c harness/device/gpu_none.c,$(wildcard harness/*/*.c))
+HARNESS_H   := $(wildcard harness/*/*.h)
 HOST_KERNELS := $(wildcard kernels/host/*.c)
 GPU_KERNELS  := $(wildcard kernels/gpu/*.cu)
 TEST_SRC     := $(filter-out tests/sanitize_one.c tests/big_run.c,$(wildcard tests/*.c))
@@ -64,8 +67,8 @@ HARNESS_OBJ := $(patsubst harness/%.c,build/harness/%.o,$(HARNESS_SRC))
 
 ifneq ($(strip $(NVCC)),)
   CUDA_HOME  := $(patsubst %/bin/nvcc,%,$(realpath $(NVCC)))
-  GPU_OBJ    := $(patsubst kernels/gpu/%.cu,build/gpu/%.o,$(GPU_KERNELS)) build/harness/gpu.o \
-                build/harness/kernel_timer.o
+  GPU_OBJ    := $(patsubst kernels/gpu/%.cu,build/gpu/%.o,$(GPU_KERNELS)) build/harness/device/gpu.o \
+                build/harness/device/gpu_open.o build/harness/device/kernel_timer.o
   # test-only binaries with the wrong-on-purpose kernels (tests/faulty_kernels.cu)
   TEST_BINS  := build/tests/mmladder-faulty build/tests/sanitize-one
   CPPFLAGS   += -DMM_HAVE_CUDA=1
@@ -77,7 +80,7 @@ ifneq ($(strip $(NVCC)),)
 else
   # Without nvcc each kernel file is compiled as C for its configurations alone
   # (kernels/rung_config.h): the plan and the results need them.
-  GPU_OBJ    := build/harness/gpu_none.o $(patsubst kernels/gpu/%.cu,build/gpuconf/%.o,$(GPU_KERNELS))
+  GPU_OBJ    := build/harness/device/gpu_none.o $(patsubst kernels/gpu/%.cu,build/gpuconf/%.o,$(GPU_KERNELS))
   CPPFLAGS   += -DMM_HAVE_CUDA=0
   LINK       := $(CC)
   LINK_LIBS  :=
@@ -92,7 +95,7 @@ LIBS     = $(HDF5_LIBS) $(INIH_LIBS) $(ZLIB_LIBS) $(LINK_LIBS) -ldl -lpthread -l
         claims-history \
         reproduce archs \
         reproduce-built quick run-paper shapes host transfers autotune sanitize fuzz deps-fuzz clean \
-        bench-readers FORCE
+        bench-readers same-outputs same-outputs-capture FORCE
 all: bin/mmladder                        ## build the harness (GPU build when nvcc is found)
 
 help:                                    ## list the targets
@@ -131,7 +134,7 @@ archs:                                   ## compile every GPU kernel for each of
 	@[ -n "$(NVCC)" ] || { echo "make archs: no nvcc (NVCC=...)" >&2; exit 2; }
 	@for a in $(ARCHS); do \
 	  mkdir -p build/archs/sm_$$a; start=$$(date +%s); \
-	  for f in $(filter-out %_tma.cu,$(GPU_KERNELS)) harness/gpu.cu; do \
+	  for f in $(filter-out %_tma.cu,$(GPU_KERNELS)) harness/device/gpu.cu harness/device/gpu_open.cu; do \
 	    $(NVCC) -O3 -std=c++17 -gencode arch=compute_$$a,code=sm_$$a -Ikernels -Iharness -Ibuild \
 	      -DMM_HAVE_CUDA=1 -c $$f -o build/archs/sm_$$a/$$(basename $$f .cu).o || exit 1; \
 	  done; echo "archs: sm_$$a: every kernel built in $$(( $$(date +%s) - start )) s"; \
@@ -193,6 +196,15 @@ REF_RUNS = h100=$(REF_H100) h200=$(REF_H200) $(if $(REF_TRANSFERS),transfers=$(R
 CLAIMS_HISTORY := paper/claims-history.tsv
 check-claims: bin/mmladder               ## every claim of README and paper checked against data/
 	bin/mmladder claims paper/claims.ini --history $(CLAIMS_HISTORY) $(REF_RUNS)
+
+# Every output a user sees of the binary (scripts/same-outputs.sh lists them),
+# for a change that must change none: captured into DIR before, compared byte
+# for byte after (naming each that differs).
+same-outputs-capture: bin/mmladder       ## capture every output users see of bin/mmladder into DIR
+	BIN=bin/mmladder REF_RUNS="$(REF_RUNS)" HISTORY=$(CLAIMS_HISTORY) scripts/same-outputs.sh capture $(DIR)
+
+same-outputs: bin/mmladder               ## compare them byte for byte with those captured in DIR
+	BIN=bin/mmladder REF_RUNS="$(REF_RUNS)" HISTORY=$(CLAIMS_HISTORY) scripts/same-outputs.sh compare $(DIR)
 
 claims-history:                          ## rewrite paper/claims-history.tsv: when each claim's band was stated
 	scripts/claim-history.sh paper/claims.ini > $(CLAIMS_HISTORY).tmp && mv $(CLAIMS_HISTORY).tmp $(CLAIMS_HISTORY)
@@ -263,11 +275,11 @@ FUZZ_JOBS    ?=
 FUZZ_FLAGS   := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
                 -fsanitize-coverage-ignorelist=tests/fuzz/coverage-ignore.txt \
                 -fno-omit-frame-pointer $(WARN)
-build/fuzz/fuzz_experiment: tests/fuzz/fuzz_experiment.c $(wildcard harness/experiment*.c) \
-                            harness/measure.c harness/files.c harness/corpus.c harness/inputs.c \
-                            $(wildcard harness/*.h)
+build/fuzz/fuzz_experiment: tests/fuzz/fuzz_experiment.c $(wildcard harness/experiment/*.c) \
+                            harness/core/sampling.c harness/util/files.c harness/core/corpus.c \
+                            harness/core/inputs.c $(HARNESS_H)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -Iharness -o $@ $(filter %.c,$^) $(INIH_LIBS) -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Iharness -Ikernels -o $@ $(filter %.c,$^) $(INIH_LIBS) -lm
 
 # Three targets share the readers of results files, derive and its tables (with
 # the registry; the kernels as their configuration tables alone, no CUDA; HDF5
@@ -277,27 +289,29 @@ build/fuzz/fuzz_experiment: tests/fuzz/fuzz_experiment.c $(wildcard harness/expe
 # rows it makes).
 FUZZ_CONF_OBJ := $(HOST_KERNEL_OBJ) $(patsubst kernels/gpu/%.cu,build/gpuconf/%.o,$(GPU_KERNELS)) \
                  build/kernels/rung_config.o
-FUZZ_DERIVE_SRC := harness/results.c harness/results_read.c harness/trust.c harness/files.c harness/outname.c \
-                   harness/measure.c $(wildcard harness/derive*.c) harness/estimates.c \
-                   harness/registry.c harness/numtext.c
+FUZZ_DERIVE_SRC := harness/results/results.c harness/results/results_read.c \
+                   harness/results/results_wire.c harness/results/results_h5.c harness/results/trust.c \
+                   harness/results/outname.c harness/util/files.c harness/core/sampling.c \
+                   $(wildcard harness/views/derive*.c) harness/views/estimates.c \
+                   harness/core/registry.c harness/util/numtext.c
 FUZZ_DERIVE_BINS := build/fuzz/fuzz_results build/fuzz/fuzz_claims build/fuzz/fuzz_derive
-build/fuzz/fuzz_results: tests/fuzz/fuzz_results.c harness/report.c
-# fuzz_results reads each file in its own process, not in a child (results_read.c:
+build/fuzz/fuzz_results: tests/fuzz/fuzz_results.c harness/views/report.c
+# fuzz_results reads each file in its own process, not in a child (results/results_wire.c:
 # RESULTS_READ_IN_PROCESS), so that libFuzzer sees the reader's coverage.
 build/fuzz/fuzz_results: FUZZ_DEFS := -DRESULTS_READ_IN_PROCESS
-build/fuzz/fuzz_claims: tests/fuzz/fuzz_claims.c harness/claims.c
+build/fuzz/fuzz_claims: tests/fuzz/fuzz_claims.c harness/claims/claims.c harness/claims/claims_eval.c
 build/fuzz/fuzz_derive: tests/fuzz/fuzz_derive.c
-$(FUZZ_DERIVE_BINS): $(FUZZ_DERIVE_SRC) $(FUZZ_CONF_OBJ) $(wildcard harness/*.h tests/fuzz/*.h)
+$(FUZZ_DERIVE_BINS): $(FUZZ_DERIVE_SRC) $(FUZZ_CONF_OBJ) $(HARNESS_H) $(wildcard tests/fuzz/*.h)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_DEFS) -DMM_HAVE_CUDA=0 -Iharness -Ikernels $(HDF5_CFLAGS) -o $@ \
 	  $(filter %.c %.o,$^) $(HDF5_LIBS) $(ZLIB_LIBS) -lpthread -lm
 
-# The command line in-process (cli_main): every harness module but main.c, as
-# the host-only build has them (gpu_none.c, the kernels' configurations, no
+# The command line in-process (cli_main): every harness module but cli/main.c,
+# as the host-only build has them (device/gpu_none.c, the kernels' configurations, no
 # CUDA); the target copies files from this tree, named here.
-FUZZ_CLI_SRC := $(filter-out harness/main.c,$(wildcard harness/*.c))
+FUZZ_CLI_SRC := $(filter-out harness/cli/main.c,$(wildcard harness/*/*.c))
 build/fuzz/fuzz_cli: tests/fuzz/fuzz_cli.c $(FUZZ_CLI_SRC) $(FUZZ_CONF_OBJ) build/buildinfo.h \
-                     $(wildcard harness/*.h) data/references.mk
+                     $(HARNESS_H) data/references.mk
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -DMM_HAVE_CUDA=0 -Iharness -Ikernels -Ibuild $(HDF5_CFLAGS) \
 	  -DFUZZ_CLI_REPO='"$(CURDIR)"' -DFUZZ_CLI_GPU_RUN='"$(REF_PORTABILITY_H100)"' -o $@ \
@@ -305,7 +319,7 @@ build/fuzz/fuzz_cli: tests/fuzz/fuzz_cli.c $(FUZZ_CLI_SRC) $(FUZZ_CONF_OBJ) buil
 
 build/fuzz/fuzz_experiment $(FUZZ_DERIVE_BINS) build/fuzz/fuzz_cli: tests/fuzz/coverage-ignore.txt
 
-bin/mmladder: build/harness/main.o $(LIB_OBJ)
+bin/mmladder: build/harness/cli/main.o $(LIB_OBJ)
 	@mkdir -p $(@D)
 	$(LINK) -o $@ $^ $(LIBS)
 
@@ -316,11 +330,13 @@ build/tests/run_tests: $(patsubst tests/%.c,build/tests/%.o,$(TEST_SRC)) $(LIB_O
 # The harness with the test-only kernels in its registry, and the one-kernel
 # driver that scripts/sanitize.sh runs under compute-sanitizer.
 FAULTY_OBJ := build/tests/registry_faulty.o build/tests/faulty_kernels.o
-build/tests/mmladder-faulty: build/harness/main.o $(filter-out build/harness/registry.o,$(LIB_OBJ)) $(FAULTY_OBJ)
+build/tests/mmladder-faulty: build/harness/cli/main.o $(filter-out build/harness/core/registry.o,$(LIB_OBJ)) \
+                             $(FAULTY_OBJ)
 	@mkdir -p $(@D)
 	$(LINK) -o $@ $^ $(LIBS)
 
-build/tests/sanitize-one: build/tests/sanitize_one.o $(filter-out build/harness/registry.o,$(LIB_OBJ)) $(FAULTY_OBJ)
+build/tests/sanitize-one: build/tests/sanitize_one.o $(filter-out build/harness/core/registry.o,$(LIB_OBJ)) \
+                          $(FAULTY_OBJ)
 	@mkdir -p $(@D)
 	$(LINK) -o $@ $^ $(LIBS)
 
@@ -338,11 +354,11 @@ bench-readers: bin/mmladder build/tests/big-run  ## time every reader on a resul
 # a measurement to run by hand on a GPU, not a test.
 build/tests/pairing-probe: tests/pairing_probe.cu build/gpu/11_gpu_warptiled.o \
                            build/gpu/12_gpu_async_copy.o build/kernels/rung_config.o \
-                           build/harness/kernel_timer.o
+                           build/harness/device/kernel_timer.o
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -Ikernels -Iharness -o $@ $^ $(LINK_LIBS)
 
-build/tests/registry_faulty.o: harness/registry.c $(wildcard harness/*.h kernels/*.h)
+build/tests/registry_faulty.o: harness/core/registry.c $(HARNESS_H) $(wildcard kernels/*.h)
 	@mkdir -p $(@D)
 	$(CC) -std=c11 $(CFLAGS) $(WARN) $(CPPFLAGS) -DMM_TEST_RUNGS=1 -c $< -o $@
 
@@ -352,11 +368,11 @@ build/tests/faulty_kernels.o: tests/faulty_kernels.cu kernels/matmul.h kernels/g
 
 build/tests/sanitize_one.o: CPPFLAGS += -I$(CUDA_HOME)/include
 
-build/harness/%.o: harness/%.c build/buildinfo.h $(wildcard harness/*.h kernels/*.h)
+build/harness/%.o: harness/%.c build/buildinfo.h $(HARNESS_H) $(wildcard kernels/*.h)
 	@mkdir -p $(@D)
 	$(CC) -std=c11 $(CFLAGS) $(WARN) $(CPPFLAGS) $(HDF5_CFLAGS) -c $< -o $@
 
-build/tests/%.o: tests/%.c $(wildcard harness/*.h kernels/*.h tests/*.h)
+build/tests/%.o: tests/%.c $(HARNESS_H) $(wildcard kernels/*.h tests/*.h)
 	@mkdir -p $(@D)
 	$(CC) -std=c11 $(CFLAGS) $(WARN) $(CPPFLAGS) $(HDF5_CFLAGS) $(CMOCKA_CFLAGS) -c $< -o $@
 
@@ -383,11 +399,12 @@ build/gpu/%_tma.o: kernels/gpu/%_tma.cu kernels/matmul.h kernels/rung_config.h $
 	@mkdir -p $(@D)
 	$(NVCC) $(SM90A_NVCCFLAGS) -Ikernels -c $< -o $@
 
-build/harness/gpu.o: harness/gpu.cu $(wildcard harness/*.h kernels/*.h)
+build/harness/device/gpu.o build/harness/device/gpu_open.o: build/harness/device/%.o: harness/device/%.cu \
+                                                          $(HARNESS_H) $(wildcard kernels/*.h)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) $(CPPFLAGS) -c $< -o $@
 
-build/harness/kernel_timer.o: harness/kernel_timer.cu harness/kernel_timer.h
+build/harness/device/kernel_timer.o: harness/device/kernel_timer.cu harness/device/kernel_timer.h
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -I$(CUDA_HOME)/extras/CUPTI/include -c $< -o $@
 

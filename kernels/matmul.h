@@ -77,7 +77,7 @@ struct kernel_resources {
 
 typedef const char *(*gpu_launch_fn)(const struct gpu_launch *L);
 
-/* Each rung's functions are declared by the registry (harness/registry.c), which
+/* Each rung's functions are declared by the registry (harness/core/registry.c), which
  * is the one list of them: a host rung's name_O1..name_O3, a GPU rung's
  * name_launch and name_configs (kernels/rung_config.h). */
 

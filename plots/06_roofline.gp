@@ -6,7 +6,7 @@
 # is, since every run measures its own (figure 15 draws the held-out run's).
 #
 # The intensity is the table's: the global-load model of each configuration
-# (intensity: FLOP per byte of A and B read from global memory, harness/derive.h);
+# (intensity: FLOP per byte of A and B read from global memory, harness/views/derive.h);
 # the compulsory intensity of the shape (each matrix moved once:
 # compulsory_intensity) is a dotted vertical guide.  The model counts loads
 # issued, not DRAM bytes: a point above the bandwidth roof has its loads served

@@ -6,7 +6,7 @@
 # column NAME; nothing here or in a figure computes a ratio, a best or an
 # intensity, and no rung is named here: the registry's view (rungs.tsv) gives
 # the ladder's rungs in order with their device, precision, colour, point type
-# and key title, so that a rung registered in harness/registry.c appears in
+# and key title, so that a rung registered in harness/core/registry.c appears in
 # every figure with no edit to plots/.
 #
 # inputs (gnuplot -e): datadir  the folder of the tables (rungs.tsv, runs.tsv, ...)

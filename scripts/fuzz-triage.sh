@@ -8,7 +8,7 @@
 # The results readers run the HDF5 library in a child process in the tools
 # (results.h): a file that makes the library misbehave is reported as damaged
 # and the tools go on.  The results fuzzer runs the library in its own process
-# (results_read.c: RESULTS_READ_IN_PROCESS), so that libFuzzer sees the
+# (results_wire.c: RESULTS_READ_IN_PROCESS), so that libFuzzer sees the
 # readers' coverage: there a crash, hang or huge allocation of the library ends
 # the fuzzing process (in fork mode, one of its jobs) and leaves a reproducer.
 # The HDF5 library is Debian's, not instrumented: AddressSanitizer sees its

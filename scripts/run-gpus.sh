@@ -13,7 +13,7 @@
 # same second takes NAME-UTCSTAMP-2, -3, ...  A shard that fails stops the
 # merge; the script prints the command that runs it again alone, and the merge
 # to run after it.  SIGINT, SIGTERM or SIGHUP to the script stops its shards
-# (each keeps the points it recorded in its work file, harness/outname.h) and
+# (each keeps the points it recorded in its work file, harness/results/outname.h) and
 # the merge.  Exit status: the merge's (0 complete), or the first failed
 # shard's; 2 for bad usage or a bad GPU list; 128+N when stopped by signal N.
 set -u

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results.h"
+#include "results/results.h"
 
 /* Each attribute as stored (a string, an integer, a float), but those a run's
  * writer sets itself or that this file's size changes. */

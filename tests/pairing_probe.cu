@@ -1,11 +1,11 @@
 /* What a cuBLAS SGEMM launch inherits from the launch before it: the probe
- * behind the neutral launch (harness/gpu.cu, data/README.md "Pairing").
+ * behind the neutral launch (harness/device/gpu.cu, data/README.md "Pairing").
  *
  *     make build/tests/pairing-probe && build/tests/pairing-probe [N [REPS]]
  *
  * Runs sequences of launches on one stream at N^3 (default 4096), REPS times
  * each (default 12), and prints, per sequence, the median of cuBLAS FP32's own
- * kernel time (the second timer: CUPTI's records, harness/kernel_timer.h) at
+ * kernel time (the second timer: CUPTI's records, harness/device/kernel_timer.h) at
  * each of the four cuBLAS launches that follow what came before them.  Each
  * launch reads its own copy of A and B (two copies, each over twice the L2 at
  * N = 4096), as the harness's samples do.  Not a test: it measures, and a
@@ -20,7 +20,7 @@
 #include <unistd.h>
 #include <vector>
 
-#include "kernel_timer.h"
+#include "device/kernel_timer.h"
 #include "matmul.h"
 
 extern "C" const char *gpu_async_copy_launch(const struct gpu_launch *L);

@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "inputs.h"
-#include "registry.h"
-#include "verify.h"
+#include "core/inputs.h"
+#include "core/registry.h"
+#include "core/verify.h"
 
 static int cuda_ok(cudaError_t e, const char *what)
 {

@@ -24,7 +24,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "results.h"
+#include "results/results.h"
 #include "util.h"
 
 #define H "[experiment]\nname = b\nseed = 1\n"                          /* lines 1-3 */

@@ -11,9 +11,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "results.h"
-#include "results_h5.h"
-#include "trust.h"
+#include "results/results.h"
+#include "results/results_h5.h"
+#include "results/trust.h"
 #include "util.h"
 
 static const char SMALL_HOST[] =

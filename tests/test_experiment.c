@@ -1,4 +1,4 @@
-/* Tests of the experiment-file parser (harness/experiment*.c). */
+/* Tests of the experiment-file parser (the .c files of harness/experiment/). */
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdarg.h>
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "experiment.h"
+#include "experiment/experiment.h"
 
 extern const struct CMUnitTest experiment_tests[];
 extern const size_t experiment_tests_count;

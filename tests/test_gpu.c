@@ -14,11 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu.h"
+#include "device/gpu.h"
 #include "util.h"
-#include "registry.h"
+#include "core/registry.h"
 #include "matmul.h"
-#include "verify.h"
+#include "core/verify.h"
+#include "core/inputs.h"   /* splitmix64 */
 
 /* ---- fixture ------------------------------------------------------------- */
 
@@ -59,14 +60,6 @@ static struct gpu *device_or_skip(void **state)
 }
 
 /* ---- inputs ---------------------------------------------------------------- */
-
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 /* Uniform in [-1, 1): 24 random bits, so every value is exact in float. */
 static void fill_uniform(float *x, size_t n, uint64_t seed)

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "inputs.h"
-#include "registry.h"
-#include "verify.h"
+#include "core/inputs.h"
+#include "core/registry.h"
+#include "core/verify.h"
 
 static void reference_on_known_product(void **state)
 {

@@ -13,11 +13,11 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "experiment.h"
-#include "plan.h"
-#include "registry.h"
-#include "results.h"
-#include "runner.h"
+#include "experiment/experiment.h"
+#include "measure/plan.h"
+#include "core/registry.h"
+#include "results/results.h"
+#include "measure/runner.h"
 #include "util.h"
 
 static struct experiment *parse(const char *text)

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <cmocka.h>
 
-#include "measure.h"
+#include "core/sampling.h"
 
 static void stats_of_known_samples(void **state)
 {

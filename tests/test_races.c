@@ -28,7 +28,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "results.h"
+#include "results/results.h"
 #include "util.h"
 
 /* ---- children ------------------------------------------------------------------ */

@@ -1,5 +1,5 @@
 /* What people read, as text: the number formatting of the exports and the
- * derived views (harness/numtext.c) writes exactly what printf writes. */
+ * derived views (harness/util/numtext.c) writes exactly what printf writes. */
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "numtext.h"
+#include "util/numtext.h"
 
 static uint64_t next(uint64_t *s)
 {

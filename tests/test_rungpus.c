@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "results.h"
+#include "results/results.h"
 #include "util.h"
 
 static void pause_s(double s)

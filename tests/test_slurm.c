@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "results.h"
+#include "results/results.h"
 #include "util.h"
 
 /* 20 points over 5 shapes, each shard under a second. */

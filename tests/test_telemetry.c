@@ -12,8 +12,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "measure.h"
-#include "telemetry.h"
+#include "core/sampling.h"
+#include "device/telemetry.h"
 
 enum { FAKE_READINGS = 30, FAKE_SLOW_FROM = 20 };
 #define PERIOD_MS 0.5

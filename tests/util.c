@@ -19,8 +19,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "results_h5.h"
-#include "trust.h"
+#include "results/results_h5.h"
+#include "results/trust.h"
 
 void test_tmpdir(char *buf, size_t len)
 {

@@ -13,7 +13,7 @@ void test_rmtree(const char *dir);
 void test_write_file(const char *path, const char *text);
 /* The same, made executable (a stand-in command). */
 void test_write_script(const char *path, const char *text);
-/* The work files of FINAL (FINAL.HOST.PID.part, harness/outname.h) in its
+/* The work files of FINAL (FINAL.HOST.PID.part, harness/results/outname.h) in its
  * folder: how many there are, the first one's path in buf ("" when none). */
 size_t test_work_files(const char *final, char *buf, size_t len);
 /* A copy of the results file FROM at TO whose string attribute NAME reads
@@ -46,7 +46,7 @@ void test_reference(const char *key, char *buf, size_t len);
  * Makefile's REF_RUNS gives them (those data/references.mk names); returns how
  * many were written (at most max). */
 size_t test_reference_runs(char (*args)[600], size_t max);
-/* Room for every role data/references.mk can name (CLI_MAX_RUNS, harness/cli.h). */
+/* Room for every role data/references.mk can name (CLI_MAX_RUNS, harness/cli/cli.h). */
 #define TEST_MAX_RUNS 24
 /* Start argv (argv[0] is the program, looked up on PATH) with stdout and
  * stderr into the files outpath and errpath (NULL: /dev/null), SIGINT and

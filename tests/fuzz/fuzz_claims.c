@@ -1,4 +1,4 @@
-/* libFuzzer target for the claims (harness/claims.c): the parser of a claims
+/* libFuzzer target for the claims (harness/claims/claims.c): the parser of a claims
  * file, and each claim it accepts evaluated over runs held in memory.
  *
  * Each input is written to a file and loaded with claims_load; an accepted
@@ -23,10 +23,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "claims.h"
-#include "derive.h"
+#include "claims/claims.h"
+#include "views/derive.h"
 #include "fuzz_util.h"
-#include "registry.h"
+#include "core/registry.h"
 
 static void broken(const char *what, const char *detail)
 {

@@ -1,4 +1,4 @@
-/* libFuzzer target for the command line (harness/cli.c): command lines made
+/* libFuzzer target for the command line (harness/cli/cli.c): command lines made
  * from the input, each run in-process by cli_main, the promises of a command
  * line checked around it.
  *
@@ -42,7 +42,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 #ifndef FUZZ_CLI_REPO
 #error "FUZZ_CLI_REPO: the repository's root, as the Makefile gives it"
@@ -54,7 +54,7 @@
 #define MAX_CMDS 4
 #define MAX_WORDS 24
 #define MAX_ENTRIES 128
-/* The first bytes of every file `values` writes (harness/values.c). */
+/* The first bytes of every file `values` writes (harness/claims/values.c). */
 #define VALUES_MARK "% written by mmladder values"
 
 /* The files "@NAME" stands for, and where they come from (relative to the

@@ -1,4 +1,4 @@
-/* libFuzzer target for the derived views (harness/derive*.c, estimates.c): every
+/* libFuzzer target for the derived views (harness/views/derive*.c, estimates.c): every
  * table of `mmladder table`, `compare` included, over rows whose values a
  * damaged or hostile file could carry.
  *
@@ -21,10 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "derive.h"
-#include "estimates.h"
+#include "views/derive.h"
+#include "views/estimates.h"
 #include "fuzz_util.h"
-#include "registry.h"
+#include "core/registry.h"
 
 #define ROW_BYTES 40
 #define MAX_ROWS 2048

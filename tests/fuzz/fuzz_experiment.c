@@ -1,4 +1,4 @@
-/* libFuzzer target for the experiment-file parser (harness/experiment*.c).
+/* libFuzzer target for the experiment-file parser (the .c files of harness/experiment/).
  *
  * Each input is taken as the text of an experiment file and parsed with
  * experiment_parse, then freed.  Built with -fsanitize=fuzzer,address,undefined
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "experiment.h"
+#include "experiment/experiment.h"
 
 #define PATH "fuzz.ini"
 

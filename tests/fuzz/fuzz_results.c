@@ -1,5 +1,5 @@
-/* libFuzzer target for the results-file readers (harness/results.c) and what
- * reads their output (harness/report.c).
+/* libFuzzer target for the results-file readers (harness/results/results.c) and what
+ * reads their output (harness/views/report.c).
  *
  * Each input is written to a file and read as a results file: results_read
  * (rows and attributes in one pass), then the summary table and the TSV/CSV
@@ -40,9 +40,9 @@
 #include <unistd.h>
 
 #include "fuzz_util.h"
-#include "report.h"
-#include "results.h"
-#include "trust.h"
+#include "views/report.h"
+#include "results/results.h"
+#include "results/trust.h"
 
 #ifndef RESULTS_READ_IN_PROCESS
 #error "fuzz_results reads in its own process: build it with -DRESULTS_READ_IN_PROCESS (Makefile)"

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "derive.h"
+#include "views/derive.h"
 
 /* Write the input to TMPDIR/STEM-PID.EXT (the path made once into path[len]). */
 static inline void fuzz_write_input(char *path, size_t len, const char *stem, const char *ext,

@@ -23,7 +23,7 @@ new=${1:?usage: make-corpus.sh NEW_MMLADDER}
 out=tests/fuzz/results/corpus
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-schema=$(sed -n 's/^#define RESULTS_SCHEMA_VERSION \([0-9]*\)$/\1/p' harness/results.h)
+schema=$(sed -n 's/^#define RESULTS_SCHEMA_VERSION \([0-9]*\)$/\1/p' harness/results/file.h)
 s=schema$schema
 cat > "$work/e.ini" <<INI
 [experiment]

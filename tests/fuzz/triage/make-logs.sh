@@ -1,5 +1,5 @@
 #!/bin/sh
-# Writes the libFuzzer logs that tests/test_results.c gives scripts/fuzz-triage.sh:
+# Writes the libFuzzer logs that tests/test_damaged.c gives scripts/fuzz-triage.sh:
 # one run of reports.c per kind of report, its paths made relative.
 #   tests/fuzz/triage/make-logs.sh      (from the repository's root; needs clang
 #                                        with libFuzzer and the HDF5 headers)

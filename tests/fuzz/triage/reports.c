@@ -8,7 +8,7 @@
  *      -- the library's memcpy overflows memory that we allocated;
  *   O  ours: a heap overflow in our own code;
  *   U  ours: a signed overflow (UBSan).
- * In this process, as the results fuzzer reads (results_read.c:
+ * In this process, as the results fuzzer reads (results_wire.c:
  * RESULTS_READ_IN_PROCESS):
  *   S  the library's: a segfault inside libhdf5 (H5Aiterate2 over the damaged
  *      file REPORTS_DAMAGED, on which HDF5 1.10.8 dereferences a null pointer);
