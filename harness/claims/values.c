@@ -407,7 +407,7 @@ static int run_key(const struct run *r, char **p, int n, char *out, size_t len, 
                       "rows for that ratio");
     }
     if (n != 4) {
-        snprintf(why, whylen, "no such key (see harness/values.h)");
+        snprintf(why, whylen, "no such key (see harness/claims/values.h)");
         return -1;
     }
     const struct variant *v = registry_find(p[2]);
@@ -532,7 +532,7 @@ int values_key(const char *key, const struct run *runs, size_t nruns, const stru
     char buf[256], *p[6];
     int n = value_split(key, buf, sizeof buf, p, 6);
     if (n < 2) {
-        snprintf(why, whylen, "no such key (see harness/values.h)");
+        snprintf(why, whylen, "no such key (see harness/claims/values.h)");
         return -1;
     }
     if (!strcmp(p[0], "claims") && n == 2 && cs) {   /* how many, and when their bands were stated */

@@ -501,7 +501,7 @@ static int write_table(const char *name, const char *dir, const struct run *runs
     else if (n == 4 && !strcmp(p[0], "estimates"))
         rc = table_estimates(f, p[1], p[2], p[3], runs, nruns, why, whylen);
     else {
-        snprintf(why, whylen, "no such table (see harness/values.h)");
+        snprintf(why, whylen, "no such table (see harness/claims/values.h)");
         rc = -1;
     }
     if (fclose(f) != 0 && rc == 0) {
