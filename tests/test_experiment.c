@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
@@ -165,17 +166,41 @@ static void test_kernel_timer_and_pairing(void **state)
     free(e);
 }
 
-static void test_seed_above_2_63(void **state)
+/* Files of one small sweep and no [sampling]: the seed read whole (above 2^63
+ * too), the description as written ("" when none, UTF-8 kept), and the
+ * default sampling rules. */
+static void test_seed_description_and_defaults(void **state)
 {
     (void)state;
+    const struct {
+        const char *text;
+        uint64_t seed;
+        const char *description;
+    } cases[] = {
+        {"[experiment]\nname = s\nseed = 9223372036854775809\n[a]\nvariants = v\nsizes = 4\n",
+         UINT64_C(9223372036854775809), ""},
+        {"[experiment]\nname = s\nseed = 0\n[a]\nvariants = v\nsizes = 4\n", 0, ""},
+        {"[experiment]\nname = d\nseed = 1\n[a]\nvariants = v\nsizes = 4\n", 1, ""},
+        {"; r\xc3\xa9sum\xc3\xa9: n \xe2\x89\xa5 1024, \xf0\x9f\x9a\x80\n"
+         "[experiment]\nname = u\nseed = 1\n"
+         "description = n \xe2\x89\xa5 1024 \xe2\x80\x93 \xce\xbb\t\xf4\x8f\xbf\xbf\n"
+         "[a]\nvariants = v\nsizes = 4\n",
+         1, "n \xe2\x89\xa5 1024 \xe2\x80\x93 \xce\xbb\t\xf4\x8f\xbf\xbf"},
+    };
+    const struct sampling_rule g = sampling_default_gpu(), h = sampling_default_host();
     struct experiment *e = new_experiment();
-    parse_ok("[experiment]\nname = s\nseed = 9223372036854775809\n[a]\nvariants = v\nsizes = 4\n",
-             e);
-    assert_true(e->seed == UINT64_C(9223372036854775809));
-    experiment_free(e);
-    parse_ok("[experiment]\nname = s\nseed = 0\n[a]\nvariants = v\nsizes = 4\n", e);
-    assert_true(e->seed == 0);
-    experiment_free(e);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        parse_ok(cases[i].text, e);
+        if (e->seed != cases[i].seed)
+            fail_msg("case %zu (%s): seed %" PRIu64 ", wanted %" PRIu64, i, e->name, e->seed,
+                     cases[i].seed);
+        if (strcmp(e->description, cases[i].description) != 0)
+            fail_msg("case %zu (%s): description \"%s\", wanted \"%s\"", i, e->name,
+                     e->description, cases[i].description);
+        if (memcmp(&e->gpu_rule, &g, sizeof g) != 0 || memcmp(&e->host_rule, &h, sizeof h) != 0)
+            fail_msg("case %zu (%s): sampling rules other than the defaults", i, e->name);
+        experiment_free(e);
+    }
     free(e);
 }
 
@@ -202,18 +227,6 @@ static void test_inline_comments(void **state)
     free(e);
 }
 
-static void test_defaults_without_sampling(void **state)
-{
-    (void)state;
-    struct experiment *e = new_experiment();
-    parse_ok("[experiment]\nname = d\nseed = 1\n[a]\nvariants = v\nsizes = 4\n", e);
-    struct sampling_rule g = sampling_default_gpu(), h = sampling_default_host();
-    assert_memory_equal(&e->gpu_rule, &g, sizeof g);
-    assert_memory_equal(&e->host_rule, &h, sizeof h);
-    assert_string_equal(e->description, "");
-    experiment_free(e);
-    free(e);
-}
 
 static void test_continuation_lines(void **state)
 {
@@ -262,21 +275,6 @@ static void test_crlf_bom_and_line_limit(void **state)
                                 "sizes = 4\n", desc);
     parse_ok(text, e);
     assert_int_equal(strlen(e->description), 198 - 14);
-    experiment_free(e);
-    free(e);
-}
-
-static void test_utf8_text(void **state)
-{
-    (void)state;
-    struct experiment *e = new_experiment();
-    parse_ok("; r\xc3\xa9sum\xc3\xa9: n \xe2\x89\xa5 1024, \xf0\x9f\x9a\x80\n"
-             "[experiment]\nname = u\nseed = 1\n"
-             "description = n \xe2\x89\xa5 1024 \xe2\x80\x93 \xce\xbb\t\xf4\x8f\xbf\xbf\n"
-             "[a]\nvariants = v\nsizes = 4\n",
-             e);
-    assert_string_equal(e->description,
-                        "n \xe2\x89\xa5 1024 \xe2\x80\x93 \xce\xbb\t\xf4\x8f\xbf\xbf");
     experiment_free(e);
     free(e);
 }
@@ -588,13 +586,11 @@ static void test_too_many_shapes(void **state)
 
 const struct CMUnitTest experiment_tests[] = {
     cmocka_unit_test(test_good_file),
-    cmocka_unit_test(test_seed_above_2_63),
+    cmocka_unit_test(test_seed_description_and_defaults),
     cmocka_unit_test(test_kernel_timer_and_pairing),
     cmocka_unit_test(test_inline_comments),
-    cmocka_unit_test(test_defaults_without_sampling),
     cmocka_unit_test(test_continuation_lines),
     cmocka_unit_test(test_crlf_bom_and_line_limit),
-    cmocka_unit_test(test_utf8_text),
     cmocka_unit_test(test_reuse_and_failure_state),
     cmocka_unit_test(test_load_file_verbatim),
     cmocka_unit_test(test_load_missing_file),
