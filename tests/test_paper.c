@@ -264,28 +264,30 @@ static void an_unknown_key_fails_naming_file_and_line(void **state)
                          "unknown \\val{h100.no_such_value} here.\n");
     test_write_file(table, "\n\n\\valtable{no_such_table.h100}\n");
 
-    char *out, *err;
-    char *one[] = {ok};
-    int rc = run_values(dir, one, 1, &out, &err);
-    if (rc != 0) fail_msg("values rejected a known key (exit %d): %s", rc, err);
-    free(out);
-    free(err);
-
-    char *two[] = {ok, bad};
-    rc = run_values(dir, two, 2, &out, &err);
-    assert_int_equal(rc, 1);
-    assert_non_null(strstr(err, "bad.tex:2"));
-    assert_non_null(strstr(err, "h100.no_such_value"));
-    free(out);
-    free(err);
-
-    char *three[] = {table};
-    rc = run_values(dir, three, 1, &out, &err);
-    assert_int_equal(rc, 1);
-    assert_non_null(strstr(err, "table.tex:3"));
-    assert_non_null(strstr(err, "no_such_table.h100"));
-    free(out);
-    free(err);
+    /* the files given, the exit status, and what stderr names (NULL: nothing asked) */
+    const struct {
+        char *tex[2];
+        size_t ntex;
+        int rc;
+        const char *expect[2];
+    } cases[] = {
+        {{ok}, 1, 0, {NULL, NULL}},   /* known keys, and one in a comment */
+        {{ok, bad}, 2, 1, {"bad.tex:2", "h100.no_such_value"}},
+        {{table}, 1, 1, {"table.tex:3", "no_such_table.h100"}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *out, *err;
+        const int rc = run_values(dir, cases[i].tex, cases[i].ntex, &out, &err);
+        if (rc != cases[i].rc)
+            fail_msg("case %zu (%s): exit %d, wanted %d: %s", i, cases[i].tex[cases[i].ntex - 1],
+                     rc, cases[i].rc, err);
+        for (size_t k = 0; k < 2 && cases[i].expect[k]; k++)
+            if (!strstr(err, cases[i].expect[k]))
+                fail_msg("case %zu (%s): no \"%s\" in stderr:\n%s", i,
+                         cases[i].tex[cases[i].ntex - 1], cases[i].expect[k], err);
+        free(out);
+        free(err);
+    }
     test_rmtree(dir);
 }
 
