@@ -128,17 +128,28 @@ static void estimate_claim_is_wall_over_estimate(void **state)
     derive_write_text(p, "[est]\ntext = {range}\nvalue = estimate\nruns = e\nexpect = between 0.85 1.15\n");
     struct claims *cs = calloc(1, sizeof *cs);
     assert_int_equal(claims_load(p, cs, err, sizeof err), 0);
+    const struct {
+        double wall_s, estimated_s;
+        enum claim_verdict verdict;
+        const char *text;   /* NULL: not asked */
+    } cases[] = {
+        {110, 100, CLAIM_PASSED, "1.10"},
+        {120, 100, CLAIM_FAILED, NULL},
+        {120, NAN, CLAIM_NOT_EVALUATED, NULL},   /* no estimate recorded */
+    };
     struct run *run = calloc(1, sizeof *run);
     snprintf(run->role, sizeof run->role, "e");
-    run->wall_s = 110, run->estimated_s = 100;
-    struct claim_result cr;
-    expect_claim(&cs->c[0], run, 1, CLAIM_PASSED, "1.10");
-    run->wall_s = 120;
-    claims_evaluate(&cs->c[0], run, 1, &cr);
-    assert_int_equal(cr.verdict, CLAIM_FAILED);
-    run->estimated_s = NAN;
-    claims_evaluate(&cs->c[0], run, 1, &cr);
-    assert_int_equal(cr.verdict, CLAIM_NOT_EVALUATED);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        run->wall_s = cases[i].wall_s, run->estimated_s = cases[i].estimated_s;
+        struct claim_result cr;
+        claims_evaluate(&cs->c[0], run, 1, &cr);
+        if (cr.verdict != cases[i].verdict)
+            fail_msg("case %zu (wall %g s, estimate %g s): verdict %d, wanted %d", i,
+                     cases[i].wall_s, cases[i].estimated_s, (int)cr.verdict, (int)cases[i].verdict);
+        if (cases[i].text && strcmp(cr.text, cases[i].text) != 0)
+            fail_msg("case %zu (wall %g s, estimate %g s): text \"%s\", wanted \"%s\"", i,
+                     cases[i].wall_s, cases[i].estimated_s, cr.text, cases[i].text);
+    }
     free(run);
     free(cs);
 }
