@@ -24,6 +24,35 @@
 #include "util.h"
 #include "derive_parts.h"
 
+/* What claim i of a file gives: its verdict and, where given, its text, how
+ * many values it measured (-1: not asked) and where its worst value was (a
+ * part of it). */
+struct want_claim {
+    enum claim_verdict verdict;
+    const char *text;
+    long count;
+    const char *worst;
+};
+
+static void expect_claims(const struct claims *cs, const struct claim_result *res,
+                          const struct want_claim *w, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (res[i].verdict != w[i].verdict)
+            fail_msg("case %zu ([%s]): verdict %d, wanted %d", i, cs->c[i].id, (int)res[i].verdict,
+                     (int)w[i].verdict);
+        if (w[i].text && strcmp(res[i].text, w[i].text) != 0)
+            fail_msg("case %zu ([%s]): text \"%s\", wanted \"%s\"", i, cs->c[i].id, res[i].text,
+                     w[i].text);
+        if (w[i].count >= 0 && res[i].count != (size_t)w[i].count)
+            fail_msg("case %zu ([%s]): %zu values, wanted %ld", i, cs->c[i].id, res[i].count,
+                     w[i].count);
+        if (w[i].worst && !strstr(res[i].worst, w[i].worst))
+            fail_msg("case %zu ([%s]): worst \"%s\" lacks \"%s\"", i, cs->c[i].id, res[i].worst,
+                     w[i].worst);
+    }
+}
+
 /* A passed row of `rung` at M x N x K with the decomposition given (unpaired:
  * its % of cuBLAS is the ratio of the two rows' GFLOP/s). */
 static struct result_row row_at(const char *rung, int M, int N, int K, double gflops, int tile,
@@ -149,18 +178,17 @@ static void corpus_points_classes_and_finer_rungs(void **state)
     struct claim_result res[6];
     assert_int_equal(claims_load(cpath, cs, err, sizeof err), 0);
     for (size_t i = 0; i < 6; i++) claims_evaluate(&cs->c[i], &r, 1, &res[i]);
-    /* of the shapes whose fastest rung was paired with cuBLAS at the precision:
-     * TF32 one, within 5%; FP32 one, 25% apart */
-    assert_int_equal(res[4].verdict, CLAIM_PASSED);
-    assert_string_equal(res[4].text, "100.0");
-    assert_int_equal(res[5].verdict, CLAIM_FAILED);
-    assert_string_equal(res[5].text, "0.0");
-    assert_int_equal(res[0].verdict, CLAIM_PASSED);
-    assert_int_equal(res[1].verdict, CLAIM_PASSED);
-    assert_int_equal(res[2].verdict, CLAIM_PASSED);
-    assert_int_equal(res[2].count, 1);
-    assert_string_equal(res[2].text, "75.0 at 4x4096x4096 (gpu_gemv)");
-    assert_int_equal(res[3].verdict, CLAIM_NOT_EVALUATED);   /* no dispatch row there */
+    const struct want_claim corpus_claims[] = {
+        {CLAIM_PASSED, NULL, -1, NULL},
+        {CLAIM_PASSED, NULL, -1, NULL},
+        {CLAIM_PASSED, "75.0 at 4x4096x4096 (gpu_gemv)", 1, NULL},
+        {CLAIM_NOT_EVALUATED, NULL, -1, NULL},   /* no dispatch row there */
+        /* of the shapes whose fastest rung was paired with cuBLAS at the
+         * precision: TF32 one, within 5%; FP32 one, 25% apart */
+        {CLAIM_PASSED, "100.0", -1, NULL},
+        {CLAIM_FAILED, "0.0", -1, NULL},
+    };
+    expect_claims(cs, res, corpus_claims, 6);
 
     /* the second timer: a claim on it refuses a run without it, and reads the
      * rows' kernel times where it was on (here each row's event time, but
@@ -189,15 +217,17 @@ static void corpus_points_classes_and_finer_rungs(void **state)
     assert_true(fabs(pt[0].best_pct_kernel - 75) < 1e-9 && fabs(pt[0].dispatch_pct_kernel - 800.0 / 12) < 1e-9);
     assert_true(fabs(pt[1].best_pct_kernel - 400) < 1e-9 && isnan(pt[1].dispatch_pct_kernel));
     for (size_t i = 0; i < 4; i++) claims_evaluate(&cs->c[i], &r, 1, &res[i]);
-    for (size_t i = 0; i < 4; i++) assert_int_equal(res[i].verdict, CLAIM_PASSED);
-    char want[32];
-    snprintf(want, sizeof want, "%.1f", cbrt(75.0 * 400 * 125));
-    assert_string_equal(res[0].text, want);
-    snprintf(want, sizeof want, "%.1f", cbrt(75.0 * 400 * 125) - cbrt(75.0 * 200 * 125));
-    assert_string_equal(res[1].text, want);
-    assert_string_equal(res[2].text, "66.7");
-    /* cuBLAS TF32 at 5000 x 5000 x 16, named by run and shape */
-    assert_string_equal(res[3].text, "0.80 at corpus 5000x5000x16");
+    char geo[32], gap[32];
+    snprintf(geo, sizeof geo, "%.1f", cbrt(75.0 * 400 * 125));
+    snprintf(gap, sizeof gap, "%.1f", cbrt(75.0 * 400 * 125) - cbrt(75.0 * 200 * 125));
+    const struct want_claim kernel_claims[] = {
+        {CLAIM_PASSED, geo, -1, NULL},
+        {CLAIM_PASSED, gap, -1, NULL},
+        {CLAIM_PASSED, "66.7", -1, NULL},
+        /* cuBLAS TF32 at 5000 x 5000 x 16, named by run and shape */
+        {CLAIM_PASSED, "0.80 at corpus 5000x5000x16", -1, NULL},
+    };
+    expect_claims(cs, res, kernel_claims, 4);
     buf = NULL;
     out = open_memstream(&buf, &len);
     assert_int_equal(derive_table(out, "corpus", &r, 1, NULL, err, sizeof err), 0);
@@ -326,13 +356,13 @@ static void shape_suite_best_dispatch_and_claims(void **state)
     struct claim_result res[4];
     assert_int_equal(claims_load(p, cs, err, sizeof err), 0);
     for (size_t i = 0; i < 4; i++) claims_evaluate(&cs->c[i], &r, 1, &res[i]);
-    assert_int_equal(res[0].verdict, CLAIM_PASSED);
-    assert_string_equal(res[0].text, "50.0 at 128x128x65536 (gpu_splitk)");
-    assert_int_equal(res[1].verdict, CLAIM_FAILED);   /* 90 at 1024 */
-    assert_int_equal(res[1].count, 2);
-    assert_non_null(strstr(res[1].worst, "suite 1024 (gpu_async_copy)"));
-    assert_int_equal(res[2].verdict, CLAIM_PASSED);
-    assert_int_equal(res[3].verdict, CLAIM_PASSED);
+    const struct want_claim suite_claims[] = {
+        {CLAIM_PASSED, "50.0 at 128x128x65536 (gpu_splitk)", -1, NULL},
+        {CLAIM_FAILED, NULL, 2, "suite 1024 (gpu_async_copy)"},   /* 90 at 1024 */
+        {CLAIM_PASSED, NULL, -1, NULL},
+        {CLAIM_PASSED, NULL, -1, NULL},
+    };
+    expect_claims(cs, res, suite_claims, 4);
     const struct {
         const char *text, *expect;
     } bad[] = {
