@@ -229,18 +229,18 @@ static int table_shows(const char *name, const struct claim *c, char (*roles)[32
 
 /* 0, or -1 with err when c's runs are not the roles of the printed tables
  * that show its value. */
-static int runs_of_tables(const struct claims *cs, const struct claim *c, const char *const *tables,
-                          size_t ntables, char *err, size_t errlen)
+static int runs_of_tables(const struct claims *cs, const struct claim *c, const char (*keys)[128],
+                          const unsigned char *table, size_t n, char *err, size_t errlen)
 {
     struct claim shown = {.n_runs = 0};
     char names[512] = "";
     size_t o = 0;
-    for (size_t t = 0; t < ntables; t++) {
+    for (size_t t = 0; t < n; t++) {
         char roles[TABLE_PARTS][32];
         int nr = 0;
-        if (!table_shows(tables[t], c, roles, &nr)) continue;
+        if (!table[t] || !table_shows(keys[t], c, roles, &nr)) continue;
         o += (size_t)snprintf(names + o, o < sizeof names ? sizeof names - o : 0, "%s%s",
-                              o ? ", " : "", tables[t]);
+                              o ? ", " : "", keys[t]);
         for (int i = 0; i < nr; i++) {
             int seen = 0;
             for (int j = 0; j < shown.n_runs && !seen; j++) seen = !strcmp(shown.runs[j], roles[i]);
@@ -258,19 +258,26 @@ static int runs_of_tables(const struct claims *cs, const struct claim *c, const 
     return -1;
 }
 
-int quantity_claims_agree(const struct claims *cs, const char *const *printed, size_t n,
-                          const char *const *tables, size_t ntables, char *err, size_t errlen)
+/* Does key, a \val key, print something of claim id (claim.ID.WHAT)? */
+static int prints_claim(const char *key, const char *id)
+{
+    const size_t len = strlen(id);
+    return !strncmp(key, "claim.", 6) && !strncmp(key + 6, id, len) && key[6 + len] == '.';
+}
+
+int quantity_claims_agree(const struct claims *cs, const char (*keys)[128],
+                          const unsigned char *table, size_t n, char *err, size_t errlen)
 {
     const struct claim *c[CLAIM_MAX];
     size_t m = 0;
     for (size_t i = 0; cs && i < cs->n && m < CLAIM_MAX; i++)
         for (size_t j = 0; j < n; j++)
-            if (!strcmp(cs->c[i].id, printed[j])) {
+            if (!table[j] && prints_claim(keys[j], cs->c[i].id)) {
                 c[m++] = &cs->c[i];
                 break;
             }
     for (size_t i = 0; i < m; i++)
-        if (runs_of_tables(cs, c[i], tables, ntables, err, errlen) != 0) return -1;
+        if (runs_of_tables(cs, c[i], keys, table, n, err, errlen) != 0) return -1;
     for (size_t i = 0; i < m; i++)
         for (size_t j = i + 1; j < m; j++)
             if (one_quantity(c[i], c[j]) && !same_runs(c[i], c[j])) {

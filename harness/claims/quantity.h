@@ -61,11 +61,11 @@ int quantity_note(struct quantity_paragraph *p, const char *key, const char *fil
 int quantity_paragraph_end(struct quantity_paragraph *p, int (*answers)(const char *key, void *ctx),
                            void *ctx, char *err, size_t errlen);
 
-/* The claims whose ids `printed` holds (n of them, each "claim.ID." prefixed
- * keys' ID) and the tables printed (their names): 0, or -1 with err naming
- * the first two claims that measure one quantity over different runs, or the
- * first claim whose runs are not those of the tables that show its value. */
-int quantity_claims_agree(const struct claims *cs, const char *const *printed, size_t n,
-                          const char *const *tables, size_t ntables, char *err, size_t errlen);
+/* The n keys a paper printed, \val keys and (table[i] 1) \valtable names:
+ * 0, or -1 with err naming the first two claims it prints (claim.ID.WHAT)
+ * that measure one quantity over different runs, or the first such claim whose
+ * runs are not those of the tables it prints that show its value. */
+int quantity_claims_agree(const struct claims *cs, const char (*keys)[128],
+                          const unsigned char *table, size_t n, char *err, size_t errlen);
 
 #endif

@@ -528,15 +528,6 @@ static int answers(const char *key, void *ctx)
     return values_key(key, a->runs, a->nruns, a->cs, a->rs, val, sizeof val, why, sizeof why) == 0;
 }
 
-/* ID of a claim.ID.WHAT key into id; 0, or -1 for another key. */
-static int claim_id(const char *key, char *id, size_t len)
-{
-    const char *dot = strncmp(key, "claim.", 6) ? NULL : strchr(key + 6, '.');
-    if (!dot || (size_t)(dot - key - 6) >= len) return -1;
-    snprintf(id, len, "%.*s", (int)(dot - key - 6), key + 6);
-    return 0;
-}
-
 int values_write(const char *const *tex, size_t ntex, const char *out, const char *tabledir,
                  const struct run *runs, size_t nruns, const struct claims *cs,
                  const struct claim_result *rs, char *err, size_t errlen)
@@ -551,6 +542,7 @@ int values_write(const char *const *tex, size_t ntex, const char *out, const cha
     int rc = 0;
     struct written tables = {0};
     char (*done)[128] = NULL;   /* the keys answered, each once */
+    unsigned char *done_table = NULL;   /* 1: done[i] is a \valtable's */
     size_t ndone = 0, room = 0;
     struct answering ctx = {runs, nruns, cs, rs};
     struct quantity_paragraph *para = calloc(1, sizeof *para);
@@ -617,13 +609,16 @@ int values_write(const char *const *tex, size_t ntex, const char *out, const cha
                 if (ndone == room) {
                     room = room ? 2 * room : 256;
                     char(*more)[128] = realloc(done, room * sizeof *done);
-                    if (!more) {
+                    if (more) done = more;
+                    unsigned char *flags = more ? realloc(done_table, room) : NULL;
+                    if (!flags) {
                         snprintf(err, errlen, "out of memory for %zu keys", room);
                         rc = -1;
                         break;
                     }
-                    done = more;
+                    done_table = flags;
                 }
+                done_table[ndone] = (unsigned char)table;
                 snprintf(done[ndone++], sizeof done[0], "%s", key);
             }
         }
@@ -631,37 +626,12 @@ int values_write(const char *const *tex, size_t ntex, const char *out, const cha
         fclose(f);
     }
     /* the claims printed: one quantity over one set of runs */
-    const char **ids = rc == 0 ? calloc(ndone + 1, sizeof *ids) : NULL;
-    char (*idbuf)[48] = rc == 0 ? calloc(ndone + 1, sizeof *idbuf) : NULL;
-    if (rc == 0 && (!ids || !idbuf)) {
-        snprintf(err, errlen, "out of memory");
+    if (rc == 0 && quantity_claims_agree(cs, (const char(*)[128])done, done_table, ndone, err,
+                                          errlen) != 0)
         rc = -1;
-    }
-    size_t nids = 0;
-    for (size_t i = 0; rc == 0 && i < ndone; i++)
-        if (claim_id(done[i], idbuf[nids], sizeof idbuf[0]) == 0) ids[nids] = idbuf[nids], nids++;
-    const char **names = rc == 0 ? calloc(tables.n + 1, sizeof *names) : NULL;
-    char (*namebuf)[256] = rc == 0 ? calloc(tables.n + 1, sizeof *namebuf) : NULL;
-    if (rc == 0 && (!names || !namebuf)) {
-        snprintf(err, errlen, "out of memory");
-        rc = -1;
-    }
-    size_t nnames = 0;
-    for (size_t i = 0; rc == 0 && i < tables.n; i++) {   /* DIR/table-NAME.tex: NAME */
-        const char *b = strrchr(tables.path[i], '/');
-        b = b ? b + 1 : tables.path[i];
-        const size_t len = strlen(b);
-        if (strncmp(b, "table-", 6) || len < 10) continue;
-        snprintf(namebuf[nnames], sizeof namebuf[0], "%.*s", (int)(len - 10), b + 6);
-        names[nnames] = namebuf[nnames], nnames++;
-    }
-    if (rc == 0 && quantity_claims_agree(cs, ids, nids, names, nnames, err, errlen) != 0) rc = -1;
-    free(names);
-    free(namebuf);
-    free(ids);
-    free(idbuf);
     free(para);
     free(done);
+    free(done_table);
     if (fclose(o) != 0 && rc == 0) {
         snprintf(err, errlen, "%s: cannot write: %s", out, strerror(errno));
         rc = -1;
