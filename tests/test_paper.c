@@ -28,7 +28,10 @@ static void paper_sources(glob_t *g)
 
 /* `mmladder values` over `tex` with the shipped reference runs, writing into
  * dir; returns its exit status. */
-static int run_values(const char *dir, char *const *tex, size_t ntex, char **out, char **err)
+/* mmladder values over the reference runs, with CLAIMS (and its history
+ * HISTORY, or none), writing into dir. */
+static int run_values_of(const char *claims, const char *history, const char *dir,
+                         char *const *tex, size_t ntex, char **out, char **err)
 {
     char values[512], runs[TEST_MAX_RUNS][600];
     char *argv[64];
@@ -37,9 +40,11 @@ static int run_values(const char *dir, char *const *tex, size_t ntex, char **out
     argv[n++] = (char *)test_binary();
     argv[n++] = "values";
     argv[n++] = "--claims";
-    argv[n++] = "paper/claims.ini";
-    argv[n++] = "--history";
-    argv[n++] = "paper/claims-history.tsv";
+    argv[n++] = (char *)claims;
+    if (history) {
+        argv[n++] = "--history";
+        argv[n++] = (char *)history;
+    }
     argv[n++] = "--out";
     argv[n++] = values;
     argv[n++] = "--tables";
@@ -50,6 +55,11 @@ static int run_values(const char *dir, char *const *tex, size_t ntex, char **out
     for (size_t i = 0; i < ntex && n < 63; i++) argv[n++] = tex[i];
     argv[n] = NULL;
     return test_run(argv, out, err);
+}
+
+static int run_values(const char *dir, char *const *tex, size_t ntex, char **out, char **err)
+{
+    return run_values_of("paper/claims.ini", "paper/claims-history.tsv", dir, tex, ntex, out, err);
 }
 
 /* The text of a LaTeX line without its comment (from an unescaped %). */
@@ -248,6 +258,53 @@ static void values_answer_every_key_of_the_paper(void **state)
     free(values);
     test_rmtree(dir);
     globfree(&g);
+}
+
+/* One quantity, one set of runs: a claim printed beside a table that shows its
+ * value spans that table's runs, and two printed claims of one quantity span
+ * the same runs (harness/claims/quantity.h); values refuses, naming them. */
+static void one_quantity_is_printed_over_one_set_of_runs(void **state)
+{
+    (void)state;
+    char dir[256], tex[300], claims[300];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(tex, sizeof tex, "%s/q.tex", dir);
+    snprintf(claims, sizeof claims, "%s/claims.ini", dir);
+    /* the shipped claims, and restrict_o1's value again over another pair of runs */
+    char *shipped = test_read_file("paper/claims.ini", NULL);
+    assert_non_null(shipped);
+    static const char again[] = "\n[restrict_o1_again]\ntext = {range}\n"
+                                "value = ratio host_restrict host_naive\nopt_levels = 1\n"
+                                "other_opt_levels = 1\nruns = h100 repro\nshapes = 128 256\n"
+                                "expect = at_least 1.2\nscope = any\n";
+    char *copy = malloc(strlen(shipped) + sizeof again);
+    assert_non_null(copy);
+    sprintf(copy, "%s%s", shipped, again);
+    test_write_file(claims, copy);
+    const struct {
+        const char *claims, *text;
+        int rc;
+        const char *expect;
+    } cases[] = {
+        {"paper/claims.ini", "\\val{claim.restrict_o1.measured}\n\\valtable{host.h100-h200}\n", 0, NULL},
+        {"paper/claims.ini", "\\val{claim.restrict_o1.measured}\n\\valtable{host.h100-repro}\n", 1,
+         "[restrict_o1] spans the runs h100 h200, but the tables that show its value "
+         "(host.h100-repro) show h100 repro: a range in the text spans the runs of the table "
+         "beside it"},
+        {claims, "\\val{claim.restrict_o1.measured} \\val{claim.restrict_o1_again.measured}\n", 1,
+         "[restrict_o1_again] print one quantity over different runs (h100 h200; h100 repro)"},
+        {claims, "\\val{claim.restrict_o1.measured}\n", 0, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        test_write_file(tex, cases[i].text);
+        char *out, *err, *texs[] = {tex};
+        const int rc = run_values_of(cases[i].claims, NULL, dir, texs, 1, &out, &err);
+        if (rc != cases[i].rc || (cases[i].expect && !strstr(err, cases[i].expect)))
+            fail_msg("case %zu: exit %d, wanted %d: %s", i, rc, cases[i].rc, err);
+        free(out), free(err);
+    }
+    free(shipped), free(copy);
+    test_rmtree(dir);
 }
 
 static void an_unknown_key_fails_naming_file_and_line(void **state)
@@ -512,6 +569,7 @@ const struct CMUnitTest paper_tests[] = {
     cmocka_unit_test(no_paper_source_uses_a_num_macro),
     cmocka_unit_test(the_prose_holds_no_hand_typed_measurement),
     cmocka_unit_test(claims_name_the_papers_figures_and_tables),
+    cmocka_unit_test(one_quantity_is_printed_over_one_set_of_runs),
     cmocka_unit_test(the_paper_check_names_each_problem),
     cmocka_unit_test(every_bibliography_entry_has_author_year_and_url),
 };
