@@ -1,19 +1,28 @@
 #!/bin/bash
 # One session on an offline GPU host: build for the GPU, run the whole test suite
-# (GPU tests included), then run the experiments named, and leave the results
-# and logs in OUTDIR.   Usage: scripts/gpu-session.sh OUTDIR [EXPERIMENT.ini ...]
+# (GPU tests included) unless --no-tests, then run the experiments named, and
+# leave the results and logs in OUTDIR.
+# Usage: scripts/gpu-session.sh [--no-tests] OUTDIR [EXPERIMENT.ini ...]
 set -uo pipefail
-out=${1:?usage: scripts/gpu-session.sh OUTDIR [EXPERIMENT.ini ...]}
+usage="usage: scripts/gpu-session.sh [--no-tests] OUTDIR [EXPERIMENT.ini ...]"
+tests=1
+[ "${1:-}" = --no-tests ] && { tests=0; shift; }
+out=${1:?$usage}
 shift
-mkdir -p "$out"
+mkdir -p "$out" || exit 1
 . scripts/offline-env.sh || exit 1
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw \
     --format=csv | tee "$out/gpu.txt"
-make -j"$(nproc)" all build/tests/run_tests build/tests/mmladder-faulty build/tests/sanitize-one > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
-MMLADDER=bin/mmladder build/tests/run_tests 2>&1 | tee "$out/test.log" | tail -25
-test_rc=${PIPESTATUS[0]}
-echo "tests exit: $test_rc"
-rc=$test_rc
+targets=all
+[ $tests = 1 ] && targets="all build/tests/run_tests build/tests/mmladder-faulty build/tests/sanitize-one"
+# shellcheck disable=SC2086  # $targets is a list of words
+make -j"$(nproc)" $targets > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+rc=0
+if [ $tests = 1 ]; then
+    MMLADDER=bin/mmladder build/tests/run_tests 2>&1 | tee "$out/test.log" | tail -25
+    rc=${PIPESTATUS[0]}
+    echo "tests exit: $rc"
+fi
 # The SM clock, power and the active clock-event reasons (0x4: software power
 # cap) every 100 ms while the experiments run, beside their results.
 nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu,clocks_event_reasons.active \

@@ -1,10 +1,11 @@
 #!/bin/bash
 # One GPU's reference set, as data/README.md lists it, on a GPU host and from a
-# clean checkout of the commit the set is made from.  Four parts, each within ten
+# clean checkout of the commit the set is made from.  Five parts, each within ten
 # minutes on an H100 or H200:
+#   scripts/reference-runs.sh OUTDIR test
+#       the whole test suite, GPU tests included (scripts/gpu-session.sh)
 #   scripts/reference-runs.sh OUTDIR measure
-#       make test (GPU tests included), then the paper matrix, the shape suite
-#       and the transfers (scripts/gpu-session.sh)
+#       the paper matrix, the shape suite and the transfers
 #   scripts/reference-runs.sh OUTDIR check
 #       every rung in a build for compute capability 8.0 alone (make ARCH=80
 #       PTX=80; experiments/portability.ini), then, in the native build, the
@@ -18,8 +19,8 @@
 # checkout is left as it was found.  The set's reproduction is `make reproduce`
 # on another, freshly started machine of the same kind.
 set -uo pipefail
-out=${1:?usage: scripts/reference-runs.sh OUTDIR measure|check|heldout|heldout-kt}
-part=${2:?usage: scripts/reference-runs.sh OUTDIR measure|check|heldout|heldout-kt}
+out=${1:?usage: scripts/reference-runs.sh OUTDIR test|measure|check|heldout|heldout-kt}
+part=${2:?usage: scripts/reference-runs.sh OUTDIR test|measure|check|heldout|heldout-kt}
 mkdir -p "$out" || exit 1
 if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || ! git rev-parse HEAD >/dev/null 2>&1; then
     echo "reference-runs.sh: not a clean git checkout; a reference set is made from one" >&2
@@ -28,8 +29,11 @@ if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ] || ! git 
 fi
 echo "reference-runs.sh: $part at $(git rev-parse HEAD)"
 case $part in
+test)
+    scripts/gpu-session.sh "$out"
+    ;;
 measure)
-    scripts/gpu-session.sh "$out" experiments/paper.ini experiments/shapes.ini experiments/transfers.ini
+    scripts/gpu-session.sh --no-tests "$out" experiments/paper.ini experiments/shapes.ini experiments/transfers.ini
     ;;
 check)
     # shellcheck source=scripts/offline-env.sh
@@ -73,7 +77,7 @@ heldout | heldout-kt)
     exit $rc
     ;;
 *)
-    echo "reference-runs.sh: unknown part '$part' (expected measure, check, heldout or heldout-kt)" >&2
+    echo "reference-runs.sh: unknown part '$part' (expected test, measure, check, heldout or heldout-kt)" >&2
     exit 1
     ;;
 esac
