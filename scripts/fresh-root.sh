@@ -13,7 +13,7 @@
 # The root is made by debootstrap (variant minbase: essential packages and apt,
 # no compiler, no make) from the mirror apt's own sources name for this
 # machine's release, so no registry host is written here.  The repository is
-# cloned into /root/mmladder in it (as `git clone` would give a user), the
+# cloned into a reviewer's home in it (as `git clone` would give a user), the
 # README's set-up line (its first indented line that runs `apt-get install`)
 # runs as root, and then each COMMAND.  Finally `make clean` must leave the
 # clone as cloned, but for data/reproduce-NAME-MACHINE-UTCSTAMP.h5 that `make
@@ -104,16 +104,19 @@ if [ -n "$cuda" ]; then
     [ "$cuda" = /usr/local/cuda ] || ln -s "$cuda" "$root/usr/local/cuda"
     path=/usr/local/cuda/bin:$path
 fi
-git clone -q "$repo" "$root/root/mmladder" || exit 1
+# The root's own home for the reviewer (a path inside the root, none of this
+# machine's): HOME for every command, the clone in it.
+home=/home/reviewer
+mkdir -p "$root$home" && git clone -q "$repo" "$root$home/mmladder" || exit 1
 
 # in_root COMMAND: run COMMAND in the clone, in a clean environment.
 in_root() {
-    chroot "$root" /usr/bin/env -i HOME=/root PATH="$path" TERM=dumb \
-        /bin/sh -c "cd /root/mmladder && $1"
+    chroot "$root" /usr/bin/env -i HOME="$home" PATH="$path" TERM=dumb \
+        /bin/sh -c "cd $home/mmladder && $1"
 }
 
 stage "the README's set-up line: $setup"
-chroot "$root" /usr/bin/env -i HOME=/root PATH="$path" DEBIAN_FRONTEND=noninteractive \
+chroot "$root" /usr/bin/env -i HOME="$home" PATH="$path" DEBIAN_FRONTEND=noninteractive \
     /bin/sh -c "$setup" > "$root/setup.log" 2>&1 || { tail -n 20 "$root/setup.log" >&2; exit 1; }
 stage_end
 
