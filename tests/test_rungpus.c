@@ -1,7 +1,10 @@
 /* scripts/run-gpus.sh as a user meets it, on the CPU (its shards' host points
  * run; GPU points are skipped for want of a GPU): the GPU list it is given,
  * two invocations at once into one folder, a shard killed midway and the
- * commands it prints to finish the job, and a signal to the script itself. */
+ * commands it prints to finish the job, and a signal to the script itself.
+ * The shards are given GPU numbers that no host has (GPUS), so that they see
+ * no GPU on a GPU host too: with "0,1" on a host of one GPU, shard 0 ran on it
+ * and shard 1 on none, and merge rightly refused two files whose GPU differs. */
 #define _GNU_SOURCE   /* setenv, realpath */
 #include <errno.h>
 #include <limits.h>
@@ -21,6 +24,10 @@
 
 #include "results/results.h"
 #include "util.h"
+
+/* Two GPU numbers no host has; the second is shard 1's. */
+#define GPUS "98,99"
+#define GPU_OF_SHARD_1 "99"
 
 static void pause_s(double s)
 {
@@ -109,7 +116,7 @@ static void run_gpus_names_each_run_and_finishes_a_killed_shard(void **state)
     test_write_file(exp, "[experiment]\nname = quick\nseed = 3\n[sampling]\nhost_min_samples = 1\n"
                          "host_min_time_ms = 0.001\nhost_timeout_ms = 10\n[h]\nvariants = host_naive\n"
                          "sizes = 8 9 10 11\nopt_levels = 1\n");
-    setenv("CUDA_VISIBLE_DEVICES", "0,1", 1);
+    setenv("CUDA_VISIBLE_DEVICES", GPUS, 1);
     setenv("MMLADDER", test_binary(), 1);
     char *argv[] = {"scripts/run-gpus.sh", exp, dir, NULL};
     const pid_t a = test_spawn(argv, out1, NULL), b = test_spawn(argv, out2, NULL);
@@ -152,7 +159,7 @@ static void run_gpus_names_each_run_and_finishes_a_killed_shard(void **state)
              mark, mark, bin, bin);
     test_write_script(stand_in, script);
     char *out, *err;
-    const int rc = run_gpus("0,1", stand_in, slow, dir, &out, &err);
+    const int rc = run_gpus(GPUS, stand_in, slow, dir, &out, &err);
     if (rc != 137 || !strstr(err, "shard 1/2 exited 137"))
         fail_msg("a killed shard: exit %d (expected 137): %s%s", rc, out, err);
     char again[1024], merge[1024];
@@ -160,7 +167,7 @@ static void run_gpus_names_each_run_and_finishes_a_killed_shard(void **state)
     assert_true(x && y);
     snprintf(again, sizeof again, "%.*s", (int)strcspn(x + 13, "\n"), x + 13);
     snprintf(merge, sizeof merge, "%.*s", (int)strcspn(y + 18, "\n"), y + 18);
-    assert_non_null(strstr(again, "CUDA_VISIBLE_DEVICES=1 "));   /* its own GPU, named */
+    assert_non_null(strstr(again, "CUDA_VISIBLE_DEVICES=" GPU_OF_SHARD_1 " "));   /* its own GPU, named */
     free(out), free(err);
     char *sh1[] = {"sh", "-c", again, NULL}, *sh2[] = {"sh", "-c", merge, NULL};
     if (test_run(sh1, &out, &err) != 0) fail_msg("'%s' failed: %s%s", again, out, err);
@@ -186,7 +193,7 @@ static void run_gpus_stops_its_shards_with_it(void **state)
     snprintf(exp, sizeof exp, "%s/slow.ini", dir);
     snprintf(errf, sizeof errf, "%s/err", dir);
     test_write_file(exp, TEST_SLOW_HOST);
-    setenv("CUDA_VISIBLE_DEVICES", "0,1", 1);
+    setenv("CUDA_VISIBLE_DEVICES", GPUS, 1);
     setenv("MMLADDER", test_binary(), 1);
     char *argv[] = {"scripts/run-gpus.sh", exp, dir, NULL};
     const pid_t p = test_spawn(argv, NULL, errf);
