@@ -215,11 +215,63 @@ static void release_is_one_commit(void **state)
     free(cff);
 }
 
+/* git's object name of REV:PATH, or of the file PATH here (git hash-object),
+ * into buf; 0, or -1 when git cannot say. */
+static int git_object(const char *rev, const char *path, char *buf, size_t len)
+{
+    char spec[700], *out = NULL, *err = NULL;
+    snprintf(spec, sizeof spec, "%s:%s", rev ? rev : "", path);
+    char *at_rev[] = {"git", "rev-parse", "--verify", "-q", spec, NULL};
+    char *here[] = {"git", "hash-object", "--", (char *)path, NULL};
+    const int rc = test_run(rev ? at_rev : here, &out, &err);
+    buf[0] = 0;
+    if (rc == 0 && out) snprintf(buf, len, "%.*s", (int)strcspn(out, "\n"), out);
+    free(out), free(err);
+    return rc == 0 && buf[0] ? 0 : -1;
+}
+
+/* The commit CITATION.cff names holds what it releases: every reference run of
+ * data/references.mk and both sanitizer tables byte for byte as they are here,
+ * and the paper's sources, so that a deposit of that commit has the code, the
+ * data and the paper together.  Where git cannot look into that commit (a tree
+ * without its repository, a shallow clone that lacks it) the test is skipped,
+ * saying so. */
+static void release_holds_its_runs_and_paper(void **state)
+{
+    (void)state;
+    char *cff = test_read_file("CITATION.cff", NULL), commit[128], obj[128], mine[128];
+    assert_non_null(cff);
+    test_line_value(cff, "commit:", commit, sizeof commit);
+    free(cff);
+    if (git_object(commit, "CITATION.cff", obj, sizeof obj) != 0) {
+        print_message("skipped: git here does not hold the release commit %s (a tree without its "
+                      "repository, or a shallow clone: git fetch --unshallow)\n", commit);
+        skip();
+    }
+    char runs[TEST_MAX_RUNS + 2][600];
+    size_t n = test_reference_runs(runs, TEST_MAX_RUNS);
+    assert_true(n > 0);
+    snprintf(runs[n++], sizeof runs[0], "table=data/sanitizer-h100-80gb-hbm3.tsv");
+    snprintf(runs[n++], sizeof runs[0], "table=data/sanitizer-h200.tsv");
+    for (size_t i = 0; i < n; i++) {
+        const char *path = strchr(runs[i], '=') + 1;
+        if (git_object(NULL, path, mine, sizeof mine) != 0) fail_msg("git hash-object %s failed", path);
+        if (git_object(commit, path, obj, sizeof obj) != 0)
+            fail_msg("%s is not in the release commit %.12s that CITATION.cff names: a deposit of it "
+                     "would lack the data", path, commit);
+        if (strcmp(obj, mine) != 0)
+            fail_msg("%s differs from the release commit %.12s's copy", path, commit);
+    }
+    if (git_object(commit, "paper/main.tex", obj, sizeof obj) != 0)
+        fail_msg("the release commit %.12s holds no paper/main.tex", commit);
+}
+
 const struct CMUnitTest readme_tests[] = {
     cmocka_unit_test(generated_tables_are_current),
     cmocka_unit_test(python_example_runs),
     cmocka_unit_test(citation_files_agree),
     cmocka_unit_test(release_is_one_commit),
+    cmocka_unit_test(release_holds_its_runs_and_paper),
     cmocka_unit_test(readme_is_a_page),
 };
 const size_t readme_tests_count = sizeof readme_tests / sizeof readme_tests[0];
