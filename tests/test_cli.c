@@ -664,7 +664,11 @@ static void shipped_shards_merge_into_the_shipped_run(void **state)
 {
     (void)state;
     char merged[600], dir[256], again[300], s0[700], s1[700], err[512];
-    test_reference("REF_X2_SHAPES_H100", merged, sizeof merged);
+    if (!test_reference_made("REF_X2_SHAPES_H100", merged, sizeof merged)) {
+        print_message("skipped: data/references.mk names no two-GPU run at this release "
+                      "(REF_X2_SHAPES_H100 is empty)\n");
+        skip();
+    }
     const size_t stem = strlen(merged) - strlen(".h5");
     snprintf(s0, sizeof s0, "%.*s-shard0-of-2.h5", (int)stem, merged);
     snprintf(s1, sizeof s1, "%.*s-shard1-of-2.h5", (int)stem, merged);

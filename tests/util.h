@@ -3,6 +3,7 @@
 #ifndef TESTS_UTIL_H
 #define TESTS_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -40,7 +41,11 @@ void test_line_value(const char *text, const char *key, char *buf, size_t len);
 extern const char TEST_SLOW_HOST[];
 /* The experiment files the repository ships (every .ini in experiments/), NULL-terminated. */
 extern const char *const TEST_SHIPPED_EXPERIMENTS[];
-/* The path data/references.mk gives for KEY (e.g. "REF_H100"), into buf. */
+/* The path data/references.mk gives for KEY (e.g. "REF_H100"), into buf;
+ * false where it leaves KEY empty (a run not yet made); aborts where it has
+ * no KEY at all. */
+bool test_reference_made(const char *key, char *buf, size_t len);
+/* The same for a run that must be there: aborts where KEY is empty. */
 void test_reference(const char *key, char *buf, size_t len);
 /* The shipped reference runs as ROLE=FILE arguments, with the roles the
  * Makefile's REF_RUNS gives them (those data/references.mk names); returns how
