@@ -61,8 +61,8 @@ int cmd_info(const struct cli *c, int argc, char **argv)
         snprintf(err, sizeof err, "%s: %s", path, f.attrs_why);
         fprintf(c->out, "  (cannot be read: %s)\n", err);
     }
-    size_t counts[TRUST_UNKNOWN + 1] = {0};
-    for (size_t i = 0; i < f.n_rows; i++) counts[trust_disposition(f.rows[i].disposition)]++;
+    size_t counts[TRUST_UNKNOWN + 1];
+    trust_count(&f, counts);
     fprintf(c->out, "rows: %zu (%zu passed, %zu incorrect, %zu skipped, %zu failed, %zu damaged), "
             "samples: %zu, %s%s\n", f.n_rows, counts[0], counts[1], counts[2], counts[3],
             counts[4], f.n_samples, f.complete ? "complete" : "INCOMPLETE",

@@ -47,6 +47,12 @@ static void take_attr(struct run *r, const char *name, const char *value)
     }
 }
 
+const char *derive_file_name(const struct run *r)
+{
+    const char *slash = strrchr(r->path, '/');
+    return slash ? slash + 1 : r->path;
+}
+
 /* Rows by group (variant, shape, host memory), and within a group in file order. */
 static int group_cmp(const struct result_row *x, const struct result_row *y)
 {

@@ -67,6 +67,8 @@ int derive_open(struct run *r, const char *role, const char *path, char *err, si
 int derive_open_all(struct run *runs, const char *const *roles, const char *const *paths, size_t n,
                     char *err, size_t errlen);
 void derive_close(struct run *r);
+/* The last component of its path: the file's name. */
+const char *derive_file_name(const struct run *r);
 /* Sort r's rows into r->by_group (derive_open does); 0, or -1 out of memory
  * (derive then scans).  derive_unindex frees it. */
 int derive_index(struct run *r);

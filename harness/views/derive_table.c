@@ -38,20 +38,6 @@ static void view_rungs(FILE *out)
     }
 }
 
-/* A run's rows by disposition (trust.h's order: passed, incorrect, skipped,
- * failed, damaged). */
-static void count_rows(const struct run *r, size_t counts[TRUST_UNKNOWN + 1])
-{
-    for (size_t d = 0; d <= TRUST_UNKNOWN; d++) counts[d] = 0;
-    for (size_t i = 0; i < r->f.n_rows; i++) counts[trust_disposition(r->f.rows[i].disposition)]++;
-}
-
-static const char *file_name(const struct run *r)
-{
-    const char *slash = strrchr(r->path, '/');
-    return slash ? slash + 1 : r->path;
-}
-
 /* runs: what a figure writes in its corner and on its guides, and what
  * data/README.md lists of each run */
 static void view_runs(FILE *out, const struct run *runs, size_t nruns)
@@ -76,14 +62,14 @@ static void view_runs(FILE *out, const struct run *runs, size_t nruns)
         num(out, r->clock_mhz);
         /* of a merged file: the attributes in which its shards differ */
         str(out, !r->merged ? "-" : r->differs[0] ? r->differs : "not recorded (an older merge)");
-        str(out, file_name(r));
+        str(out, derive_file_name(r));
         str(out, r->experiment);
         str(out, r->gpu_serial);
         num(out, r->wall_s);
         num(out, r->estimated_s);
         fprintf(out, "\t%d\t%zu", r->kernel_timer, r->f.n_rows);
         size_t counts[TRUST_UNKNOWN + 1];
-        count_rows(r, counts);
+        trust_count(&r->f, counts);
         for (size_t d = 0; d <= TRUST_UNKNOWN; d++) fprintf(out, "\t%zu", counts[d]);
         fputc('\n', out);
     }
@@ -119,12 +105,12 @@ void derive_runs_markdown(FILE *out, const struct run *runs, size_t nruns)
             snprintf(wall, sizeof wall, "%.1f s (%.1f s)", r->wall_s, r->estimated_s);
         else if (isfinite(r->wall_s))
             snprintf(wall, sizeof wall, "%.1f s", r->wall_s);
-        fprintf(out, "| `%s` | `%s`%s | %s%s%s%s | %.10s %.5s | %s | ", file_name(r), r->role,
+        fprintf(out, "| `%s` | `%s`%s | %s%s%s%s | %.10s %.5s | %s | ", derive_file_name(r), r->role,
                 r->kernel_timer ? ", `--kernel-timer`" : "", gpu ? r->gpu_name : "no GPU",
                 serials[0] ? " (serial " : "", serials, serials[0] ? ")" : "", r->created_utc,
                 strlen(r->created_utc) > 11 ? r->created_utc + 11 : "", wall);
         size_t counts[TRUST_UNKNOWN + 1];
-        count_rows(r, counts);
+        trust_count(&r->f, counts);
         /* on a GPU, a point is skipped only by design: for want of a GPU, never */
         static const char *const said[TRUST_UNKNOWN + 1] = {"passed", "incorrect", "skipped",
                                                             "failed", "damaged"};
