@@ -8,6 +8,9 @@
 #   kernels/README.md  rungs      the ladder table (`mmladder list --markdown`)
 #   paper/README.md    claims     every claim checked against the shipped data
 #                                 (`mmladder claims --markdown --history`)
+#   data/README.md     runs       each reference run's file, role, GPU, date,
+#                                 wall time and points
+#                                 (`mmladder table runs --markdown`)
 # Each block stands between `<!-- generated: NAME -->` and `<!-- end: NAME -->`.
 # Rewrites the files, or with --check exits 1 (naming the file and block) when
 # one differs.  BIN (default bin/mmladder), REF_RUNS (ROLE=FILE ..., from the
@@ -25,6 +28,7 @@ trap 'rm -rf "$tmp"' EXIT
     "$bin" claims $claims --text paper_time,reproduction,reproduction_h200 $REF_RUNS > "$tmp/reproduce"
     "$bin" list --markdown > "$tmp/rungs"
     "$bin" claims $claims --markdown --history "${HISTORY:-paper/claims-history.tsv}" $REF_RUNS > "$tmp/claims"
+    "$bin" table runs --markdown $REF_RUNS > "$tmp/runs"
 }
 # replace NAME FILE: FILE with block NAME's lines replaced by $tmp/NAME
 replace() {
@@ -35,7 +39,7 @@ replace() {
         !skip { print }' "$2"
 }
 rc=0
-for spec in README.md:headline,reproduce kernels/README.md:rungs paper/README.md:claims; do
+for spec in README.md:headline,reproduce kernels/README.md:rungs paper/README.md:claims data/README.md:runs; do
     file=${spec%%:*}
     cp "$file" "$tmp/new"
     for name in $(echo "${spec#*:}" | tr , ' '); do

@@ -191,6 +191,8 @@ static const struct bad_case CASES[] = {
      {"compare", "@h5", "@h5", "--tolerance", "ten"}, "--tolerance", "'ten'"},
     {"compare --tolerance without its value", NULL, PLAIN,
      {"compare", "@h5", "@h5", "--tolerance"}, "'--tolerance'", "needs a value"},
+    {"table --markdown of a view other than runs", NULL, PLAIN,
+     {"table", "ladder", "--markdown", "@h5"}, "--markdown", "(given 'ladder')"},
     {"info of a folder", NULL, PLAIN, {"info", "@sub"}, "@sub", "is a directory"},
     {"info of two files", NULL, PLAIN, {"info", "@h5", "@taken"}, "mmladder info:", "'@taken'"},
     {"device with an argument", NULL, PLAIN, {"device", "now"}, "mmladder device:", "'now'"},

@@ -71,6 +71,12 @@ static void host_run_info_export(void **state)
 #if MM_HAVE_CUDA
     test_line_value(out, "nvccflags", value, sizeof value);
     if (!strstr(value, "-gencode")) fail_msg("info: nvccflags without a target: '%s'", value);
+    /* as MAJOR.MINOR.PATCH, with a GPU (the compiler's macros) or without (nvcc
+     * --version): shards of one build, one with a GPU, agree on it */
+    test_line_value(out, "nvcc_version", value, sizeof value);
+    int major, minor, patch, end = 0;
+    if (sscanf(value, "%d.%d.%d%n", &major, &minor, &patch, &end) != 3 || value[end])
+        fail_msg("info: nvcc_version '%s' (expected MAJOR.MINOR.PATCH)", value);
 #endif
     free(out); free(er);
 

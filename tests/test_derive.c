@@ -308,9 +308,92 @@ static void telemetry_view_and_throttled_samples(void **state)
     free(t);
 }
 
+/* The runs view counts a run's points by disposition and reads its wall time,
+ * estimate, serial and experiment; as Markdown (data/README.md's table) a
+ * point skipped on a GPU is skipped by design, one skipped without a GPU is
+ * not said to be, and a merged file's serials are both named. */
+static void runs_view_counts_points_and_reads_as_markdown(void **state)
+{
+    struct known *k = *state;
+    static const struct {
+        const char *file, *gpu, *serial, *line;
+        int merged;
+    } cases[] = {
+        {"paper-gpu.h5", "NVIDIA H100 80GB HBM3", "1651924022242",
+         "| `paper-gpu.h5` | `t0` | NVIDIA H100 80GB HBM3 (serial ...2242) | 2026-11-24 10:30 | "
+         "12.5 s (10.0 s) | 4: 2 passed, 1 skipped by design, 1 failed |\n", 0},
+        {"paper-cpu.h5", "none", NULL,
+         "| `paper-cpu.h5` | `t1` | no GPU | 2026-11-24 10:30 | 12.5 s (10.0 s) | "
+         "4: 2 passed, 1 skipped, 1 failed |\n", 0},
+        {"paper-x2.h5", "NVIDIA H100 80GB HBM3", "1753024036212, 1753024031460",
+         "| `paper-x2.h5` | `t2` | NVIDIA H100 80GB HBM3 (serial ...6212 and ...1460) | "
+         "2026-11-24 10:30 | 12.5 s, the longest shard's | 4: 2 passed, 1 skipped by design, "
+         "1 failed |\n", 1},
+    };
+    struct run runs[3];
+    char err[512], c[64];
+    for (int i = 0; i < 3; i++) {
+        char path[400], role[8];
+        snprintf(path, sizeof path, "%s/%s", k->dir, cases[i].file);
+        struct results *w;
+        if (results_create(&w, path, 0, err, sizeof err) != 0) fail_msg("%s", err);
+        assert_int_equal(results_attr_str(w, "gpu_name", cases[i].gpu), 0);
+        if (cases[i].serial) assert_int_equal(results_attr_str(w, "gpu_serial", cases[i].serial), 0);
+        assert_int_equal(results_attr_str(w, "created_utc", "2026-11-24T10:30:07Z"), 0);
+        assert_int_equal(results_attr_str(w, "experiment_name", "paper"), 0);
+        assert_int_equal(results_attr_int(w, "planned_points", 4), 0);
+        if (cases[i].merged) assert_int_equal(results_attr_int(w, "merged_shards", 2), 0);
+        else assert_int_equal(results_attr_double(w, "estimated_s", 10.0), 0);
+        struct result_row skipped = derive_row_of("gpu_tiled", 256, NAN, 8, 0),
+                          failed = derive_row_of("gpu_tiled", 256, NAN, 16, 0);
+        snprintf(skipped.disposition, sizeof skipped.disposition, "skipped");
+        snprintf(failed.disposition, sizeof failed.disposition, "failed");
+        const struct result_row rows[] = {derive_row_of("gpu_naive", 256, 100, 0, 0), skipped,
+                                          derive_row_of("cublas_fp32", 256, 1000, 0, 0), failed};
+        const double ms[2] = {1, 1};
+        for (int j = 0; j < 4; j++) {
+            struct result_row row = rows[j];
+            row.point = j;
+            assert_int_equal(results_append(w, &row, ms, NULL, NULL, rows[j].samples), 0);
+        }
+        assert_int_equal(results_finish(w, 1, "2026-11-24T10:30:20Z", 12.5), 0);
+        assert_int_equal(results_close(w, err, sizeof err), 0);
+        snprintf(role, sizeof role, "t%d", i);
+        if (derive_open(&runs[i], role, path, err, sizeof err) != 0) fail_msg("%s", err);
+    }
+    char *t = derive_view_text("runs", &runs[0], NULL);
+    static const struct {
+        const char *col, *want;
+    } cells[] = {{"file", "paper-gpu.h5"}, {"experiment", "paper"}, {"gpu_serial", "1651924022242"},
+                 {"wall_s", "12.5"}, {"estimated_s", "10"}, {"points", "4"}, {"passed", "2"},
+                 {"incorrect", "0"}, {"skipped", "1"}, {"failed", "1"}, {"damaged", "0"},
+                 {"kernel_timer", "0"}};
+    for (size_t i = 0; i < sizeof cells / sizeof cells[0]; i++) {
+        assert_int_equal(derive_cell(t, 0, cells[i].col, c, sizeof c), 0);
+        if (strcmp(c, cells[i].want)) fail_msg("runs view %s: '%s' (expected '%s')", cells[i].col, c, cells[i].want);
+    }
+    free(t);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    assert_non_null(out);
+    derive_runs_markdown(out, runs, 3);
+    assert_int_equal(fclose(out), 0);
+    const char *line = strchr(strchr(buf, '\n') + 1, '\n') + 1;   /* past the header */
+    for (int i = 0; i < 3; i++) {
+        const size_t n = strcspn(line, "\n") + 1;
+        if (strncmp(line, cases[i].line, n) || strlen(cases[i].line) != n)
+            fail_msg("line %d: '%.*s' (expected '%s')", i, (int)n, line, cases[i].line);
+        line += n;
+        derive_close(&runs[i]);
+    }
+    free(buf);
+}
+
 const struct CMUnitTest derive_tests[] = {
     KNOWN(best_ratio_step_intensity),
     KNOWN(views_have_headers),
     KNOWN(telemetry_view_and_throttled_samples),
+    KNOWN(runs_view_counts_points_and_reads_as_markdown),
 };
 const size_t derive_tests_count = sizeof derive_tests / sizeof derive_tests[0];

@@ -287,10 +287,8 @@ static int run_key(const struct run *r, char **p, int n, char *out, size_t len, 
         else if (!strcmp(what, "gpu_model"))
             value_latex(strncmp(r->gpu_name, "NVIDIA ", 7) ? r->gpu_name : r->gpu_name + 7, out, len);
         else if (!strcmp(what, "gpu_short")) value_gpu_short(r, out, len);
-        else if (!strcmp(what, "file")) {
-            const char *base = strrchr(r->path, '/');
-            value_latex(base ? base + 1 : r->path, out, len);
-        } else if (!strcmp(what, "date")) snprintf(out, len, "%.10s", r->created_utc);
+        else if (!strcmp(what, "file")) value_latex(derive_file_name(r), out, len);
+        else if (!strcmp(what, "date")) snprintf(out, len, "%.10s", r->created_utc);
         else if (!strcmp(what, "commit")) snprintf(out, len, "\\texttt{%.7s}", r->git_commit);
         else if (!strcmp(what, "cpu")) value_latex(r->cpu_model, out, len);
         else if (!strcmp(what, "peak_tflops")) return number(out, len, "%.1f", r->peak_gflops / 1e3, why, whylen, "FP32 peak");

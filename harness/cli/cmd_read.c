@@ -61,8 +61,8 @@ int cmd_info(const struct cli *c, int argc, char **argv)
         snprintf(err, sizeof err, "%s: %s", path, f.attrs_why);
         fprintf(c->out, "  (cannot be read: %s)\n", err);
     }
-    size_t counts[TRUST_UNKNOWN + 1] = {0};
-    for (size_t i = 0; i < f.n_rows; i++) counts[trust_disposition(f.rows[i].disposition)]++;
+    size_t counts[TRUST_UNKNOWN + 1];
+    trust_count(&f, counts);
     fprintf(c->out, "rows: %zu (%zu passed, %zu incorrect, %zu skipped, %zu failed, %zu damaged), "
             "samples: %zu, %s%s\n", f.n_rows, counts[0], counts[1], counts[2], counts[3],
             counts[4], f.n_samples, f.complete ? "complete" : "INCOMPLETE",
@@ -237,26 +237,32 @@ int cmd_table(const struct cli *c, int argc, char **argv)
         return EXIT_INPUT;
     }
     const char *view = argv[2], *n_arg = NULL;
-    int first = 3, anyway = 0;
-    if (argc > first && allow_incomplete(argv[first])) anyway = 1, first++;
-    if (argc > first + 1 && !strcmp(argv[first], "--n")) {
-        n_arg = argv[first + 1];
-        char *end;
-        long n = strtol(n_arg, &end, 10);
-        if (*end || n < 1 || n > 1000000) {
-            fprintf(c->err, "mmladder table: --n '%s' (expected a square size, e.g. 4096)\n",
-                    n_arg);
-            return EXIT_INPUT;
-        }
-        first += 2;
+    int first = 3, anyway = 0, markdown = 0;
+    while (argc > first && argv[first][0] == '-') {
+        if (allow_incomplete(argv[first])) anyway = 1, first++;
+        else if (!strcmp(argv[first], "--markdown")) markdown = 1, first++;
+        else if (!strcmp(argv[first], "--n") && argc > first + 1) {
+            n_arg = argv[first + 1];
+            char *end;
+            long n = strtol(n_arg, &end, 10);
+            if (*end || n < 1 || n > 1000000) {
+                fprintf(c->err, "mmladder table: --n '%s' (expected a square size, e.g. 4096)\n",
+                        n_arg);
+                return EXIT_INPUT;
+            }
+            first += 2;
+        } else break;
     }
-    if (argc > first && allow_incomplete(argv[first])) anyway = 1, first++;
     for (int i = first; i < argc; i++)
         if (argv[i][0] == '-') {
             fprintf(c->err, "mmladder table: unknown option '%s'\n", argv[i]);
             cli_usage(c->err);
             return EXIT_INPUT;
         }
+    if (markdown && strcmp(view, "runs")) {
+        fprintf(c->err, "mmladder table: --markdown is the runs view's alone (given '%s')\n", view);
+        return EXIT_INPUT;
+    }
     struct run *runs = calloc(CLI_MAX_RUNS, sizeof *runs);
     if (!runs) {
         fprintf(c->err, "mmladder table: out of memory\n");
@@ -268,7 +274,9 @@ int cmd_table(const struct cli *c, int argc, char **argv)
         return n == -2 ? EXIT_PARTIAL : EXIT_INPUT;
     }
     char err[512];
-    int rc = derive_table(c->out, view, runs, (size_t)n, n_arg, err, sizeof err);
+    int rc = 0;
+    if (markdown && n > 0) derive_runs_markdown(c->out, runs, (size_t)n);
+    else rc = derive_table(c->out, view, runs, (size_t)n, n_arg, err, sizeof err);
     if (rc != 0) fprintf(c->err, "mmladder table: %s\n", err);
     for (int i = 0; i < n; i++) derive_close(&runs[i]);
     free(runs);

@@ -38,9 +38,11 @@ static const char *const USAGE[] = {
     "  compare NEW.h5 REFERENCE.h5 [--tolerance 0.10] [--tsv] [--allow-incomplete]\n"
     "        per rung and shape: best GFLOP/s in each file, the ratio, and whether it\n"
     "        is within the tolerance (exit 0 either way; 1 if nothing matched)\n",
-    "  table VIEW [--n N] [--allow-incomplete] [ROLE=]FILE.h5 ...\n"
+    "  table VIEW [--n N] [--allow-incomplete] [--markdown] [ROLE=]FILE.h5 ...\n"
     "        a derived view as a table with a header row (the figures draw these):\n"
-    "        rungs (no file), runs (any number), ladder, configs, speedup, samples\n"
+    "        rungs (no file), runs (any number: provenance, wall time and points by\n"
+    "        disposition; --markdown: as data/README.md lists them), ladder, configs,\n"
+    "        speedup, samples\n"
     "        (--n: the square size, default 4096 or the largest), telemetry (every\n"
     "        GPU sample's time, clock, power and throttling), transfers, shapes (the\n"
     "        shape suite: each rung's best per shape, class, waves, K per block),\n"

@@ -126,6 +126,12 @@ size_t trust_disposition(const char *d)
     return k;
 }
 
+void trust_count(const struct results_file *f, size_t counts[TRUST_UNKNOWN + 1])
+{
+    for (size_t d = 0; d <= TRUST_UNKNOWN; d++) counts[d] = 0;
+    for (size_t i = 0; i < f->n_rows; i++) counts[trust_disposition(f->rows[i].disposition)]++;
+}
+
 static int one_of(const char *s, const char *const *names, size_t n)
 {
     for (size_t i = 0; i < n; i++)

@@ -63,6 +63,8 @@ uint32_t trust_crc32(uint32_t crc, const void *data, size_t n);
 #define TRUST_UNKNOWN 4
 extern const char *const TRUST_DISPOSITIONS[TRUST_UNKNOWN + 1];
 size_t trust_disposition(const char *d);
+/* A file's rows by disposition, in that order. */
+void trust_count(const struct results_file *f, size_t counts[TRUST_UNKNOWN + 1]);
 
 /* The schema and its columns.  present[k] (sample_present[k]): whether
  * RESULT_FIELDS[k] (SAMPLE_FIELDS[k]) is in the file.  0, or -1 with why. */

@@ -25,6 +25,9 @@ static void take_attr(struct run *r, const char *name, const char *value)
     else if (!strcmp(name, "host_sampling_rule")) snprintf(r->host_rule, sizeof r->host_rule, "%s", value);
     else if (!strcmp(name, "merge_differs")) snprintf(r->differs, sizeof r->differs, "%s", value[0] ? value : "none");
     else if (!strcmp(name, "merged_shards")) r->merged = 1;
+    else if (!strcmp(name, "gpu_serial")) snprintf(r->gpu_serial, sizeof r->gpu_serial, "%s", value);
+    else if (!strcmp(name, "experiment_name")) snprintf(r->experiment, sizeof r->experiment, "%s", value);
+    else if (!strcmp(name, "gpu_kernel_timer")) r->kernel_timer = !strncmp(value, "cupti", 5);
     static const struct {
         const char *name;
         size_t off;
@@ -42,6 +45,12 @@ static void take_attr(struct run *r, const char *name, const char *value)
         double x = strtod(value, &end);
         if (end != value && x > 0 && isfinite(x)) *(double *)((char *)r + nums[i].off) = x;
     }
+}
+
+const char *derive_file_name(const struct run *r)
+{
+    const char *slash = strrchr(r->path, '/');
+    return slash ? slash + 1 : r->path;
 }
 
 /* Rows by group (variant, shape, host memory), and within a group in file order. */

@@ -37,6 +37,8 @@ struct run {
     /* from the root attributes ("" or NaN where the file has none) */
     char gpu_name[128], created_utc[32], git_commit[48], cpu_model[128], nvcc_version[32];
     char seed[32], cc_version[160];
+    char gpu_serial[160], experiment[64];   /* a merged file's serials: "A, B" */
+    int kernel_timer;                       /* its GPU samples timed by CUPTI too */
     char differs[512];                    /* a merged file's merge_differs (merge.h) */
     int merged;                           /* it says it was merged (merged_shards) */
     char gpu_rule[320], host_rule[320];   /* the sampling rules, "name=value ..." */
@@ -65,6 +67,8 @@ int derive_open(struct run *r, const char *role, const char *path, char *err, si
 int derive_open_all(struct run *runs, const char *const *roles, const char *const *paths, size_t n,
                     char *err, size_t errlen);
 void derive_close(struct run *r);
+/* The last component of its path: the file's name. */
+const char *derive_file_name(const struct run *r);
 /* Sort r's rows into r->by_group (derive_open does); 0, or -1 out of memory
  * (derive then scans).  derive_unindex frees it. */
 int derive_index(struct run *r);
@@ -268,6 +272,10 @@ void derive_cell_str(FILE *out, const char *s);
 void derive_row_head(FILE *out);
 void derive_row_cells(FILE *out, const struct variant *v, struct shape s);
 
+/* The runs view as a Markdown table, one line per run (data/README.md's): its
+ * file, role, GPU and serial, date, wall time beside the plan's estimate, and
+ * its points by disposition. */
+void derive_runs_markdown(FILE *out, const struct run *runs, size_t nruns);
 int derive_table(FILE *out, const char *view, const struct run *runs, size_t nruns,
                  const char *arg, char *err, size_t errlen);
 /* The names of the views, for usage text. */

@@ -38,10 +38,13 @@ static void view_rungs(FILE *out)
     }
 }
 
-/* runs: what a figure writes in its corner and on its guides */
+/* runs: what a figure writes in its corner and on its guides, and what
+ * data/README.md lists of each run */
 static void view_runs(FILE *out, const struct run *runs, size_t nruns)
 {
-    fputs("role\tgpu\tdate\tcomplete\tpeak_gflops\tcopy_gbs\tcommit\tcpu\tmax_clock_mhz\tdiffers\n",
+    fputs("role\tgpu\tdate\tcomplete\tpeak_gflops\tcopy_gbs\tcommit\tcpu\tmax_clock_mhz\tdiffers"
+          "\tfile\texperiment\tgpu_serial\twall_s\testimated_s\tkernel_timer\tpoints\tpassed"
+          "\tincorrect\tskipped\tfailed\tdamaged\n",
           out);
     for (size_t k = 0; k < nruns; k++) {
         const struct run *r = &runs[k];
@@ -59,7 +62,66 @@ static void view_runs(FILE *out, const struct run *runs, size_t nruns)
         num(out, r->clock_mhz);
         /* of a merged file: the attributes in which its shards differ */
         str(out, !r->merged ? "-" : r->differs[0] ? r->differs : "not recorded (an older merge)");
+        str(out, derive_file_name(r));
+        str(out, r->experiment);
+        str(out, r->gpu_serial);
+        num(out, r->wall_s);
+        num(out, r->estimated_s);
+        fprintf(out, "\t%d\t%zu", r->kernel_timer, r->f.n_rows);
+        size_t counts[TRUST_UNKNOWN + 1];
+        trust_count(&r->f, counts);
+        for (size_t d = 0; d <= TRUST_UNKNOWN; d++) fprintf(out, "\t%zu", counts[d]);
         fputc('\n', out);
+    }
+}
+
+/* "...3254" for each serial of a list "A, B" (the last four digits), into buf */
+static void serial_tails(const char *serials, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (const char *p = serials; *p && used < len;) {
+        size_t n = strcspn(p, ", ");
+        if (n && strncmp(p, "-", n))   /* "-": a shard without a GPU */
+            used += (size_t)snprintf(buf + used, len - used, "%s...%.*s", used ? " and " : "",
+                                     (int)(n > 4 ? 4 : n), p + (n > 4 ? n - 4 : 0));
+        p += n;
+        p += strspn(p, ", ");
+    }
+}
+
+void derive_runs_markdown(FILE *out, const struct run *runs, size_t nruns)
+{
+    fputs("| file | role | GPU | date (UTC) | wall time (plan's estimate) | points |\n"
+          "|---|---|---|---|---|---|\n", out);
+    for (size_t k = 0; k < nruns; k++) {
+        const struct run *r = &runs[k];
+        const int gpu = r->gpu_name[0] && strcmp(r->gpu_name, "none");
+        char serials[200] = "", wall[64] = "not recorded";
+        if (gpu) serial_tails(r->gpu_serial, serials, sizeof serials);
+        if (isfinite(r->wall_s) && r->merged)
+            snprintf(wall, sizeof wall, "%.1f s, the longest shard's", r->wall_s);
+        else if (isfinite(r->wall_s) && isfinite(r->estimated_s))
+            snprintf(wall, sizeof wall, "%.1f s (%.1f s)", r->wall_s, r->estimated_s);
+        else if (isfinite(r->wall_s))
+            snprintf(wall, sizeof wall, "%.1f s", r->wall_s);
+        fprintf(out, "| `%s` | `%s`%s | %s%s%s%s | %.10s %.5s | %s | ", derive_file_name(r), r->role,
+                r->kernel_timer ? ", `--kernel-timer`" : "", gpu ? r->gpu_name : "no GPU",
+                serials[0] ? " (serial " : "", serials, serials[0] ? ")" : "", r->created_utc,
+                strlen(r->created_utc) > 11 ? r->created_utc + 11 : "", wall);
+        size_t counts[TRUST_UNKNOWN + 1];
+        trust_count(&r->f, counts);
+        /* on a GPU, a point is skipped only by design: for want of a GPU, never */
+        static const char *const said[TRUST_UNKNOWN + 1] = {"passed", "incorrect", "skipped",
+                                                            "failed", "damaged"};
+        int parts = 0;
+        if (counts[0] != r->f.n_rows) fprintf(out, "%zu: ", r->f.n_rows);
+        for (size_t d = 0; d <= TRUST_UNKNOWN; d++)
+            if (counts[d])
+                fprintf(out, "%s%zu %s%s", parts++ ? ", " : "", counts[d], said[d],
+                        d == 2 && gpu ? " by design" : "");
+        if (!parts) fputs("none", out);
+        fprintf(out, "%s |\n", r->f.complete ? "" : "; INCOMPLETE");
     }
 }
 
