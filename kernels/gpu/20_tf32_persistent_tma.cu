@@ -13,8 +13,12 @@
  * first wgmma starts its accumulators by its scale-d operand (D = A B) rather
  * than by zeroing them, which would make ptxas serialize the wgmmas (C7515).
  * The `wpt` axis numbers the variant: 1, persistent alone (the epilogue is
- * rung 14's direct, guarded stores).  Products TMA cannot read without 4-byte
- * copies (wgmma_direct) run rung 14's kernel.
+ * rung 14's direct, guarded stores); 3, and each consumer warpgroup writes its
+ * tile 32 rows at a time into one of two 8 KiB buffers of shared memory, from
+ * which one thread stores it by TMA, so that the stores run on under the next
+ * buffer's writes and the next tile's mainloop.  Products TMA cannot read
+ * without 4-byte copies (wgmma_direct) run rung 14's kernel; C that TMA cannot
+ * store (N % 4, a base off 16 bytes) gets variant 1's stores.
  *
  * Prediction (H100): where K is long the store is a few per cent of a tile's
  * time, so 4096^3 and 8192^3 stay within 1% of rung 14 (355 and 365 TFLOP/s).
@@ -23,6 +27,8 @@
  * TB/s copy rate; rung 14 reaches 79-108.  With the next tile's loads under
  * this tile's store, expect +15-25% (an earlier persistent form of rung 17
  * gained that with 128-row tiles, but lost 10% at 8192^3, unexplained).
+ * Variant 3 at 8192 x 4096 x 128: 130-160 TFLOP/s, 70-85% of that bound, as
+ * the stores stream at the copy rate; the squares +0-1%.
  *
  * Outcome (development runs on H100s, NOTES.md): 256-row tiles within -5% to
  * +3% of rung 14 at 4096^3 and 8192^3, no gain at 8192 x 4096 x 128 (108-109
@@ -34,14 +40,19 @@
 #include "rung_config.h"
 #include "wgmma_tile.cuh"
 
+/* the TMA-store epilogue's buffers: two of 32 x 64 floats per consumer warpgroup */
+#define EPI_SMEM (2 * 2 * 32 * 64 * 4)
+
 #ifdef __CUDACC__
 #include <algorithm>
 
 namespace {
-template <int TILE>
+/* TSTORE: the epilogue through shared memory and TMA stores (variant 3), else rung 14's
+ * direct stores (variant 1) */
+template <int TILE, bool TSTORE>
 __global__ void __launch_bounds__(384, 1)
 tf32_persistent(const __grid_constant__ CUtensorMap tmA, const __grid_constant__ CUtensorMap tmB,
-                float *__restrict__ C, int M, int N, int K)
+                const __grid_constant__ CUtensorMap tmC, float *__restrict__ C, int M, int N, int K)
 {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
     using Q = cfg<TILE>;
@@ -127,8 +138,37 @@ tf32_persistent(const __grid_constant__ CUtensorMap tmA, const __grid_constant__
             asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");
             release(it0 + KT - 1);
             it0 += KT;
-            W.store<TILE>(acc, C, M, N, row0, col0);
+            if constexpr (!TSTORE) {
+                W.store<TILE>(acc, C, M, N, row0, col0);
+                continue;
+            }
+            /* 32 rows of the warpgroup's 64 columns at a time, as two 128B-swizzled 32 x 32
+             * boxes in one of its two 8 KiB buffers: a buffer's stores drain while the other
+             * is written, and the last two under the next tile's mainloop */
+            unsigned char *eb = smem + Q::STAGES * Q::STAGE + W.c * 16384;
+            const int cc = 16 * (W.g >> 2) + 4 * W.w + (W.g & 3);   /* this thread's box column */
+            const bool lead = threadIdx.x % 128 == 0;
+#pragma unroll
+            for (int q = 0; q < TILE / 32; q++) {
+                unsigned char *buf = eb + (q & 1) * 8192;
+                if (lead) asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");
+                asm volatile("bar.sync %0, 128;" :: "r"(1 + W.c) : "memory");
+#pragma unroll
+                for (int i = 16 * q; i < 16 * q + 16; i++) {   /* row 8(i/4) + 2t + i%2, box (i/2)%2 */
+                    const int r = 8 * ((i >> 2) & 3) + 2 * W.t + (i & 1);
+                    *(float *)(buf + ((i >> 1) & 1) * 4096 + r * 128 + (((cc >> 2) ^ (r & 7)) << 4) +
+                               (cc & 3) * 4) = acc[i];
+                }
+                asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+                asm volatile("bar.sync %0, 128;" :: "r"(1 + W.c) : "memory");
+                if (lead) {
+                    for (int h = 0; h < 2; h++)
+                        tma_store(&tmC, buf + h * 4096, col0 + 64 * W.c + 32 * h, row0 + 32 * q);
+                    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+                }
+            }
         }
+        if (TSTORE && threadIdx.x % 128 == 0) asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
     }
     cluster_sync();   /* no block leaves while its peer may still signal its barriers */
 #else
@@ -138,12 +178,14 @@ tf32_persistent(const __grid_constant__ CUtensorMap tmA, const __grid_constant__
 }
 }   // namespace
 
-template <int TILE>
+template <int TILE, bool TSTORE>
 static const char *launch(const struct gpu_launch *L)
 {
     if (wgmma_direct(L)) return wgmma_launch<TILE, false>(L, L->C, 1);
-    auto kernel = tf32_persistent<TILE>;
-    const size_t smem = cfg<TILE>::SMEM;
+    if constexpr (TSTORE)   /* TMA cannot store rows that are not 16-byte aligned */
+        if (L->N % 4 || (uintptr_t)L->C % 16) return launch<TILE, false>(L);
+    auto kernel = tf32_persistent<TILE, TSTORE>;
+    const size_t smem = cfg<TILE>::SMEM + (TSTORE ? EPI_SMEM : 0);
     cudaStream_t st = (cudaStream_t)L->stream;
     cudaLaunchAttribute cluster;
     const cudaLaunchConfig_t lc = wgmma_config(dim3(CL), smem, st, &cluster);
@@ -157,14 +199,17 @@ static const char *launch(const struct gpu_launch *L)
     if (L->describe) return describe_kernel(L->describe, kernel, 384, smem, grid);
 
     wgmma_maps m;
-    const char *err = wgmma_maps_make<TILE>(L, &m);
-    if (!err) err = wgmma_start(kernel, grid, smem, st, m.A, m.B, L->C, L->M, L->N, L->K);
+    const char *err = wgmma_maps_make<TILE>(L, &m, TSTORE);
+    if (!err) err = wgmma_start(kernel, grid, smem, st, m.A, m.B, m.C, L->C, L->M, L->N, L->K);
     return wgmma_maps_free(&m, st, err);
 }
 #endif
 
-/* rung 14's tiles, TILE x 128 of C per cluster-tile half; wpt: the variant */
-#define CONFIGS(X)                                                  \
-    X(128, 1, 128, 128, 32, 2, WGMMA_SMEM(128), (launch<128>))      \
-    X(256, 1, 256, 128, 64, 2, WGMMA_SMEM(256), (launch<256>))
+/* rung 14's tiles, TILE x 128 of C a block; wpt, the variant: 1 persistent, 3 and the TMA-store
+ * epilogue */
+#define CONFIGS(X)                                                                 \
+    X(128, 1, 128, 128, 32, 2, WGMMA_SMEM(128), (launch<128, false>))                  \
+    X(256, 1, 256, 128, 64, 2, WGMMA_SMEM(256), (launch<256, false>))                  \
+    X(128, 3, 128, 128, 32, 2, WGMMA_SMEM(128) + EPI_SMEM, (launch<128, true>))        \
+    X(256, 3, 256, 128, 64, 2, WGMMA_SMEM(256) + EPI_SMEM, (launch<256, true>))
 RUNG_CONFIGS(tf32_persistent_tma, CONFIGS)

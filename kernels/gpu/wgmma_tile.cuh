@@ -73,6 +73,14 @@ __device__ static inline void tma_load_mc(void *dst, const CUtensorMap *map, uin
                  :: "r"((uint32_t)__cvta_generic_to_shared(dst)), "l"((uint64_t)map), "r"(c0), "r"(c1),
                     "r"(bar), "h"(mask) : "memory");
 }
+/* The box of `map` at (c0, c1) <- shared src, in this thread's bulk group (boxes past
+ * the tensor's edge are clipped). */
+__device__ static inline void tma_store(const CUtensorMap *map, const void *src, int c0, int c1)
+{
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];"
+                 :: "l"((uint64_t)map), "r"((uint32_t)__cvta_generic_to_shared(src)), "r"(c0), "r"(c1)
+                 : "memory");
+}
 /* Four bytes from global src to shared dst by cp.async, or four zeros when !in
  * (a copy of 0 bytes reads nothing, but src must still be a valid address). */
 __device__ static inline void copy4(unsigned char *dst, const float *src, bool in)
@@ -416,10 +424,12 @@ template <int TILE> static dim3 wgmma_grid(const struct gpu_launch *L, int S)
 /* The tensor maps of A and B for TILE-row tiles, through padded copies where
  * TMA cannot address an operand (wgmma_maps_free frees them, stream-ordered). */
 struct wgmma_maps {
-    CUtensorMap A, B;
+    CUtensorMap A, B, C;
     float *Ap, *Bp;
 };
-template <int TILE> static const char *wgmma_maps_make(const struct gpu_launch *L, wgmma_maps *m)
+/* with_c: also C's, in boxes of 32 x 32 (TMA stores: N % 4 = 0 and C 16-byte aligned) */
+template <int TILE>
+static const char *wgmma_maps_make(const struct gpu_launch *L, wgmma_maps *m, bool with_c = false)
 {
     *m = {};
     /* The driver's tensor-map encoder, fetched per call (cheap) so we need not link libcuda. */
@@ -434,6 +444,7 @@ template <int TILE> static const char *wgmma_maps_make(const struct gpu_launch *
     if (!err) err = padded(L->B, L->K, L->N, &m->Bp, &ldb, st);
     if (!err) err = encode(fn, &m->A, m->Ap ? m->Ap : L->A, L->M, L->K, lda, TILE / CL);
     if (!err) err = encode(fn, &m->B, m->Bp ? m->Bp : L->B, L->K, L->N, ldb, BK);
+    if (!err && with_c) err = encode(fn, &m->C, L->C, L->M, L->N, L->N, 32);
     return err;
 }
 /* Free m's copies after the work queued on the stream; `err`, or the first error. */
