@@ -109,15 +109,21 @@ static void gpus_plan_what_they_can_run(void **state)
     (void)state;
     const char *flags = "-O3 -gencode arch=compute_90,code=sm_90 "
                         "-gencode arch=compute_80,code=compute_80";
+    int sm90a = 0;   /* the configurations of the rungs that declare sm_90a alone */
+    for (size_t k = 0; k < registry_count(); k++) {
+        const struct variant *v = registry_at(k);
+        for (const struct rung_config *c = v->configs; v->only_cc && c->tile >= 0; c++) sm90a++;
+    }
+    assert_true(sm90a >= 2 + 5 + 1);   /* rungs 14 and 17 and the TF32 dispatch row at least */
     const struct {
         struct gpu_caps d;
         int refused;              /* GPU configurations of the ladder refused */
         const char *rung, *reason;   /* one refusal and its words */
     } gpus[] = {
         {{"H100", 90, 227 * 1024, flags}, 0, NULL, NULL},
-        {{"A100", 80, 163 * 1024, flags}, 2 + 5 + 1, "tf32_wgmma_tma", "needs sm_90a (built for it alone: wgmma, TMA); this GPU is sm_80"},
-        {{"B200", 100, 227 * 1024, flags}, 2 + 5 + 1, "tf32_wgmma_tma", "this GPU is sm_100"},
-        {{"RTX 4090", 89, 99 * 1024, flags}, 2 + 5 + 1 + 2 + 2 + 1, "tf32_mma_sync", "needs 105 KiB of shared memory per block; this GPU offers 99 KiB"},
+        {{"A100", 80, 163 * 1024, flags}, sm90a, "tf32_wgmma_tma", "needs sm_90a (built for it alone: wgmma, TMA); this GPU is sm_80"},
+        {{"B200", 100, 227 * 1024, flags}, sm90a, "tf32_wgmma_tma", "this GPU is sm_100"},
+        {{"RTX 4090", 89, 99 * 1024, flags}, sm90a + 2 + 2 + 1, "tf32_mma_sync", "needs 105 KiB of shared memory per block; this GPU offers 99 KiB"},
         {{"T4", 75, 64 * 1024, flags}, -1, "gpu_tiled", "this binary holds no code for sm_75 (built: sm_90 compute_80; make ARCH=75 builds it)"},
     };
     size_t all = 0;

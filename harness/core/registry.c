@@ -71,6 +71,9 @@
     GPU("gpu_short_k", "(past the seeds)", FP32, "#5254A3", 8,                               \
         "a short K: all of it staged once, C stored a whole line per warp", gpu_short_k, 1, \
         ANY_GPU, 20000)                                                                              \
+    GPU("tf32_persistent_tma", "(past the seeds)", TF32, "#2E7D32", 11,                      \
+        "rung 14 made persistent: a pair of blocks per SM pair walks the tiles, its ring of stages running on", \
+        tf32_persistent_tma, 1, ONLY(90), 300000)                                                     \
     PICK("dispatch_fp32", "(one entry point)", FP32, "#636363", 4,                           \
          "one call, FP32: one of rungs 12, 15, 16, 18, 19 and its configuration, picked from the shape by a rule grown from tuning runs", \
          dispatch_fp32, CC(80), 40000)                                                               \

@@ -73,6 +73,14 @@ __device__ static inline void tma_load_mc(void *dst, const CUtensorMap *map, uin
                  :: "r"((uint32_t)__cvta_generic_to_shared(dst)), "l"((uint64_t)map), "r"(c0), "r"(c1),
                     "r"(bar), "h"(mask) : "memory");
 }
+/* The box of `map` at (c0, c1) <- shared src, in this thread's bulk group (boxes past
+ * the tensor's edge are clipped). */
+__device__ static inline void tma_store(const CUtensorMap *map, const void *src, int c0, int c1)
+{
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];"
+                 :: "l"((uint64_t)map), "r"((uint32_t)__cvta_generic_to_shared(src)), "r"(c0), "r"(c1)
+                 : "memory");
+}
 /* Four bytes from global src to shared dst by cp.async, or four zeros when !in
  * (a copy of 0 bytes reads nothing, but src must still be a valid address). */
 __device__ static inline void copy4(unsigned char *dst, const float *src, bool in)
@@ -122,6 +130,78 @@ __device__ static inline void wgmma(float (&d)[TILE / 2], const uint32_t *a, uin
                      " {%8,%9,%10,%11}, %12, 1, 1, 1;"
                      : F8(0) : A_DESC(a, desc));
 }
+
+/* The same for TILE 128 or 256 with a scale-d operand: D = (keep ? D : 0) + A B, so that
+ * a tile's first k-step starts its accumulators, where an instruction zeroing them
+ * between two tiles' wgmmas would make ptxas serialize every wgmma (C7515). */
+template <int TILE>
+__device__ static inline void wgmma_keep(float (&d)[TILE / 2], const uint32_t *a, uint64_t desc, int keep)
+{
+    static_assert(TILE == 128 || TILE == 256, "wgmma_keep: 128 or 256 rows");
+    if constexpr (TILE == 256)
+        asm volatile("{ .reg .pred p; setp.ne.b32 p, %133, 0;"
+                     " wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {" R0_63 "," R64_127 "},"
+                     " {%128,%129,%130,%131}, %132, p, 1, 1; }"
+                     : F64(0), F64(64) : A_DESC(a, desc), "r"(keep));
+    else
+        asm volatile("{ .reg .pred p; setp.ne.b32 p, %69, 0;"
+                     " wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {" R0_63 "},"
+                     " {%64,%65,%66,%67}, %68, p, 1, 1; }"
+                     : F64(0) : A_DESC(a, desc), "r"(keep));
+}
+
+/* The shared A tile of the stage at shared address `addr` as wgmma's B operand: TILE
+ * rows of 128 swizzled bytes, 8-row groups 1024 B apart (SBO), LBO unused under the
+ * swizzle; k-step j starts 32 bytes further along the row (add 2j). */
+__device__ static inline uint64_t wgmma_desc(uint32_t addr)
+{
+    return (uint64_t)((addr & 0x3FFFF) >> 4) | (1ull << 16) | (64ull << 32) | (1ull << 62);
+}
+
+/* A consumer thread (threads 128 to 383): warpgroup c owns the block's C columns
+ * 64c to 64c + 63, warp w of it, lane = 4g + t.  Rung 20 uses it; rung 14's
+ * kernel below keeps the same lines inline, because through this struct ptxas
+ * compiles it differently and it ran 2-23% slower with 256-row tiles (NOTES.md,
+ * rung 20). */
+struct wgmma_consumer {
+    int c, w, lane, g, t;
+    uint32_t off[4];
+    /* Fragment row r = 16w + 8h + g reads C column nmap = 32h + 16(g/4) + 4w + g%4 of this
+     * warpgroup's 64.  The B tile is 4 swizzled 32x32 blocks: element (k, n) sits at byte
+     * (n/32)*4096 + k*128 + (((n%32)/4 ^ k%8) * 16) + (n%4)*4.  For register v (h = v%2,
+     * k = 8j + t + 4(v/2)) that is off[v] + 1024j, and the 32 lanes hit 32 distinct banks. */
+    __device__ explicit wgmma_consumer(int tid)
+        : c(tid / 128 - 1), w(tid / 32 % 4), lane(tid % 32), g(lane / 4), t(lane % 4)
+    {
+        for (int v = 0; v < 4; v++) {
+            const int h = v & 1, k = t + 4 * (v >> 1);
+            off[v] = (2 * c + h) * 4096 + k * 128 + (((4 * (g >> 2) + w) ^ k) << 4) + (g & 3) * 4;
+        }
+    }
+    /* B^T fragments of a slice's 4 k-steps from its B tile (the hardware truncates them to TF32) */
+    __device__ void load(uint32_t (&f)[16], const unsigned char *b) const
+    {
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+#pragma unroll
+            for (int v = 0; v < 4; v++) f[4 * j + v] = *(const uint32_t *)(b + off[v] + 1024 * j);
+    }
+    /* The tile at (row0, col0) into C, guarded: acc[i] is C^T row 16w + g + 8((i/2)%2),
+     * column 8(i/4) + 2t + i%2 */
+    template <int TILE>
+    __device__ void store(float (&acc)[TILE / 2], float *__restrict__ C, int M, int N, int row0,
+                          int col0) const
+    {
+#pragma unroll
+        for (int i = 0; i < TILE / 2; i++) asm volatile("" : "+f"(acc[i]) :: "memory");   /* no hoisting */
+        const int n = col0 + 64 * c + 16 * (g >> 2) + 4 * w + (g & 3);
+#pragma unroll
+        for (int i = 0; i < TILE / 2; i++) {
+            const int m = row0 + 8 * (i >> 2) + 2 * t + (i & 1), nn = n + 32 * ((i >> 1) & 1);
+            if (m < M && nn < N) C[(size_t)m * N + nn] = acc[i];
+        }
+    }
+};
 #endif
 
 /* Part blockIdx.z of gridDim.z of the TILE x 128 tile of C at (x, y): slices
@@ -341,6 +421,64 @@ template <int TILE> static dim3 wgmma_grid(const struct gpu_launch *L, int S)
     return dim3((L->N + BN * CL - 1) / (BN * CL) * CL, (L->M + TILE - 1) / TILE, S);
 }
 
+/* The tensor maps of A and B for TILE-row tiles, through padded copies where
+ * TMA cannot address an operand (wgmma_maps_free frees them, stream-ordered). */
+struct wgmma_maps {
+    CUtensorMap A, B, C;
+    float *Ap, *Bp;
+};
+/* with_c: also C's, in boxes of 32 x 32 (TMA stores: N % 4 = 0 and C 16-byte aligned) */
+template <int TILE>
+static const char *wgmma_maps_make(const struct gpu_launch *L, wgmma_maps *m, bool with_c = false)
+{
+    *m = {};
+    /* The driver's tensor-map encoder, fetched per call (cheap) so we need not link libcuda. */
+    void *fn = NULL;
+    cudaDriverEntryPointQueryResult q;
+    cudaError_t e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q);
+    if (e != cudaSuccess) return cudaGetErrorString(e);
+    if (q != cudaDriverEntryPointSuccess || !fn) return "cuTensorMapEncodeTiled not available";
+    cudaStream_t st = (cudaStream_t)L->stream;
+    int lda, ldb;
+    const char *err = padded(L->A, L->M, L->K, &m->Ap, &lda, st);
+    if (!err) err = padded(L->B, L->K, L->N, &m->Bp, &ldb, st);
+    if (!err) err = encode(fn, &m->A, m->Ap ? m->Ap : L->A, L->M, L->K, lda, TILE / CL);
+    if (!err) err = encode(fn, &m->B, m->Bp ? m->Bp : L->B, L->K, L->N, ldb, BK);
+    if (!err && with_c) err = encode(fn, &m->C, L->C, L->M, L->N, L->N, 32);
+    return err;
+}
+/* Free m's copies after the work queued on the stream; `err`, or the first error. */
+static const char *wgmma_maps_free(wgmma_maps *m, cudaStream_t st, const char *err)
+{
+    cudaError_t e;
+    if (m->Ap && (e = cudaFreeAsync(m->Ap, st)) != cudaSuccess && !err) err = cudaGetErrorString(e);
+    if (m->Bp && (e = cudaFreeAsync(m->Bp, st)) != cudaSuccess && !err) err = cudaGetErrorString(e);
+    return err;
+}
+
+/* The launch of a grid of 384-thread blocks in clusters of CL along x, with
+ * `smem` bytes of dynamic shared memory each. */
+static cudaLaunchConfig_t wgmma_config(dim3 grid, size_t smem, cudaStream_t st, cudaLaunchAttribute *cluster)
+{
+    cluster->id = cudaLaunchAttributeClusterDimension;
+    cluster->val.clusterDim.x = CL, cluster->val.clusterDim.y = cluster->val.clusterDim.z = 1;
+    cudaLaunchConfig_t lc = {};
+    lc.gridDim = grid;
+    lc.blockDim = dim3(384), lc.dynamicSmemBytes = smem, lc.stream = st;
+    lc.attrs = cluster, lc.numAttrs = 1;
+    return lc;
+}
+template <typename... Params, typename... Args>
+static const char *wgmma_start(void (*kernel)(Params...), dim3 grid, size_t smem, cudaStream_t st,
+                               Args... args)
+{
+    cudaLaunchAttribute cluster;
+    const cudaLaunchConfig_t lc = wgmma_config(grid, smem, st, &cluster);
+    cudaError_t e = cudaLaunchKernelEx(&lc, kernel, args...);
+    if (e == cudaSuccess) e = cudaGetLastError();
+    return e == cudaSuccess ? NULL : cudaGetErrorString(e);
+}
+
 /* wgmma_launch below, by TMA (with padded copies where needed) or DIRECT. */
 template <int TILE, bool SPLIT, bool DIRECT>
 static const char *wgmma_launch_as(const struct gpu_launch *L, float *P, int S)
@@ -353,37 +491,10 @@ static const char *wgmma_launch_as(const struct gpu_launch *L, float *P, int S)
     if (L->describe) return describe_kernel(L->describe, kernel, 384, smem, grid);
 
     cudaStream_t st = (cudaStream_t)L->stream;
-    CUtensorMap tmA = {}, tmB = {};
-    float *Ap = NULL, *Bp = NULL;
-    const char *err = NULL;
-    if (!DIRECT) {
-        /* The driver's tensor-map encoder, fetched per call (cheap) so we need not link libcuda. */
-        void *fn = NULL;
-        cudaDriverEntryPointQueryResult q;
-        e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q);
-        if (e != cudaSuccess) return cudaGetErrorString(e);
-        if (q != cudaDriverEntryPointSuccess || !fn) return "cuTensorMapEncodeTiled not available";
-        int lda, ldb;
-        err = padded(L->A, L->M, L->K, &Ap, &lda, st);
-        if (!err) err = padded(L->B, L->K, L->N, &Bp, &ldb, st);
-        if (!err) err = encode(fn, &tmA, Ap ? Ap : L->A, L->M, L->K, lda, TILE / CL);
-        if (!err) err = encode(fn, &tmB, Bp ? Bp : L->B, L->K, L->N, ldb, BK);
-    }
-    if (!err) {
-        cudaLaunchAttribute cluster;
-        cluster.id = cudaLaunchAttributeClusterDimension;
-        cluster.val.clusterDim.x = CL, cluster.val.clusterDim.y = cluster.val.clusterDim.z = 1;
-        cudaLaunchConfig_t lc = {};
-        lc.gridDim = grid;
-        lc.blockDim = dim3(384), lc.dynamicSmemBytes = smem, lc.stream = st;
-        lc.attrs = &cluster, lc.numAttrs = 1;
-        e = cudaLaunchKernelEx(&lc, kernel, tmA, tmB, L->A, L->B, P, L->M, L->N, L->K);
-        if (e == cudaSuccess) e = cudaGetLastError();
-        if (e != cudaSuccess) err = cudaGetErrorString(e);
-    }
-    if (Ap && (e = cudaFreeAsync(Ap, st)) != cudaSuccess && !err) err = cudaGetErrorString(e);
-    if (Bp && (e = cudaFreeAsync(Bp, st)) != cudaSuccess && !err) err = cudaGetErrorString(e);
-    return err;
+    wgmma_maps m = {};
+    const char *err = DIRECT ? NULL : wgmma_maps_make<TILE>(L, &m);
+    if (!err) err = wgmma_start(kernel, grid, smem, st, m.A, m.B, L->A, L->B, P, L->M, L->N, L->K);
+    return wgmma_maps_free(&m, st, err);
 }
 
 /* Launch (or describe) S parts of every TILE-row tile of C, into P (C itself
