@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "core/registry.h"
 
 #include "util.h"
 
@@ -348,6 +349,54 @@ static void an_unknown_key_fails_naming_file_and_line(void **state)
     test_rmtree(dir);
 }
 
+/* The counts of rungs the paper prints are of the rungs its runs measured (a
+ * rung added since is not counted), and a rung's number is its place in the
+ * registry: a run of one host rung counts one rung, one host rung, no kernel
+ * past the tutorials; an unknown rung's number is refused, naming it. */
+static void registry_keys_count_the_measured_rungs(void **state)
+{
+    (void)state;
+    char dir[256], ini[300], h5[300], claims[300], tex[300], bad[300], arg[320], values[300];
+    test_tmpdir(dir, sizeof dir);
+    snprintf(ini, sizeof ini, "%s/one.ini", dir);
+    snprintf(h5, sizeof h5, "%s/one.h5", dir);
+    snprintf(claims, sizeof claims, "%s/claims.ini", dir);
+    snprintf(tex, sizeof tex, "%s/keys.tex", dir);
+    snprintf(bad, sizeof bad, "%s/bad.tex", dir);
+    snprintf(values, sizeof values, "%s/values.tex", dir);
+    test_write_file(ini, "[experiment]\nname = one\nseed = 3\n[h]\nvariants = host_naive\n"
+                         "sizes = 8\nopt_levels = 1\n");
+    test_write_file(claims, "[c]\ntext = {range} rows unverified\nvalue = unverified\nruns = host\n"
+                            "expect = at_most 0\n");
+    test_write_file(tex, "\\val{registry.rungs} \\val{registry.host_rungs} \\val{registry.past_rungs} "
+                         "\\val{registry.number.dispatch_fp32}\n");
+    test_write_file(bad, "\\val{registry.number.no_such_rung}\n");
+    char *out, *err;
+    char *run[] = {(char *)test_binary(), "run", ini, "-o", h5, NULL};
+    assert_int_equal(test_run(run, &out, &err), 0);
+    free(out), free(err);
+    snprintf(arg, sizeof arg, "host=%s", h5);
+    char *ok[] = {(char *)test_binary(), "values", "--claims", claims, "--out", values, "--tables", dir,
+                  arg, "--", tex, NULL};
+    if (test_run(ok, &out, &err) != 0) fail_msg("values: %s", err);
+    free(out), free(err);
+    char *text = test_read_file(values, NULL), want[256];
+    const struct variant *d = registry_find("dispatch_fp32");
+    assert_non_null(d);
+    snprintf(want, sizeof want, "\\valdef{registry.number.dispatch_fp32}{%d}", registry_number(d));
+    const char *expect[] = {"\\valdef{registry.rungs}{1}", "\\valdef{registry.host_rungs}{1}",
+                            "\\valdef{registry.past_rungs}{0}", want};
+    for (size_t i = 0; i < 4; i++)
+        if (!strstr(text, expect[i])) fail_msg("no %s in:\n%s", expect[i], text);
+    free(text);
+    char *refused[] = {(char *)test_binary(), "values", "--claims", claims, "--out", values, "--tables",
+                       dir, arg, "--", bad, NULL};
+    assert_int_equal(test_run(refused, &out, &err), 1);
+    if (!strstr(err, "no_such_rung") || !strstr(err, "bad.tex:1")) fail_msg("stderr: %s", err);
+    free(out), free(err);
+    test_rmtree(dir);
+}
+
 static void no_paper_source_uses_a_num_macro(void **state)
 {
     (void)state;
@@ -566,6 +615,7 @@ static void every_bibliography_entry_has_author_year_and_url(void **state)
 const struct CMUnitTest paper_tests[] = {
     cmocka_unit_test(values_answer_every_key_of_the_paper),
     cmocka_unit_test(an_unknown_key_fails_naming_file_and_line),
+    cmocka_unit_test(registry_keys_count_the_measured_rungs),
     cmocka_unit_test(no_paper_source_uses_a_num_macro),
     cmocka_unit_test(the_prose_holds_no_hand_typed_measurement),
     cmocka_unit_test(claims_name_the_papers_figures_and_tables),

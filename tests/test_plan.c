@@ -257,7 +257,7 @@ static void split_axis_applies_to_decomposition_rungs(void **state)
 
 /* The dispatch rule picks configurations its rungs have, made for the shape
  * (a GEMV-like configuration only where C is as narrow as it is for), for any
- * shape, FP32 rungs for the FP32 row, and the ones it states (20_dispatch.cu):
+ * shape, FP32 rungs for the FP32 row, and the ones it states (21_dispatch.cu):
  * a decode shape gets small tiles, a large one the large tile, the smallest
  * TF32 problems an FP32 rung, a small unaligned one rung 17 (which loads its
  * rows directly), a short K rung 19. */
@@ -324,7 +324,7 @@ static void dispatch_rule_picks_what_exists(void **state)
     assert_true(registry_find("dispatch_fp32")->dispatch && !registry_find("gpu_splitk")->dispatch);
 }
 
-/* The rule in 20_dispatch.cu is what scripts/grow-dispatch.py grows from the
+/* The rule in 21_dispatch.cu is what scripts/grow-dispatch.py grows from the
  * shipped tuning runs, line for line: a rule edited by hand, or runs replaced
  * without growing it again, fail here. */
 static void dispatch_rule_is_grown_from_the_tuning_runs(void **state)
@@ -350,9 +350,9 @@ static void dispatch_rule_is_grown_from_the_tuning_runs(void **state)
         strcat(strcat(grown, line), "\n");
     }
     assert_non_null(fp32_end);
-    /* 20_dispatch.cu's: between "if (!tf32) {" and the function's end, the FP32
+    /* 21_dispatch.cu's: between "if (!tf32) {" and the function's end, the FP32
      * block's closing brace between the two trees */
-    char *src = test_read_file("kernels/gpu/20_dispatch.cu", NULL), code[16384] = "";
+    char *src = test_read_file("kernels/gpu/21_dispatch.cu", NULL), code[16384] = "";
     char *at = strstr(src, "    if (!tf32) {\n");
     assert_non_null(at);
     at = strchr(at, '\n') + 1;

@@ -498,13 +498,37 @@ no_data:
     return -1;
 }
 
-/* registry.rungs, .host_rungs, .seed_rungs, .past_rungs, .last_kernel: counts of
- * the ladder's entries, so that no count of rungs is typed into the prose. */
-static int registry_key(const char *what, char *out, size_t len, char *why, size_t whylen)
+/* Whether any of the runs has a row of rung v. */
+static int runs_hold(const struct variant *v, const struct run *runs, size_t nruns)
 {
+    for (size_t i = 0; i < nruns; i++)
+        for (size_t j = 0; j < runs[i].f.n_rows; j++)
+            if (!strcmp(runs[i].f.rows[j].variant, v->name)) return 1;
+    return 0;
+}
+
+/* registry.rungs, .host_rungs, .seed_rungs, .past_rungs, .last_kernel: counts of
+ * the ladder's entries that the runs measured (a rung added since has no rows
+ * there, and the paper, which reads those runs, does not count it), so that no
+ * count of rungs is typed into the prose; registry.number.RUNG: a rung's number
+ * in the ladder (its place in the registry, as the tables print it). */
+static int registry_key(char **p, int n, const struct run *runs, size_t nruns, char *out, size_t len,
+                        char *why, size_t whylen)
+{
+    if (n == 3 && !strcmp(p[1], "number")) {
+        const struct variant *v = registry_find(p[2]);
+        if (!v) {
+            snprintf(why, whylen, "no rung '%s' in the registry", p[2]);
+            return -1;
+        }
+        snprintf(out, len, "%d", registry_number(v));
+        return 0;
+    }
+    const char *what = n == 2 ? p[1] : "";
     int all = 0, host = 0, seed = 0, past = 0, last = 0;
     for (size_t i = 0; i < registry_count(); i++) {
         const struct variant *v = registry_at(i);
+        if (!runs_hold(v, runs, nruns)) continue;
         const int kernel = !v->dispatch && !registry_is_reference(v);
         all++;
         if (v->device == DEV_HOST) host++;
@@ -520,7 +544,8 @@ static int registry_key(const char *what, char *out, size_t len, char *why, size
             snprintf(out, len, "%d", k[i].v);
             return 0;
         }
-    snprintf(why, whylen, "no such key (registry.rungs|host_rungs|seed_rungs|past_rungs|last_kernel)");
+    snprintf(why, whylen, "no such key (registry.rungs|host_rungs|seed_rungs|past_rungs|last_kernel, "
+                          "registry.number.RUNG)");
     return -1;
 }
 
@@ -576,7 +601,7 @@ int values_key(const char *key, const struct run *runs, size_t nruns, const stru
         snprintf(why, whylen, "no such claim value (claim.ID.text|measured|expected|verdict|min|max|min_at|max_at|dev_pct)");
         return -1;
     }
-    if (!strcmp(p[0], "registry")) return registry_key(n == 2 ? p[1] : "", out, outlen, why, whylen);
+    if (!strcmp(p[0], "registry")) return registry_key(p, n, runs, nruns, out, outlen, why, whylen);
     const struct run *r = value_role_run(runs, nruns, p[0]);
     if (!r) {
         snprintf(why, whylen, "no run has the role '%s'", p[0]);

@@ -73,11 +73,14 @@
  *   ROLE.largest_step.SHAPE  ROLE.largest_step_rung.SHAPE  (GPU FP32 rungs)
  *   ROLE.smallest_step.SHAPE ROLE.smallest_step_rung.SHAPE
  *   registry.rungs  registry.host_rungs  registry.seed_rungs  registry.past_rungs
- *   registry.last_kernel     the ladder's entries (registry.h): all of them, the
- *                            host rungs, the GPU kernels written as the tutorials
- *                            write them, the hand-written GPU kernels past them
- *                            (dispatch entries and cuBLAS not counted), and the
- *                            number of the last hand-written GPU kernel
+ *   registry.last_kernel     the ladder's entries (registry.h) that the runs
+ *                            measured: all of them, the host rungs, the GPU
+ *                            kernels written as the tutorials write them, the
+ *                            hand-written GPU kernels past them (dispatch entries
+ *                            and cuBLAS not counted), and the number of the last
+ *                            hand-written GPU kernel
+ *   registry.number.RUNG     a rung's number in the ladder (its place in the
+ *                            registry, as the tables print it)
  *   claim.ID.text  claim.ID.measured  claim.ID.expected  claim.ID.verdict
  *                            (a range of numbers printed with an en dash)
  *   claim.ID.min  claim.ID.max  claim.ID.min_at  claim.ID.max_at (where they
