@@ -501,9 +501,11 @@ no_data:
 /* Whether any of the runs has a row of rung v. */
 static int runs_hold(const struct variant *v, const struct run *runs, size_t nruns)
 {
-    for (size_t i = 0; i < nruns; i++)
-        for (size_t j = 0; j < runs[i].f.n_rows; j++)
-            if (!strcmp(runs[i].f.rows[j].variant, v->name)) return 1;
+    for (size_t i = 0; i < nruns; i++) {
+        const struct row_span c = derive_rows_of_rung(&runs[i], v->name);
+        for (size_t j = 0; j < c.n; j++)
+            if (!strcmp(row_span_at(&c, j)->variant, v->name)) return 1;
+    }
     return 0;
 }
 
