@@ -64,7 +64,8 @@ gpu_gemv 256 8 0
 gpu_gemv 32 8 3
 gpu_short_k 64 0
 tf32_persistent_tma 256 1
-tf32_persistent_tma 128 3
+tf32_persistent_tma 256 7
+tf32_persistent_tma 128 39
 dispatch_fp32 0 0
 dispatch_tf32 0 0
 test_racy_tiled 16 0"

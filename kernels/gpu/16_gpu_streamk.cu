@@ -34,7 +34,6 @@
 #include "async_pipeline.cuh"
 
 #ifdef __CUDACC__
-#include <climits>
 #include <cuda_runtime.h>
 
 #include "block_order.cuh"
@@ -42,56 +41,10 @@
 #include "load4.cuh"
 #include "matmul.h"
 #include "split_k.cuh"
+#include "stream_k.cuh"
 
 constexpr int SK_SHARE = 8;         /* most blocks per stream-K tile, by the grid's size */
 constexpr int SK_MIN_SLICES = 4;    /* fewest slices a block */
-
-/* The decomposition, the same on host and device: T tiles of I slices each, a
- * grid of G blocks, the first `sk` tiles shared out by iterations (W = sk I of
- * them), the rest tile by tile. */
-struct sk_plan {
-    int T, tx, ty, I, G, sk;
-    long long W;
-};
-
-/* The first iteration of block b's run, and the block whose run holds iteration x. */
-__host__ __device__ inline long long sk_begin(const sk_plan &p, int b) { return b * p.W / p.G; }
-__host__ __device__ inline int sk_block_of(const sk_plan &p, long long x)
-{
-    return (int)(((x + 1) * p.G + p.W - 1) / p.W - 1);
-}
-
-static sk_plan sk_plan_for(int M, int N, int K, int BM, int BN, long long resident)
-{
-    sk_plan p;
-    p.tx = (N + BN - 1) / BN, p.ty = (M + BM - 1) / BM, p.T = p.tx * p.ty;
-    p.I = (K + SLICE - 1) / SLICE;
-    long long G = resident;
-    const long long rem = p.T % G;
-    /* the partial wave, when at most half full and enough for SK_MIN_SLICES a block */
-    p.sk = p.T < G                                                     ? p.T
-           : 2 * rem <= G && rem * p.I >= G * SK_MIN_SLICES ? (int)rem
-                                                               : 0;
-    if (p.T < G) {   /* all of C shared out: bound the blocks per tile and per slice */
-        G = G < (long long)p.T * SK_SHARE ? G : (long long)p.T * SK_SHARE;
-        const long long by_slices = (long long)p.T * p.I / SK_MIN_SLICES;
-        G = G < by_slices ? G : by_slices;
-        G = G > 1 ? G : 1;
-    }
-    p.G = (int)G, p.W = (long long)p.sk * p.I;
-    return p;
-}
-
-/* The most blocks that share one tile. */
-static int sk_most_shared(const sk_plan &p)
-{
-    int most = 1;
-    for (int t = 0; t < p.sk; t++) {
-        const int n = sk_block_of(p, (long long)(t + 1) * p.I - 1) - sk_block_of(p, (long long)t * p.I) + 1;
-        most = n > most ? n : most;
-    }
-    return most;
-}
 
 /* threadIdx.x and blockIdx.x, read anew where they are used (volatile reads the
  * compiler cannot hoist): read once, what follows from them stays live across
@@ -206,21 +159,13 @@ static const char *launch(const struct gpu_launch *L)
     async_shape a;
     const char *why = async_shape_of<BM, BN, TM>(kernel, &a);
     if (why) return why;
-    const sk_plan p = sk_plan_for(L->M, L->N, L->K, BM, BN, a.resident);
-    if (p.W + p.I > INT_MAX) return "stream-K: more than INT_MAX iterations (K too large)";
-    if (p.sk && p.W < p.G) return "stream-K: a block without iterations (the plan is wrong)";
+    const sk_plan p = sk_plan_for(L->M, L->N, L->K, BM, BN, SLICE, a.resident, SK_MIN_SLICES, SK_SHARE);
     /* the workspace: two part slots a block, then a counter a stream-K tile */
     const size_t parts = p.sk ? (size_t)2 * p.G * BM * BN * sizeof(float) : 0,
                  need = parts + (size_t)p.sk * sizeof(int);
-    if (L->describe) {
-        why = describe_kernel(L->describe, kernel, a.threads, a.smem, dim3(p.G));
-        L->describe->k_splits = sk_most_shared(p);
-        L->describe->workspace_bytes = need;
-        return why;
-    }
-    if (need > GPU_WORKSPACE_MAX_BYTES) return "stream-K: the parts exceed the workspace limit";
-    if (need && (!L->workspace || L->workspace_bytes < need))
-        return "stream-K: the workspace given is smaller than the parts and counters";
+    why = L->describe ? describe_kernel(L->describe, kernel, a.threads, a.smem, dim3(p.G)) : NULL;
+    if (!why) why = sk_check(L, p, need);
+    if (why || L->describe) return why;
     float4 *slots = (float4 *)L->workspace;
     int *count = (int *)((char *)L->workspace + parts);
     kernel<<<p.G, a.threads, a.smem, (cudaStream_t)L->stream>>>(L->C, L->A, L->B, L->M, L->N, L->K, p,

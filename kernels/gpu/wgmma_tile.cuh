@@ -427,9 +427,10 @@ struct wgmma_maps {
     CUtensorMap A, B, C;
     float *Ap, *Bp;
 };
-/* with_c: also C's, in boxes of 32 x 32 (TMA stores: N % 4 = 0 and C 16-byte aligned) */
+/* with_c: also C's, in boxes of 32 x 32 (TMA stores: N % 4 = 0 and C 16-byte aligned);
+ * cl: the blocks of a cluster, each loading 1/cl of the A slice */
 template <int TILE>
-static const char *wgmma_maps_make(const struct gpu_launch *L, wgmma_maps *m, bool with_c = false)
+static const char *wgmma_maps_make(const struct gpu_launch *L, wgmma_maps *m, bool with_c = false, int cl = CL)
 {
     *m = {};
     /* The driver's tensor-map encoder, fetched per call (cheap) so we need not link libcuda. */
@@ -442,7 +443,7 @@ static const char *wgmma_maps_make(const struct gpu_launch *L, wgmma_maps *m, bo
     int lda, ldb;
     const char *err = padded(L->A, L->M, L->K, &m->Ap, &lda, st);
     if (!err) err = padded(L->B, L->K, L->N, &m->Bp, &ldb, st);
-    if (!err) err = encode(fn, &m->A, m->Ap ? m->Ap : L->A, L->M, L->K, lda, TILE / CL);
+    if (!err) err = encode(fn, &m->A, m->Ap ? m->Ap : L->A, L->M, L->K, lda, TILE / cl);
     if (!err) err = encode(fn, &m->B, m->Bp ? m->Bp : L->B, L->K, L->N, ldb, BK);
     if (!err && with_c) err = encode(fn, &m->C, L->C, L->M, L->N, L->N, 32);
     return err;
@@ -456,12 +457,13 @@ static const char *wgmma_maps_free(wgmma_maps *m, cudaStream_t st, const char *e
     return err;
 }
 
-/* The launch of a grid of 384-thread blocks in clusters of CL along x, with
+/* The launch of a grid of 384-thread blocks in clusters of cl along x, with
  * `smem` bytes of dynamic shared memory each. */
-static cudaLaunchConfig_t wgmma_config(dim3 grid, size_t smem, cudaStream_t st, cudaLaunchAttribute *cluster)
+static cudaLaunchConfig_t wgmma_config(dim3 grid, size_t smem, cudaStream_t st, cudaLaunchAttribute *cluster,
+                                       unsigned cl = CL)
 {
     cluster->id = cudaLaunchAttributeClusterDimension;
-    cluster->val.clusterDim.x = CL, cluster->val.clusterDim.y = cluster->val.clusterDim.z = 1;
+    cluster->val.clusterDim.x = cl, cluster->val.clusterDim.y = cluster->val.clusterDim.z = 1;
     cudaLaunchConfig_t lc = {};
     lc.gridDim = grid;
     lc.blockDim = dim3(384), lc.dynamicSmemBytes = smem, lc.stream = st;
