@@ -71,6 +71,8 @@ ifneq ($(strip $(NVCC)),)
                 build/harness/device/gpu_open.o build/harness/device/kernel_timer.o
   # test-only binaries with the wrong-on-purpose kernels (tests/faulty_kernels.cu)
   TEST_BINS  := build/tests/mmladder-faulty build/tests/sanitize-one
+  # the stream-K plan walked on the host (tests/stream_k_plan.cu), for test_plan.c
+  TEST_CU_OBJ := build/tests/stream_k_plan.o
   CPPFLAGS   += -DMM_HAVE_CUDA=1
   LINK       := $(NVCC)
   # CUPTI (the second timer) is part of the toolkit; older layouts keep it in extras/CUPTI.
@@ -323,7 +325,7 @@ bin/mmladder: build/harness/cli/main.o $(LIB_OBJ)
 	@mkdir -p $(@D)
 	$(LINK) -o $@ $^ $(LIBS)
 
-build/tests/run_tests: $(patsubst tests/%.c,build/tests/%.o,$(TEST_SRC)) $(LIB_OBJ)
+build/tests/run_tests: $(patsubst tests/%.c,build/tests/%.o,$(TEST_SRC)) $(TEST_CU_OBJ) $(LIB_OBJ)
 	@mkdir -p $(@D)
 	$(LINK) -o $@ $^ $(LIBS) $(CMOCKA_LIBS)
 
@@ -363,6 +365,10 @@ build/tests/registry_faulty.o: harness/core/registry.c $(HARNESS_H) $(wildcard k
 	$(CC) -std=c11 $(CFLAGS) $(WARN) $(CPPFLAGS) -DMM_TEST_RUNGS=1 -c $< -o $@
 
 build/tests/faulty_kernels.o: tests/faulty_kernels.cu kernels/matmul.h kernels/gpu/launch.cuh
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCCFLAGS) -Ikernels -c $< -o $@
+
+build/tests/stream_k_plan.o: tests/stream_k_plan.cu kernels/gpu/stream_k.cuh kernels/matmul.h
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -Ikernels -c $< -o $@
 

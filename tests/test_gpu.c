@@ -190,7 +190,8 @@ static void test_every_rung_is_correct_on_odd_shapes(void **state)
 /* Every hand-written rung gives bitwise the same C on every run, and the right
  * one, at the shapes where dividing K among blocks has its edges: K smaller than
  * the split, K = 1, a single tile, more tiles than a persistent grid holds, more
- * rows than a launch-order group (2048), long K under a small C.  The rungs that
+ * rows than a launch-order group (2048), long K under a small C, fewer tiles than
+ * a persistent grid with too short a K to share them.  The rungs that
  * divide K (split-K, stream-K) must do so at some of them. */
 static void decomposition_is_deterministic_at_its_edges(void **state)
 {
@@ -199,7 +200,8 @@ static void decomposition_is_deterministic_at_its_edges(void **state)
         int M, N, K, split;
     } cases[] = {{64, 64, 40, 8},       {70, 33, 1, 4},       {20, 30, 5000, 0},
                  {100, 90, 20000, 0},   {2500, 2500, 96, 0},  {2100, 300, 700, 3},
-                 {16, 4096, 4096, 0},   {128, 128, 65536, 0}, {1000, 1000, 3000, 0}};
+                 {16, 4096, 4096, 0},   {128, 128, 65536, 0}, {1000, 1000, 3000, 0},
+                 {2000, 2000, 100, 0}};
     int failures = 0, shared = 0;
     for (size_t s = 0; s < sizeof cases / sizeof cases[0]; s++) {
         const int M = cases[s].M, N = cases[s].N, K = cases[s].K;

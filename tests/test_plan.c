@@ -255,6 +255,46 @@ static void split_axis_applies_to_decomposition_rungs(void **state)
     plan_done(e);
 }
 
+#if MM_HAVE_CUDA
+/* tests/stream_k_plan.cu: NULL, or what is wrong with the plan of this shape */
+const char *stream_k_plan_check(int M, int N, int K, int bm, int bn, long long resident, int min_slices,
+                                int share, int aligned);
+#endif
+
+/* The stream-K plans of rungs 16 and 20 (kernels/gpu/stream_k.cuh), walked as
+ * their kernels walk them, at sizes on either side of their tiles' edges, K of
+ * a slice to thousands, on the workers of an H100 (66 clusters of rung 20, 132
+ * and 264 blocks) and of a small GPU: every slice computed once, the shared
+ * tiles' pieces where the fix-up looks for them, no run under its floor, and
+ * the aligned plan's runs within their tiles (stream_k_plan_check says which
+ * of these fails, and where). */
+static void stream_k_plans_compute_every_slice_once(void **state)
+{
+    (void)state;
+#if !MM_HAVE_CUDA
+    print_message("skipped: the stream-K plan is CUDA C++, built with nvcc only\n");
+    skip();
+#else
+    static const int sizes[] = {1, 17, 100, 255, 256, 257, 640, 1000, 1920, 2304, 2999, 4352, 8192};
+    static const int depths[] = {1, 32, 40, 100, 255, 256, 700, 2997, 8192, 65536};
+    static const int tiles[][2] = {{256, 256}, {128, 256}, {128, 128}, {64, 64}};
+    static const long long workers[] = {66, 132, 264, 7};
+    int plans = 0;
+    for (size_t m = 0; m < sizeof sizes / sizeof *sizes; m++)
+        for (size_t n = 0; n < sizeof sizes / sizeof *sizes; n++)
+            for (size_t k = 0; k < sizeof depths / sizeof *depths; k++)
+                for (size_t t = 0; t < sizeof tiles / sizeof *tiles; t++)
+                    for (size_t w = 0; w < sizeof workers / sizeof *workers; w++)
+                        for (int aligned = 0; aligned < 2; aligned++, plans++) {
+                            const char *why = stream_k_plan_check(sizes[m], sizes[n], depths[k], tiles[t][0],
+                                                                  tiles[t][1], workers[w], aligned ? 8 : 4, 8,
+                                                                  aligned);
+                            if (why) fail_msg("%s", why);
+                        }
+    assert_int_equal(plans, 13 * 13 * 10 * 4 * 4 * 2);
+#endif
+}
+
 /* The dispatch rule picks configurations its rungs have, made for the shape
  * (a GEMV-like configuration only where C is as narrow as it is for), for any
  * shape, FP32 rungs for the FP32 row, and the ones it states (21_dispatch.cu):
@@ -671,6 +711,7 @@ const struct CMUnitTest plan_tests[] = {
     cmocka_unit_test(expansion_uses_only_each_variants_axes),
     cmocka_unit_test(split_axis_applies_to_decomposition_rungs),
     cmocka_unit_test(all_configs_takes_each_rungs_own),
+    cmocka_unit_test(stream_k_plans_compute_every_slice_once),
     cmocka_unit_test(dispatch_rule_picks_what_exists),
     cmocka_unit_test(dispatch_rule_is_grown_from_the_tuning_runs),
     cmocka_unit_test(every_shipped_experiment_plans),

@@ -34,7 +34,8 @@ __host__ __device__ inline int sk_block_of(const sk_plan &p, long long x)
  * fewer tiles than workers is shared by at most `share` workers a tile, each of
  * at least min_slices.  `aligned`: each shared tile is cut into the same number
  * of equal runs, as many as fit in the workers (a run ends where its tile does;
- * the workers left over start on whole tiles), so that runs of a tile row or
+ * the workers left over start on whole tiles; where fewer than two fit, no tile
+ * is shared), so that runs of a tile row or
  * column at the same depth of K read the same slices of A or B at about the
  * same time; else the runs are cut from all the shared slices in a row, one a
  * worker, and start at any depth. */
@@ -57,8 +58,11 @@ static inline sk_plan sk_plan_for(int M, int N, int K, int bm, int bn, int slice
     }
     p.D = (int)G;
     if (aligned && p.sk) {   /* runs a tile: as many as fit, none under min_slices */
-        long long runs = G / p.sk < p.I / min_slices ? G / p.sk : p.I / min_slices;
-        G = p.sk * (runs > 1 ? runs : 1);
+        const long long runs = G / p.sk < p.I / min_slices ? G / p.sk : p.I / min_slices;
+        if (runs >= 2)
+            G = p.sk * runs;
+        else   /* one run a tile is a whole tile: no tile shared, a worker a tile */
+            p.sk = 0, G = p.D = (int)(resident < p.T ? resident : p.T);
     }
     p.G = (int)G, p.W = (long long)p.sk * p.I;
     return p;
@@ -97,13 +101,14 @@ static inline const char *sk_check(const struct gpu_launch *L, const sk_plan &p,
 struct sk_walk {
     long long x, end;
     int dp;
-    __device__ sk_walk(const sk_plan &p, int b)
+    __host__ __device__ sk_walk(const sk_plan &p, int b)
         : x(b < p.G ? sk_begin(p, b) : 0), end(b < p.G ? sk_begin(p, b + 1) : 0), dp(p.sk + b) {}
-    __device__ bool next(const sk_plan &p, int &t, int &k0, int &k1)
+    __host__ __device__ bool next(const sk_plan &p, int &t, int &k0, int &k1)
     {
         if (x < end) {   /* the run first */
+            const long long left = end - (long long)(x / p.I) * p.I;
             t = (int)(x / p.I), k0 = (int)(x - (long long)t * p.I);
-            k1 = (int)min((long long)p.I, end - (long long)t * p.I);
+            k1 = left < p.I ? (int)left : p.I;
             x = (long long)t * p.I + k1;
             return true;
         }
