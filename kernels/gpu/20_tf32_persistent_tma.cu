@@ -35,11 +35,12 @@
  *   7   over 3 at 2304^2 x 8192 (81 cluster-tiles of 256 x 256 on 66 clusters:
  *       1.23 waves): +30-50%.  Runs cut from the tail's slices in a row, one a
  *       cluster, gave +14-16%, starting at every depth of K so that no two read
- *       the same slices of A together; cut a tile at a time, +25-28%.  At 4352^2
- *       x 4096 +5-9%; at 2999^3, predicted +15-25%, +1-4%.
- *   23  -0.5 to -3% at 256 rows: 0 to -5%.  39: -9 to -10% at the squares: -9
- *       to -11% at 8192^3 but 0 at 4096^3, and -13 to -18% where the tail is
- *       shared.
+ *       the same slices of A together; cut a tile at a time, +24-28%.  At 4352^2
+ *       x 4096 +6-8%; at 2999^3, predicted +15-25%, +3-5%.
+ *   23  -0.5 to -3% at 256 rows: -5% to +2% (and +6% at 2999^3 in one run).
+ *   39  -9 to -10% at the squares: -9 to -14% at 8192^3 but 0 at 4096^3; where
+ *       the tail is shared, -13 to -18% with its runs cut in a row, 0 to -4% cut
+ *       a tile at a time.
  * Not explained: 2999^3, 8% under rung 14 with or without stream-K; the
  * 128-row tile 11-17% under rung 14's at the squares, with or without
  * persistence (the same logic compiled another way moves rung 14 itself by -23%
