@@ -21,8 +21,9 @@ struct sk_plan {
     int D;
 };
 
-/* The first iteration of worker b's run, and the worker whose run holds iteration x. */
-__host__ __device__ inline long long sk_begin(const sk_plan &p, int b) { return b * p.W / p.G; }
+/* The first iteration of worker b's run (W past the G runs), and the worker whose run
+ * holds iteration x. */
+__host__ __device__ inline long long sk_begin(const sk_plan &p, int b) { return b < p.G ? b * p.W / p.G : p.W; }
 __host__ __device__ inline int sk_block_of(const sk_plan &p, long long x)
 {
     return (int)(((x + 1) * p.G + p.W - 1) / p.W - 1);
@@ -101,8 +102,7 @@ static inline const char *sk_check(const struct gpu_launch *L, const sk_plan &p,
 struct sk_walk {
     long long x, end;
     int dp;
-    __host__ __device__ sk_walk(const sk_plan &p, int b)
-        : x(b < p.G ? sk_begin(p, b) : 0), end(b < p.G ? sk_begin(p, b + 1) : 0), dp(p.sk + b) {}
+    __host__ __device__ sk_walk(const sk_plan &p, int b) : x(sk_begin(p, b)), end(sk_begin(p, b + 1)), dp(p.sk + b) {}
     __host__ __device__ bool next(const sk_plan &p, int &t, int &k0, int &k1)
     {
         if (x < end) {   /* the run first */
