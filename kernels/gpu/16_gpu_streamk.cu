@@ -151,7 +151,7 @@ gpu_streamk(float *__restrict__ C, const float *__restrict__ A, const float *__r
     }
 }
 
-template <int BM, int BN, int TM, bool ALIGNED = false>
+template <int BM, int BN, int TM>
 static const char *launch(const struct gpu_launch *L)
 {
     const bool vec = rows_16_byte_aligned(L->A, L->B, L->N, L->K) && (size_t)L->C % 16 == 0;
@@ -159,7 +159,7 @@ static const char *launch(const struct gpu_launch *L)
     async_shape a;
     const char *why = async_shape_of<BM, BN, TM>(kernel, &a);
     if (why) return why;
-    const sk_plan p = sk_plan_for(L->M, L->N, L->K, BM, BN, SLICE, a.resident, SK_MIN_SLICES, SK_SHARE, ALIGNED);
+    const sk_plan p = sk_plan_for(L->M, L->N, L->K, BM, BN, SLICE, a.resident, SK_MIN_SLICES, SK_SHARE);
     /* the workspace: two part slots a block, then a counter a stream-K tile */
     const size_t parts = p.sk ? (size_t)2 * p.G * BM * BN * sizeof(float) : 0,
                  need = parts + (size_t)p.sk * sizeof(int);
@@ -179,7 +179,5 @@ static const char *launch(const struct gpu_launch *L)
 /* tile 64 and 128: 64 x 64 and 128 x 128 block tiles, 8 x 8 per thread */
 #define CONFIGS(X)                                                           \
     X(64, 64, 64, 64, 8, 8, ASYNC_SMEM(64, 64), (launch<64, 64, 8>))         \
-    X(128, 64, 128, 128, 8, 8, ASYNC_SMEM(128, 128), (launch<128, 128, 8>))  \
-    X(64, 65, 64, 64, 8, 8, ASYNC_SMEM(64, 64), (launch<64, 64, 8, true>))   \
-    X(128, 65, 128, 128, 8, 8, ASYNC_SMEM(128, 128), (launch<128, 128, 8, true>))
+    X(128, 64, 128, 128, 8, 8, ASYNC_SMEM(128, 128), (launch<128, 128, 8>))
 RUNG_CONFIGS(gpu_streamk, CONFIGS)
