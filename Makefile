@@ -368,7 +368,7 @@ build/tests/faulty_kernels.o: tests/faulty_kernels.cu kernels/matmul.h kernels/g
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -Ikernels -c $< -o $@
 
-build/tests/stream_k_plan.o: tests/stream_k_plan.cu kernels/gpu/stream_k.cuh kernels/matmul.h
+build/tests/stream_k_plan.o: tests/stream_k_plan.cu kernels/gpu/stream_k.cuh kernels/gpu/split_k.cuh kernels/matmul.h
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -Ikernels -c $< -o $@
 

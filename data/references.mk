@@ -42,7 +42,7 @@ REF_X2_SHAPES_H100=
 REF_X2_ONE_SHAPES_H100=
 # The tuning corpus (experiments/tuning-random.ini, tuning-llama3.ini,
 # tuning-deepbench.ini, tuning-narrow.ini) that the dispatch rule of
-# kernels/gpu/21_dispatch.cu is grown from (scripts/grow-dispatch.py).
+# kernels/gpu/22_dispatch.cu is grown from (scripts/grow-dispatch.py).
 REF_TUNING_RANDOM=data/tuning-random-h100-80gb-hbm3-20261127T094243Z.h5
 REF_TUNING_LLAMA3=data/tuning-llama3-h100-80gb-hbm3-20261127T094731Z.h5
 REF_TUNING_DEEPBENCH=data/tuning-deepbench-h100-80gb-hbm3-20261127T095140Z.h5

@@ -1,4 +1,4 @@
-/* The dispatch rule (kernels/gpu/21_dispatch.cu): which rung and configuration
+/* The dispatch rule (kernels/gpu/22_dispatch.cu): which rung and configuration
  * one call gets, from the shape and the GPU's SM count alone, as a library's
  * heuristics would choose.  Plain C, so that it is the same in builds without
  * CUDA and can be tested there. */
@@ -10,7 +10,7 @@ extern "C" {
 #endif
 
 struct dispatch_pick {
-    const char *rung;   /* a registry name: one of the rungs 21_dispatch.cu launches */
+    const char *rung;   /* a registry name: one of the rungs 22_dispatch.cu launches */
     int tile, wpt;      /* its configuration; K is split by the rung's own rule */
 };
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""grow-dispatch.py -- grow the dispatch rule (kernels/gpu/21_dispatch.cu) from tuning runs.
+"""grow-dispatch.py -- grow the dispatch rule (kernels/gpu/22_dispatch.cu) from tuning runs.
 
 usage: scripts/grow-dispatch.py TUNING.h5... [--mmladder bin/mmladder] [--folds 5]
 

@@ -1,9 +1,12 @@
 /* The stream-K plan (kernels/gpu/stream_k.cuh) walked on the host, worker by
- * worker, as rungs 16 and 20 walk it on the GPU: what their kernels take for
- * granted of it, checked (tests/test_plan.c calls it; built with nvcc only). */
+ * worker, as rungs 16 and 20 walk it on the GPU, and rung 21's plan of the
+ * last wave (kernels/gpu/split_k.cuh) block by block: what their kernels take
+ * for granted of them, checked (tests/test_plan.c calls it; built with nvcc
+ * only). */
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "gpu/split_k.cuh"
 #include "gpu/stream_k.cuh"
 
 /* NULL when the plan of this shape is sound, else what is wrong, in a buffer of
@@ -68,6 +71,54 @@ extern "C" const char *stream_k_plan_check(int M, int N, int K, int bm, int bn, 
     if (!*what) return NULL;
     snprintf(why, sizeof why, "%dx%dx%d, tiles %dx%d on %lld%s: %s", M, N, K, bm, bn, resident,
              aligned ? ", aligned" : "", what);
+    return why;
+#undef FAIL
+}
+
+/* NULL when rung 21's plan of this shape is sound, else what is wrong (a buffer
+ * of the calling thread).  Sound: every slice of every tile is computed exactly
+ * once, by one block for a tile run whole and by the S blocks whole + S u ..
+ * whole + S u + S - 1 for tile whole + u (the counter and the slots the last
+ * of them reads); the cut tiles are the last wave's, and by the rule (asked 0)
+ * their parts fit in that wave, none under `floor` slices where K has that
+ * many. */
+extern "C" const char *tail_plan_check(int M, int N, int K, int bm, int bn, long long resident, int asked,
+                                       int floor)
+{
+    static thread_local char why[256];
+    char what[192] = "";
+#define FAIL(...) snprintf(what, sizeof what, __VA_ARGS__)
+    const char *refused = NULL;
+    const tail_plan p = tail_plan_for(M, N, K, bm, bn, 32, resident, asked, floor, &refused);
+    const long long cut = p.T - p.whole, blocks = p.whole + cut * p.S;
+    long long *seen = (long long *)calloc((size_t)p.T, sizeof *seen);
+    if (!seen) FAIL("out of memory");
+    else if (refused) {   /* only where the parts exceed the workspace limit */
+        if ((size_t)cut * p.S * bm * bn * sizeof(float) <= GPU_WORKSPACE_MAX_BYTES) FAIL("refused: %s", refused);
+        free(seen);
+        return NULL;
+    }
+    else if (p.S < 1 || p.S > p.I || (asked && p.S != (asked < p.I ? asked : p.I)))
+        FAIL("S = %d (asked %d, %d slices)", p.S, asked, p.I);
+    else if (p.S == 1 ? cut != 0 : cut < 1 || cut > resident || p.whole % resident != 0)
+        FAIL("%lld tiles cut after %d whole, S = %d", cut, p.whole, p.S);
+    else if (!asked && p.S > 1 && (cut * p.S > resident || (p.I >= floor && p.I / p.S < floor)))
+        FAIL("the rule cut %lld tiles in %d parts of %d slices", cut, p.S, p.I / p.S);
+    for (int b = 0; b < blocks && !*what; b++) {
+        int t, k0, k1;
+        tail_unit(p, b, t, k0, k1);
+        const bool part = b >= p.whole;
+        if (t < 0 || t >= p.T || k0 < 0 || k1 > p.I || k0 >= k1 || part != (t >= p.whole) ||
+            (part && (b - p.whole) / p.S != t - p.whole))
+            FAIL("block %d: tile %d, slices %d-%d", b, t, k0, k1);
+        else seen[t] += k1 - k0;
+    }
+    for (int t = 0; t < p.T && !*what; t++)
+        if (seen[t] != p.I) FAIL("tile %d: %lld of %d slices computed", t, seen[t], p.I);
+    free(seen);
+    if (!*what) return NULL;
+    snprintf(why, sizeof why, "%dx%dx%d, tiles %dx%d on %lld, asked %d: %s", M, N, K, bm, bn, resident, asked,
+             what);
     return why;
 #undef FAIL
 }

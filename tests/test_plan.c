@@ -259,6 +259,7 @@ static void split_axis_applies_to_decomposition_rungs(void **state)
 /* tests/stream_k_plan.cu: NULL, or what is wrong with the plan of this shape */
 const char *stream_k_plan_check(int M, int N, int K, int bm, int bn, long long resident, int min_slices,
                                 int share, int aligned);
+const char *tail_plan_check(int M, int N, int K, int bm, int bn, long long resident, int asked, int floor);
 #endif
 
 /* The stream-K plans of rungs 16 and 20 (kernels/gpu/stream_k.cuh), walked as
@@ -295,9 +296,43 @@ static void stream_k_plans_compute_every_slice_once(void **state)
 #endif
 }
 
+/* Rung 21's plan of the last wave (kernels/gpu/split_k.cuh), block by block as
+ * its kernel takes it, at the same sizes and depths, its three tiles, on the
+ * blocks of an H100 (264 of 128 x 128, 396 of the others) and of a small GPU,
+ * by its rule and asked for 1 to 300 parts: every slice computed once, the
+ * parts of a tile where its last block reads them, only the last wave cut, and
+ * by the rule no more parts than that wave holds (tail_plan_check says which
+ * of these fails, and where). */
+static void tail_plans_compute_every_slice_once(void **state)
+{
+    (void)state;
+#if !MM_HAVE_CUDA
+    print_message("skipped: rung 21's plan is CUDA C++, built with nvcc only\n");
+    skip();
+#else
+    static const int sizes[] = {1, 17, 100, 255, 256, 257, 640, 1000, 1920, 2304, 2999, 4352, 8192};
+    static const int depths[] = {1, 32, 40, 100, 255, 256, 700, 2997, 8192, 65536};
+    static const int tiles[][2] = {{128, 128}, {64, 128}, {32, 128}};
+    static const long long blocks[] = {264, 396, 7};
+    static const int asked[] = {0, 1, 2, 5, 300};
+    int plans = 0;
+    for (size_t m = 0; m < sizeof sizes / sizeof *sizes; m++)
+        for (size_t n = 0; n < sizeof sizes / sizeof *sizes; n++)
+            for (size_t k = 0; k < sizeof depths / sizeof *depths; k++)
+                for (size_t t = 0; t < sizeof tiles / sizeof *tiles; t++)
+                    for (size_t w = 0; w < sizeof blocks / sizeof *blocks; w++)
+                        for (size_t a = 0; a < sizeof asked / sizeof *asked; a++, plans++) {
+                            const char *why = tail_plan_check(sizes[m], sizes[n], depths[k], tiles[t][0],
+                                                              tiles[t][1], blocks[w], asked[a], 4);
+                            if (why) fail_msg("%s", why);
+                        }
+    assert_int_equal(plans, 13 * 13 * 10 * 3 * 3 * 5);
+#endif
+}
+
 /* The dispatch rule picks configurations its rungs have, made for the shape
  * (a GEMV-like configuration only where C is as narrow as it is for), for any
- * shape, FP32 rungs for the FP32 row, and the ones it states (21_dispatch.cu):
+ * shape, FP32 rungs for the FP32 row, and the ones it states (22_dispatch.cu):
  * a decode shape gets small tiles, a large one the large tile, the smallest
  * TF32 problems an FP32 rung, a small unaligned one rung 17 (which loads its
  * rows directly), a short K rung 19. */
@@ -364,7 +399,7 @@ static void dispatch_rule_picks_what_exists(void **state)
     assert_true(registry_find("dispatch_fp32")->dispatch && !registry_find("gpu_splitk")->dispatch);
 }
 
-/* The rule in 21_dispatch.cu is what scripts/grow-dispatch.py grows from the
+/* The rule in 22_dispatch.cu is what scripts/grow-dispatch.py grows from the
  * shipped tuning runs, line for line: a rule edited by hand, or runs replaced
  * without growing it again, fail here. */
 static void dispatch_rule_is_grown_from_the_tuning_runs(void **state)
@@ -390,9 +425,9 @@ static void dispatch_rule_is_grown_from_the_tuning_runs(void **state)
         strcat(strcat(grown, line), "\n");
     }
     assert_non_null(fp32_end);
-    /* 21_dispatch.cu's: between "if (!tf32) {" and the function's end, the FP32
+    /* 22_dispatch.cu's: between "if (!tf32) {" and the function's end, the FP32
      * block's closing brace between the two trees */
-    char *src = test_read_file("kernels/gpu/21_dispatch.cu", NULL), code[16384] = "";
+    char *src = test_read_file("kernels/gpu/22_dispatch.cu", NULL), code[16384] = "";
     char *at = strstr(src, "    if (!tf32) {\n");
     assert_non_null(at);
     at = strchr(at, '\n') + 1;
@@ -712,6 +747,7 @@ const struct CMUnitTest plan_tests[] = {
     cmocka_unit_test(split_axis_applies_to_decomposition_rungs),
     cmocka_unit_test(all_configs_takes_each_rungs_own),
     cmocka_unit_test(stream_k_plans_compute_every_slice_once),
+    cmocka_unit_test(tail_plans_compute_every_slice_once),
     cmocka_unit_test(dispatch_rule_picks_what_exists),
     cmocka_unit_test(dispatch_rule_is_grown_from_the_tuning_runs),
     cmocka_unit_test(every_shipped_experiment_plans),

@@ -74,6 +74,9 @@
     GPU("tf32_persistent_tma", "(past the seeds)", TF32, "#2E7D32", 11,                      \
         "rung 14 made persistent: a pair of blocks per SM pair walks the tiles, its ring of stages running on", \
         tf32_persistent_tma, 1, ONLY(90), 300000)                                                     \
+    GPU("gpu_tail_split", "(past the seeds)", FP32, "#9E9AC8", 7,                           \
+        "split-K for the last wave alone, in one launch: its tiles cut in K, the last part adds them", \
+        gpu_tail_split, 1, CC(80), 45000)                                                            \
     PICK("dispatch_fp32", "(one entry point)", FP32, "#636363", 4,                           \
          "one call, FP32: one of rungs 12, 15, 16, 18, 19 and its configuration, picked from the shape by a rule grown from tuning runs", \
          dispatch_fp32, CC(80), 40000)                                                               \

@@ -108,36 +108,17 @@ gpu_streamk(float *__restrict__ C, const float *__restrict__ A, const float *__r
             /* slot 2b: the tile the run starts in; 2b + 1: the one it ends in */
             const int first = sk_block_of(p, (long long)t * p.I);
             const int final = sk_block_of(p, (long long)(t + 1) * p.I - 1);
-            float4 *mine = parts + ((size_t)(2 * b + (t == sk_begin(p, b) / p.I ? 0 : 1)) * NT + tid) * Q;
-#pragma unroll
-            for (int m = 0; m < TM; m++)
-#pragma unroll
-                for (int h = 0; h < 2; h++)
-                    mine[2 * m + h] = make_float4(acc[m][4 * h], acc[m][4 * h + 1], acc[m][4 * h + 2], acc[m][4 * h + 3]);
-            __threadfence();   /* the part is visible GPU-wide before the count says so */
-            __syncthreads();
-            if (tid == 0) last = atomicAdd(&count[t], 1) == final - first;
-            __syncthreads();
-            done = last;
+            part_store<TM, 8>(parts + ((size_t)(2 * b + (t == sk_begin(p, b) / p.I ? 0 : 1)) * NT + tid) * Q, acc);
+            done = last_to_arrive(&count[t], final - first + 1, tid, last);
             if (done) {   /* the last to arrive: the parts in block order, each from its slot */
-                __threadfence();
 #pragma unroll
                 for (int m = 0; m < TM; m++)
 #pragma unroll
                     for (int n = 0; n < 8; n++) acc[m][n] = 0.0f;
 #pragma unroll 1
-                for (int o = first; o <= final; o++) {
-                    const float4 *q = parts + ((size_t)(2 * o + (t == sk_begin(p, o) / p.I ? 0 : 1)) * NT + tid) * Q;
-#pragma unroll
-                    for (int m = 0; m < TM; m++)
-#pragma unroll
-                        for (int h = 0; h < 2; h++) {
-                            const float4 v = __ldcg(q + 2 * m + h);
-                            acc[m][4 * h] += v.x, acc[m][4 * h + 1] += v.y;
-                            acc[m][4 * h + 2] += v.z, acc[m][4 * h + 3] += v.w;
-                        }
-                }
-                if (tid == 0) count[t] = 0;   /* ready for the next launch */
+                for (int o = first; o <= final; o++)
+                    part_add<TM, 8>(acc, parts + ((size_t)(2 * o + (t == sk_begin(p, o) / p.I ? 0 : 1)) * NT + tid) * Q);
+                last_done(&count[t], tid);
             }
         }
         if (done)

@@ -50,6 +50,114 @@ static inline int split_parts(int asked, long long tiles, long long resident, in
     return (int)S;
 }
 
+/* Split-K for the last wave alone (rung 21): C's T tiles of bm x bn, counted in
+ * launch order; those of the last wave (`tail` = T less the whole waves of
+ * `resident` blocks before it, 1 to resident tiles) are cut into S parts of K,
+ * and the `whole` = T - tail before them go a block each over all of K.  Block
+ * b < whole computes tile b; block whole + S u + z part z of tile whole + u.  A
+ * launch of whole + tail S blocks then runs its whole waves as rung 12 does and
+ * ends with a wave of parts S times shorter, where rung 12 ends with `tail`
+ * blocks, one an SM or two, on a GPU that holds `resident`.  The rule (asked
+ * 0): S = resident / tail, the parts that fill the last wave, rounded down (so
+ * a last wave over half full is not cut: S = 1), no part under `floor` slices
+ * of K; asked for, S is taken as it is (the last wave's tiles in S parts).  No
+ * S whose parts exceed the workspace limit (why says so). */
+struct tail_plan {
+    int tx, ty, T, I;   /* tiles across, down, in all; slices of K */
+    int whole, S;       /* tiles run whole; parts of each of the T - whole after them */
+};
+static inline tail_plan tail_plan_for(int M, int N, int K, int bm, int bn, int slice, long long resident,
+                                      int asked, int floor, const char **why)
+{
+    tail_plan p;
+    p.tx = (N + bn - 1) / bn, p.ty = (M + bm - 1) / bm, p.T = p.tx * p.ty, p.I = (K + slice - 1) / slice;
+    resident = resident > 0 ? resident : 1;
+    const long long tail = p.T - resident * ((p.T - 1) / resident);
+    const long long most = (long long)(GPU_WORKSPACE_MAX_BYTES / ((size_t)tail * bm * bn * sizeof(float)));
+    long long S = asked;
+    if (asked == 0) {
+        S = resident / tail;
+        if (S > p.I / floor) S = p.I / floor;
+        if (S > most) S = most;
+        if (S > RUNG_MAX_SPLIT) S = RUNG_MAX_SPLIT;
+    }
+    if (S > p.I) S = p.I;
+    if (S < 1) S = 1;
+    *why = S > 1 && S > most ? "split: the parts of the last wave exceed the workspace limit" : NULL;
+    p.S = (int)S, p.whole = S > 1 ? (int)(p.T - tail) : p.T;
+    return p;
+}
+
+/* A thread's TM x TN accumulators as TM TN / 4 float4s at `slot` (a part of a
+ * tile that other blocks add up), and added back from one, in that order. */
+template <int TM, int TN>
+__device__ __forceinline__ void part_store(float4 *__restrict__ slot, const float (&acc)[TM][TN])
+{
+#pragma unroll
+    for (int m = 0; m < TM; m++)
+#pragma unroll
+        for (int h = 0; h < TN / 4; h++)
+            slot[TN / 4 * m + h] = make_float4(acc[m][4 * h], acc[m][4 * h + 1], acc[m][4 * h + 2], acc[m][4 * h + 3]);
+}
+template <int TM, int TN>
+__device__ __forceinline__ void part_add(float (&acc)[TM][TN], const float4 *__restrict__ slot)
+{
+#pragma unroll
+    for (int m = 0; m < TM; m++)
+#pragma unroll
+        for (int h = 0; h < TN / 4; h++) {
+            const float4 v = __ldcg(slot + TN / 4 * m + h);
+            acc[m][4 * h] += v.x, acc[m][4 * h + 1] += v.y;
+            acc[m][4 * h + 2] += v.z, acc[m][4 * h + 3] += v.w;
+        }
+}
+
+/* After a block has stored its part of a tile (part_store): count it in on the
+ * tile's counter, and say whether it is the last of the tile's `parts` to
+ * arrive (`last`, a __shared__ int, tells every thread).  The last then adds the
+ * parts, seeing all of them, and sets the counter back to 0 for the next
+ * launch (last_done).  No block waits for another. */
+__device__ __forceinline__ bool last_to_arrive(int *count, int parts, int tid, int &last)
+{
+    __threadfence();   /* the part is visible GPU-wide before the count says so */
+    __syncthreads();
+    if (tid == 0) last = atomicAdd(count, 1) == parts - 1;
+    __syncthreads();
+    if (last) __threadfence();
+    return last;
+}
+__device__ __forceinline__ void last_done(int *count, int tid)
+{
+    if (tid == 0) *count = 0;
+}
+
+/* What a `describe` call reports of a launch whose blocks share tiles along K
+ * (the most parts a tile, and `need`, the bytes of its parts and counters), or,
+ * before a launch, whether the workspace holds them; NULL when it may go on. */
+static inline const char *parts_check(const struct gpu_launch *L, int most_parts, size_t need)
+{
+    if (L->describe) {
+        L->describe->k_splits = most_parts;
+        L->describe->workspace_bytes = need;
+        return NULL;
+    }
+    if (need > GPU_WORKSPACE_MAX_BYTES) return "split: the parts exceed the workspace limit";
+    if (need && (!L->workspace || L->workspace_bytes < need))
+        return "split: the workspace given is smaller than the parts and counters";
+    return NULL;
+}
+
+/* Block b's tile of C (in launch order) and its slices [k0, k1) of K. */
+__host__ __device__ inline void tail_unit(const tail_plan &p, int b, int &t, int &k0, int &k1)
+{
+    if (b < p.whole) {
+        t = b, k0 = 0, k1 = p.I;
+        return;
+    }
+    const int u = b - p.whole, z = u % p.S;
+    t = p.whole + u / p.S, k0 = split_begin(z, p.S, p.I), k1 = split_begin(z + 1, p.S, p.I);
+}
+
 /* C = the sum of the S partials at P, in the order z = 0, 1, ..., S-1 (n = M N
  * elements).  Local to each file that includes it (so each rung launches its
  * own build of it: the sm_90a rungs' copy would not run on other GPUs). */

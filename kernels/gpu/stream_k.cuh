@@ -14,6 +14,7 @@
 #include <climits>
 
 #include "matmul.h"
+#include "split_k.cuh"
 
 struct sk_plan {
     int T, tx, ty, I, G, sk;
@@ -81,21 +82,13 @@ static inline int sk_most_shared(const sk_plan &p)
 }
 
 /* The plan's checks before a launch, and what a `describe` call reports of it
- * (the most parts a tile, and `need`, the bytes of parts and counters); NULL
- * when the launch may go on. */
+ * (split_k.cuh's parts_check: the most parts a tile, and `need`, the bytes of
+ * parts and counters); NULL when the launch may go on. */
 static inline const char *sk_check(const struct gpu_launch *L, const sk_plan &p, size_t need)
 {
     if (p.W + p.I > INT_MAX) return "stream-K: more than INT_MAX slices (K too large)";
     if (p.sk && p.W < p.G) return "stream-K: a worker without slices (the plan is wrong)";
-    if (L->describe) {
-        L->describe->k_splits = sk_most_shared(p);
-        L->describe->workspace_bytes = need;
-        return NULL;
-    }
-    if (need > GPU_WORKSPACE_MAX_BYTES) return "stream-K: the parts exceed the workspace limit";
-    if (need && (!L->workspace || L->workspace_bytes < need))
-        return "stream-K: the workspace given is smaller than the parts and counters";
-    return NULL;
+    return parts_check(L, L->describe ? sk_most_shared(p) : 0, need);
 }
 
 /* Worker b's work in order, one piece at a time: tile t, slices [k0, k1) of it. */

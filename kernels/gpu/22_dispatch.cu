@@ -1,4 +1,4 @@
-/* Rungs 21 and 22, past the seeds: one entry point per precision that picks
+/* Rungs 22 and 23, past the seeds: one entry point per precision that picks
  * the rung and configuration from the shape alone, by the rule below, as a
  * library's heuristics do: what one call gets, where the best-of-all is what
  * the ladder reaches when every configuration is tried.  It launches nothing of

@@ -1,0 +1,103 @@
+/* Rung 21, past the seeds: split-K for the last wave alone, in one launch.
+ *
+ * Adds over rung 16: stream-K evens out the last wave of tiles, but its
+ * persistent loop over tiles runs rung 12's pipeline 15-20% slower at every
+ * shape (NOTES: the same instructions over a fifth more cycles; 80% of cuBLAS
+ * at 4096^3 where rung 12 reaches 96%).  Here every block computes one piece,
+ * as in rung 12, and there is no loop: the tiles of the whole waves go a block
+ * each, and only the last wave's tiles are cut into S parts of K (S = the
+ * blocks the GPU holds over the tiles left, split_k.cuh's tail_plan), launched
+ * after them in the same grid.  Each part writes its accumulators into the
+ * workspace and counts itself in on its tile's counter; the last to arrive adds
+ * the S parts in the order z = 0, 1, ... (the same bits on every run) and
+ * stores the tile: no second launch, as rung 15 needs.  Block tiles of 128 x
+ * 128, 64 x 128 and 32 x 128 (the wave a shape leaves depends on the tile).
+ *
+ * Prediction (H100, 128 x 128, 264 blocks at once), against rung 12: a last
+ * wave of `tail` lone blocks takes about 0.55-0.6 of a full wave's time (a
+ * block alone on its SM issues faster), and S parts take 1/S of a wave.
+ * 2999 x 3001 x 2997 (576 tiles: 2 waves and 48, in 5 parts) +10-20%; 2304^2
+ * x 8192 (324: 1 and 60, in 4) +10-25%; 1920 x 640 x 2560 (75, in 3) +30-60%;
+ * 1000 x 1000 x 3000 (64, in 4) +40-90%; at 4096^3 and 8192^3 the last wave
+ * is over half full (232 and 136 of 264): not cut, rung 12's time. */
+#include "rung_config.h"
+#include "async_pipeline.cuh"
+
+#ifdef __CUDACC__
+#include <cuda_runtime.h>
+
+#include "block_order.cuh"
+#include "launch.cuh"
+#include "load4.cuh"
+#include "matmul.h"
+#include "split_k.cuh"
+
+/* The rule's floor: a part may be four 32-deep slices (its pipeline of three
+ * fills); rung 15's floor of one is for C of a few tiles, where the parts are
+ * all there is. */
+constexpr int TAIL_FLOOR = 4;
+
+template <int BM, int BN, int TM, bool VEC>
+__global__ void __launch_bounds__(async_threads<BM, BN, TM>(), BM == 128 ? 2 : 3)
+gpu_tail_split(float *__restrict__ C, const float *__restrict__ A, const float *__restrict__ B, int M, int N,
+               int K, tail_plan p, float4 *__restrict__ parts, int *__restrict__ count)
+{
+    constexpr int NT = async_threads<BM, BN, TM>(), Q = 2 * TM;   /* float4s of a thread's acc */
+    extern __shared__ __align__(16) float smem[];
+    __shared__ int last;
+    const int tid = threadIdx.x;
+    int tr, tc, t, k0, k1, bx, by;
+    quarter_origin<BN, TM>(tid, tr, tc);
+    tail_unit(p, blockIdx.x, t, k0, k1);
+    grouped_block(t, p.tx, p.ty, GROUP_ROWS / BM, bx, by);
+    float acc[TM][8];
+    async_mainloop<BM, BN, TM, VEC>(acc, A, B, M, N, K, by * BM, bx * BN, k0, k1, smem, tid, tr, tc);
+    if (t >= p.whole) {   /* a part: into its slot; the last of the tile's S adds them all */
+        const int u = t - p.whole;
+        part_store<TM, 8>(parts + ((size_t)(blockIdx.x - p.whole) * NT + tid) * Q, acc);
+        if (!last_to_arrive(&count[u], p.S, tid, last)) return;
+#pragma unroll
+        for (int m = 0; m < TM; m++)
+#pragma unroll
+            for (int n = 0; n < 8; n++) acc[m][n] = 0.0f;
+#pragma unroll 1
+        for (int z = 0; z < p.S; z++) part_add<TM, 8>(acc, parts + ((size_t)(u * p.S + z) * NT + tid) * Q);
+        last_done(&count[u], tid);
+    }
+    store_quarters<TM, VEC>(C, acc, by * BM + tr, bx * BN + tc, M, N);
+}
+
+template <int BM, int BN, int TM>
+static const char *launch(const struct gpu_launch *L)
+{
+    const bool vec = rows_16_byte_aligned(L->A, L->B, L->N, L->K) && (size_t)L->C % 16 == 0;
+    auto kernel = vec ? gpu_tail_split<BM, BN, TM, true> : gpu_tail_split<BM, BN, TM, false>;
+    async_shape a;
+    const char *why = async_shape_of<BM, BN, TM>(kernel, &a);
+    if (why) return why;
+    const tail_plan p = tail_plan_for(L->M, L->N, L->K, BM, BN, SLICE, a.resident, L->split, TAIL_FLOOR, &why);
+    if (why) return why;
+    /* the workspace: a part slot a block of the last wave, then a counter a tile of it */
+    const long long cut = p.S > 1 ? p.T - p.whole : 0;
+    const size_t need = (size_t)cut * p.S * BM * BN * sizeof(float) + (size_t)cut * sizeof(int);
+    const dim3 grid((unsigned)(p.whole + cut * p.S));
+    why = L->describe ? describe_kernel(L->describe, kernel, a.threads, a.smem, grid) : NULL;
+    if (!why) why = parts_check(L, p.S, need);
+    if (why || L->describe) return why;
+    int *count = (int *)((char *)L->workspace + (need - (size_t)cut * sizeof(int)));
+    kernel<<<grid, a.threads, a.smem, (cudaStream_t)L->stream>>>(L->C, L->A, L->B, L->M, L->N, L->K, p,
+                                                                 (float4 *)L->workspace, count);
+    const cudaError_t e = cudaGetLastError();
+    return e == cudaSuccess ? NULL : cudaGetErrorString(e);
+}
+
+#endif
+
+/* tile = rows of a 128-column block tile: 128 (8 x 8 a thread, 256 threads,
+ * two blocks an SM), 64 (8 x 8, 128 threads) and 32 (4 x 8, 128 threads);
+ * each with the last wave's tiles in 1 to RUNG_MAX_SPLIT parts, or by the rule */
+#define CONFIGS(X)                                                          \
+    X(32, 32, 32, 128, 4, 8, ASYNC_SMEM(32, 128), (launch<32, 128, 4>))     \
+    X(64, 64, 64, 128, 8, 8, ASYNC_SMEM(64, 128), (launch<64, 128, 8>))     \
+    X(128, 64, 128, 128, 8, 8, ASYNC_SMEM(128, 128), (launch<128, 128, 8>))
+RUNG_CONFIGS_SPLIT(gpu_tail_split, CONFIGS)
