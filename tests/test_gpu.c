@@ -150,7 +150,7 @@ static void test_every_rung_is_correct_on_odd_shapes(void **state)
     static const int shapes[][3] = {{1, 1, 1},       {17, 33, 65},     {65, 17, 33},
                                     {100, 129, 31},  {257, 255, 253},  {1000, 999, 1001},
                                     {3, 1029, 2053}, {1031, 7, 2049}};
-    struct config cfg[128];
+    struct config cfg[256];
     const int n_cfg = all_configs(cfg, (int)(sizeof cfg / sizeof cfg[0]));
     size_t gpu_rungs = 0;   /* every GPU rung contributes at least one configuration */
     for (size_t i = 0; i < registry_count(); i++) gpu_rungs += registry_at(i)->device == DEV_GPU;

@@ -19,7 +19,15 @@
  * 2999 x 3001 x 2997 (576 tiles: 2 waves and 48, in 5 parts) +10-20%; 2304^2
  * x 8192 (324: 1 and 60, in 4) +10-25%; 1920 x 640 x 2560 (75, in 3) +30-60%;
  * 1000 x 1000 x 3000 (64, in 4) +40-90%; at 4096^3 and 8192^3 the last wave
- * is over half full (232 and 136 of 264): not cut, rung 12's time. */
+ * is over half full (232 and 136 of 264): not cut, rung 12's time.
+ * Measured (H100, three boards, NOTES): +0.8-1.1% at 2999 x 3001 x 2997, +14-15%
+ * at 2304^2 x 8192 (the best of all rungs there), +28-29% and +61-62% at the
+ * other two, -1.4 to -2% at 4352^2 x 4096.  A block's parts share its SM with
+ * another's, which the model left out.  Where every tile is cut, rung 15 (a
+ * second pass) is 6-30% faster: one block adding S parts, a thread's 16 floats
+ * together, costs more than the launch it saves.  Parts in C's layout sped
+ * that up 8-19% but slowed the kernel 6-10% where little or nothing is cut:
+ * ptxas assigns the accumulators' registers from the whole kernel. */
 #include "rung_config.h"
 #include "async_pipeline.cuh"
 
@@ -37,15 +45,14 @@
  * all there is. */
 constexpr int TAIL_FLOOR = 4;
 
-template <int BM, int BN, int TM, bool VEC, int V>
+template <int BM, int BN, int TM, bool VEC>
 __global__ void __launch_bounds__(async_threads<BM, BN, TM>(), BM == 128 ? 2 : 3)
 gpu_tail_split(float *__restrict__ C, const float *__restrict__ A, const float *__restrict__ B, int M, int N,
                int K, tail_plan p, float4 *__restrict__ parts, int *__restrict__ count)
 {
     constexpr int NT = async_threads<BM, BN, TM>(), Q = 2 * TM;   /* float4s of a thread's acc */
     extern __shared__ __align__(16) float smem[];
-    __shared__ int last_s;
-    int &last = V & 2 ? *reinterpret_cast<int *>(smem) : last_s;
+    __shared__ int last;
     const int tid = threadIdx.x;
     int tr, tc, t, k0, k1, bx, by;
     quarter_origin<BN, TM>(tid, tr, tc);
@@ -53,55 +60,26 @@ gpu_tail_split(float *__restrict__ C, const float *__restrict__ A, const float *
     grouped_block(t, p.tx, p.ty, GROUP_ROWS / BM, bx, by);
     float acc[TM][8];
     async_mainloop<BM, BN, TM, VEC>(acc, A, B, M, N, K, by * BM, bx * BN, k0, k1, smem, tid, tr, tc);
-    if (V & 4) {   /* one store: a part into its slot (a BM x BN tile), a whole tile into C */
-        const bool part = t >= p.whole;
-        float *dst = part ? (float *)parts + (size_t)(blockIdx.x - p.whole) * BM * BN : C;
-        store_quarters<TM, VEC>(dst, acc, part ? tr : by * BM + tr, part ? tc : bx * BN + tc, part ? BM : M,
-                                part ? BN : N);
-        if (!part) return;
-        const int u = t - p.whole;
-        if (!last_to_arrive(&count[u], p.S, tid, last)) return;
-        /* the last of the tile's parts: C's tile = the S slots added in order, a float4 a thread at a time */
-        const float4 *slot = (const float4 *)parts + (size_t)u * p.S * (BM * BN / 4);
-        const int row0 = by * BM, col0 = bx * BN;
-#pragma unroll 2
-        for (int i = tid; i < BM * BN / 4; i += NT) {
-            float4 v = __ldcg(slot + i);
-            for (int z = 1; z < p.S; z++) {
-                const float4 w = __ldcg(slot + (size_t)z * (BM * BN / 4) + i);
-                v.x += w.x, v.y += w.y, v.z += w.z, v.w += w.w;
-            }
-            const int r = row0 + i / (BN / 4), c = col0 + i % (BN / 4) * 4;
-            if (VEC && r < M && c + 3 < N) *reinterpret_cast<float4 *>(&C[(size_t)r * N + c]) = v;
-            else if (r < M)
-                for (int j = 0; j < 4 && c + j < N; j++) C[(size_t)r * N + c + j] = (&v.x)[j];
-        }
-        last_done(&count[u], tid);
-        return;
-    }
     if (t >= p.whole) {   /* a part: into its slot; the last of the tile's S adds them all */
         const int u = t - p.whole;
-        if (V & 1) store_quarters<TM, true>((float *)(parts + (size_t)(blockIdx.x - p.whole) * NT * Q), acc, tr, tc, BM, BN);
-        else part_store<TM, 8>(parts + ((size_t)(blockIdx.x - p.whole) * NT + tid) * Q, acc);
+        part_store<TM, 8>(parts + ((size_t)(blockIdx.x - p.whole) * NT + tid) * Q, acc);
         if (!last_to_arrive(&count[u], p.S, tid, last)) return;
 #pragma unroll
         for (int m = 0; m < TM; m++)
 #pragma unroll
             for (int n = 0; n < 8; n++) acc[m][n] = 0.0f;
 #pragma unroll 1
-        for (int z = 0; z < p.S; z++)
-            if (V & 1) add_quarters<TM>(acc, (const float *)(parts + (size_t)(u * p.S + z) * NT * Q), tr, tc, BN);
-            else part_add<TM, 8>(acc, parts + ((size_t)(u * p.S + z) * NT + tid) * Q);
+        for (int z = 0; z < p.S; z++) part_add<TM, 8>(acc, parts + ((size_t)(u * p.S + z) * NT + tid) * Q);
         last_done(&count[u], tid);
     }
     store_quarters<TM, VEC>(C, acc, by * BM + tr, bx * BN + tc, M, N);
 }
 
-template <int BM, int BN, int TM, int V = 0>
+template <int BM, int BN, int TM>
 static const char *launch(const struct gpu_launch *L)
 {
     const bool vec = rows_16_byte_aligned(L->A, L->B, L->N, L->K) && (size_t)L->C % 16 == 0;
-    auto kernel = vec ? gpu_tail_split<BM, BN, TM, true, V> : gpu_tail_split<BM, BN, TM, false, V>;
+    auto kernel = vec ? gpu_tail_split<BM, BN, TM, true> : gpu_tail_split<BM, BN, TM, false>;
     async_shape a;
     const char *why = async_shape_of<BM, BN, TM>(kernel, &a);
     if (why) return why;
@@ -129,13 +107,5 @@ static const char *launch(const struct gpu_launch *L)
 #define CONFIGS(X)                                                          \
     X(32, 32, 32, 128, 4, 8, ASYNC_SMEM(32, 128), (launch<32, 128, 4>))     \
     X(64, 64, 64, 128, 8, 8, ASYNC_SMEM(64, 128), (launch<64, 128, 8>))     \
-    X(128, 64, 128, 128, 8, 8, ASYNC_SMEM(128, 128), (launch<128, 128, 8>))  \
-    X(64, 65, 64, 128, 8, 8, ASYNC_SMEM(64, 128), (launch<64, 128, 8, 1>))     \
-    X(128, 65, 128, 128, 8, 8, ASYNC_SMEM(128, 128), (launch<128, 128, 8, 1>))  \
-    X(64, 67, 64, 128, 8, 8, ASYNC_SMEM(64, 128), (launch<64, 128, 8, 3>))     \
-    X(128, 67, 128, 128, 8, 8, ASYNC_SMEM(128, 128), (launch<128, 128, 8, 3>))  \
-    X(64, 68, 64, 128, 8, 8, ASYNC_SMEM(64, 128), (launch<64, 128, 8, 4>))     \
-    X(128, 68, 128, 128, 8, 8, ASYNC_SMEM(128, 128), (launch<128, 128, 8, 4>))  \
-    X(64, 70, 64, 128, 8, 8, ASYNC_SMEM(64, 128), (launch<64, 128, 8, 6>))     \
-    X(128, 70, 128, 128, 8, 8, ASYNC_SMEM(128, 128), (launch<128, 128, 8, 6>))
+    X(128, 64, 128, 128, 8, 8, ASYNC_SMEM(128, 128), (launch<128, 128, 8>))
 RUNG_CONFIGS_SPLIT(gpu_tail_split, CONFIGS)

@@ -52,23 +52,6 @@ __device__ __forceinline__ void store_quarters(float *__restrict__ C, const floa
     }
 }
 
-/* The inverse of store_quarters<TM, true> into a BT-wide tile of its own (a
- * part of C that another block wrote, read from L2): acc += the thread's
- * quarters of `tile`, 16-byte loads, eight lanes a 128-byte row. */
-template <int TM>
-__device__ __forceinline__ void add_quarters(float (&acc)[TM][8], const float *__restrict__ tile, int tr, int tc,
-                                             int BT)
-{
-#pragma unroll
-    for (int m = 0; m < TM; m++)
-#pragma unroll
-        for (int h = 0; h < 2; h++) {
-            const float4 v = __ldcg(reinterpret_cast<const float4 *>(
-                &tile[(size_t)(tr + (m % 4) + (m / 4) * 16) * BT + tc + h * 32]));
-            acc[m][4 * h] += v.x, acc[m][4 * h + 1] += v.y, acc[m][4 * h + 2] += v.z, acc[m][4 * h + 3] += v.w;
-        }
-}
-
 /* The narrow warp tile, for block tiles of BN = 16 or 32 columns (outputs of a
  * few columns, where a 64-wide warp tile computes mostly outside C): each
  * thread holds TM x 4 outputs as TM/4 quarters of 4 x 4, 4 LR rows apart; LC =
