@@ -45,43 +45,45 @@
  * all there is. */
 constexpr int TAIL_FLOOR = 4;
 
-template <int BM, int BN, int TM, bool VEC>
-__global__ void __launch_bounds__(async_threads<BM, BN, TM>(), BM == 128 ? 2 : 3)
+template <int BM, int BN, int TM, int TN, bool VEC>
+__global__ void __launch_bounds__(async_threads<BM, BN, TM, TN>(), BM == 128 ? 2 : 3)
 gpu_tail_split(float *__restrict__ C, const float *__restrict__ A, const float *__restrict__ B, int M, int N,
                int K, tail_plan p, float4 *__restrict__ parts, int *__restrict__ count)
 {
-    constexpr int NT = async_threads<BM, BN, TM>(), Q = 2 * TM;   /* float4s of a thread's acc */
+    constexpr int NT = async_threads<BM, BN, TM, TN>(), Q = TM * TN / 4;   /* float4s of a thread's acc */
     extern __shared__ __align__(16) float smem[];
     __shared__ int last;
     const int tid = threadIdx.x;
     int tr, tc, t, k0, k1, bx, by;
-    quarter_origin<BN, TM>(tid, tr, tc);
+    if constexpr (TN == 8) quarter_origin<BN, TM>(tid, tr, tc);
+    else narrow_origin<BN, TM>(tid, tr, tc);
     tail_unit(p, blockIdx.x, t, k0, k1);
     grouped_block(t, p.tx, p.ty, GROUP_ROWS / BM, bx, by);
-    float acc[TM][8];
-    async_mainloop<BM, BN, TM, VEC>(acc, A, B, M, N, K, by * BM, bx * BN, k0, k1, smem, tid, tr, tc);
+    float acc[TM][TN];
+    async_mainloop<BM, BN, TM, VEC, TN>(acc, A, B, M, N, K, by * BM, bx * BN, k0, k1, smem, tid, tr, tc);
     if (t >= p.whole) {   /* a part: into its slot; the last of the tile's S adds them all */
         const int u = t - p.whole;
-        part_store<TM, 8>(parts + ((size_t)(blockIdx.x - p.whole) * NT + tid) * Q, acc);
+        part_store<TM, TN>(parts + ((size_t)(blockIdx.x - p.whole) * NT + tid) * Q, acc);
         if (!last_to_arrive(&count[u], p.S, tid, last)) return;
 #pragma unroll
         for (int m = 0; m < TM; m++)
 #pragma unroll
-            for (int n = 0; n < 8; n++) acc[m][n] = 0.0f;
+            for (int n = 0; n < TN; n++) acc[m][n] = 0.0f;
 #pragma unroll 1
-        for (int z = 0; z < p.S; z++) part_add<TM, 8>(acc, parts + ((size_t)(u * p.S + z) * NT + tid) * Q);
+        for (int z = 0; z < p.S; z++) part_add<TM, TN>(acc, parts + ((size_t)(u * p.S + z) * NT + tid) * Q);
         last_done(&count[u], tid);
     }
-    store_quarters<TM, VEC>(C, acc, by * BM + tr, bx * BN + tc, M, N);
+    if constexpr (TN == 8) store_quarters<TM, VEC>(C, acc, by * BM + tr, bx * BN + tc, M, N);
+    else store_narrow<BN, TM, VEC>(C, acc, by * BM + tr, bx * BN + tc, M, N);
 }
 
-template <int BM, int BN, int TM>
+template <int BM, int BN, int TM, int TN = 8>
 static const char *launch(const struct gpu_launch *L)
 {
     const bool vec = rows_16_byte_aligned(L->A, L->B, L->N, L->K) && (size_t)L->C % 16 == 0;
-    auto kernel = vec ? gpu_tail_split<BM, BN, TM, true> : gpu_tail_split<BM, BN, TM, false>;
+    auto kernel = vec ? gpu_tail_split<BM, BN, TM, TN, true> : gpu_tail_split<BM, BN, TM, TN, false>;
     async_shape a;
-    const char *why = async_shape_of<BM, BN, TM>(kernel, &a);
+    const char *why = async_shape_of<BM, BN, TM, TN>(kernel, &a);
     if (why) return why;
     const tail_plan p = tail_plan_for(L->M, L->N, L->K, BM, BN, SLICE, a.resident, L->split, TAIL_FLOOR, &why);
     if (why) return why;
@@ -101,11 +103,16 @@ static const char *launch(const struct gpu_launch *L)
 
 #endif
 
-/* tile = rows of a 128-column block tile: 128 (8 x 8 a thread, 256 threads,
- * two blocks an SM), 64 (8 x 8, 128 threads) and 32 (4 x 8, 128 threads);
- * each with the last wave's tiles in 1 to RUNG_MAX_SPLIT parts, or by the rule */
+/* tile = rows of the block tile, wpt = outputs a thread: 128/64 128 x 128 (8 x 8
+ * a thread, 256 threads, two blocks an SM), 64/64 64 x 128 (8 x 8, 128
+ * threads), 32/32 32 x 128 (4 x 8, 128 threads); and for C of a few dozen
+ * columns 128/32 128 x 64 (4 x 8, 256 threads) and 128/16 128 x 32 (4 x 4, the
+ * narrow layout of warp_tile.cuh, 256 threads); each with the last wave's tiles
+ * in 1 to RUNG_MAX_SPLIT parts, or by the rule */
 #define CONFIGS(X)                                                          \
     X(32, 32, 32, 128, 4, 8, ASYNC_SMEM(32, 128), (launch<32, 128, 4>))     \
     X(64, 64, 64, 128, 8, 8, ASYNC_SMEM(64, 128), (launch<64, 128, 8>))     \
-    X(128, 64, 128, 128, 8, 8, ASYNC_SMEM(128, 128), (launch<128, 128, 8>))
+    X(128, 64, 128, 128, 8, 8, ASYNC_SMEM(128, 128), (launch<128, 128, 8>)) \
+    X(128, 32, 128, 64, 4, 8, ASYNC_SMEM(128, 64), (launch<128, 64, 4>))    \
+    X(128, 16, 128, 32, 4, 4, ASYNC_SMEM(128, 32), (launch<128, 32, 4, 4>))
 RUNG_CONFIGS_SPLIT(gpu_tail_split, CONFIGS)
