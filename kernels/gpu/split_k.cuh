@@ -5,7 +5,12 @@
  * Part z of S writes its partial product, an M x N matrix, at workspace + z M N;
  * the second pass adds the S partials of each element in an order fixed by S
  * alone and writes C, so the same inputs give the same bits on every run: no
- * floating-point atomics, no dependence on which block finishes first. */
+ * floating-point atomics, no dependence on which block finishes first.
+ *
+ * And the one-launch form that rungs 16 (stream-K) and 21 (the last wave cut)
+ * share: each part stored from its block's registers, counted in on its
+ * tile's counter, and added up in a fixed order by the last to arrive; with
+ * rung 21's plan of which tiles are cut. */
 #ifndef KERNELS_GPU_SPLIT_K_CUH
 #define KERNELS_GPU_SPLIT_K_CUH
 
