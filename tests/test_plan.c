@@ -260,6 +260,11 @@ static void split_axis_applies_to_decomposition_rungs(void **state)
 const char *stream_k_plan_check(int M, int N, int K, int bm, int bn, long long resident, int min_slices,
                                 int share, int aligned);
 const char *tail_plan_check(int M, int N, int K, int bm, int bn, long long resident, int asked, int floor);
+
+/* The shapes both plan tests walk: sizes on either side of the tiles' edges,
+ * K of a slice to thousands. */
+static const int sizes[] = {1, 17, 100, 255, 256, 257, 640, 1000, 1920, 2304, 2999, 4352, 8192};
+static const int depths[] = {1, 32, 40, 100, 255, 256, 700, 2997, 8192, 65536};
 #endif
 
 /* The stream-K plans of rungs 16 and 20 (kernels/gpu/stream_k.cuh), walked as
@@ -276,8 +281,6 @@ static void stream_k_plans_compute_every_slice_once(void **state)
     print_message("skipped: the stream-K plan is CUDA C++, built with nvcc only\n");
     skip();
 #else
-    static const int sizes[] = {1, 17, 100, 255, 256, 257, 640, 1000, 1920, 2304, 2999, 4352, 8192};
-    static const int depths[] = {1, 32, 40, 100, 255, 256, 700, 2997, 8192, 65536};
     static const int tiles[][2] = {{256, 256}, {128, 256}, {128, 128}, {64, 64}};
     static const long long workers[] = {66, 132, 264, 7};
     int plans = 0;
@@ -310,8 +313,6 @@ static void tail_plans_compute_every_slice_once(void **state)
     print_message("skipped: rung 21's plan is CUDA C++, built with nvcc only\n");
     skip();
 #else
-    static const int sizes[] = {1, 17, 100, 255, 256, 257, 640, 1000, 1920, 2304, 2999, 4352, 8192};
-    static const int depths[] = {1, 32, 40, 100, 255, 256, 700, 2997, 8192, 65536};
     static const int tiles[][2] = {{128, 128}, {64, 128}, {32, 128}, {128, 64}, {128, 32}};
     static const long long blocks[] = {264, 396, 7};
     static const int asked[] = {0, 1, 2, 5, 300};

@@ -28,17 +28,17 @@ __host__ __device__ inline int split_begin(int z, int S, int slices)
 }
 
 /* The parts of K a launch uses: `asked` (the `splits` axis; 0 for the rule),
- * given the tiles of C, the blocks the GPU holds at once and the 32-deep slices
- * of K.  The rule fills the GPU once: as many parts as make tiles x parts reach
- * the resident blocks (rounded down, so that no second, partial wave starts),
- * no part under `floor` slices (each rung says its own, and why), and the
- * partials within the workspace limit.  Asked for, a split is taken as it is,
- * down to one part per slice.  Returns 0 with *why when the partials would exceed the limit. */
-static inline int split_parts(int asked, long long tiles, long long resident, int slices,
-                              int floor, int M, int N, const char **why)
+ * given the tiles of C that are cut, the blocks the GPU holds at once, the
+ * 32-deep slices of K and the bytes one part of all those tiles takes.  The
+ * rule fills the GPU once: as many parts as make tiles x parts reach the
+ * resident blocks (rounded down, so that no second, partial wave starts), no
+ * part under `floor` slices (each rung says its own, and why), and the parts
+ * within the workspace limit.  Asked for, a split is taken as it is, down to
+ * one part per slice.  Returns 0 with *why when the parts would exceed the limit. */
+static inline int split_count(int asked, long long tiles, long long resident, int slices, int floor,
+                              long long part_bytes, const char **why)
 {
-    const long long partial = (long long)M * N * (long long)sizeof(float);
-    const long long most = (long long)(GPU_WORKSPACE_MAX_BYTES / (size_t)partial);
+    const long long most = (long long)(GPU_WORKSPACE_MAX_BYTES / (size_t)part_bytes);
     long long S = asked;
     if (asked == 0) {
         S = resident / (tiles > 0 ? tiles : 1);
@@ -55,6 +55,14 @@ static inline int split_parts(int asked, long long tiles, long long resident, in
     return (int)S;
 }
 
+/* The same where every tile of C is cut (rungs 15, 17, 18): a part is an M x N
+ * partial product. */
+static inline int split_parts(int asked, long long tiles, long long resident, int slices,
+                              int floor, int M, int N, const char **why)
+{
+    return split_count(asked, tiles, resident, slices, floor, (long long)M * N * (long long)sizeof(float), why);
+}
+
 /* Split-K for the last wave alone (rung 21): C's T tiles of bm x bn, counted in
  * launch order; those of the last wave (`tail` = T less the whole waves of
  * `resident` blocks before it, 1 to resident tiles) are cut into S parts of K,
@@ -62,7 +70,7 @@ static inline int split_parts(int asked, long long tiles, long long resident, in
  * b < whole computes tile b; block whole + S u + z part z of tile whole + u.  A
  * launch of whole + tail S blocks then runs its whole waves as rung 12 does and
  * ends with a wave of parts S times shorter, where rung 12 ends with `tail`
- * blocks, one an SM or two, on a GPU that holds `resident`.  The rule (asked
+ * blocks, one an SM or two, on a GPU that holds `resident`.  split_count's rule (asked
  * 0): S = resident / tail, the parts that fill the last wave, rounded down (so
  * a last wave over half full is not cut: S = 1), no part under `floor` slices
  * of K; asked for, S is taken as it is (the last wave's tiles in S parts).  No
@@ -78,18 +86,10 @@ static inline tail_plan tail_plan_for(int M, int N, int K, int bm, int bn, int s
     p.tx = (N + bn - 1) / bn, p.ty = (M + bm - 1) / bm, p.T = p.tx * p.ty, p.I = (K + slice - 1) / slice;
     resident = resident > 0 ? resident : 1;
     const long long tail = p.T - resident * ((p.T - 1) / resident);
-    const long long most = (long long)(GPU_WORKSPACE_MAX_BYTES / ((size_t)tail * bm * bn * sizeof(float)));
-    long long S = asked;
-    if (asked == 0) {
-        S = resident / tail;
-        if (S > p.I / floor) S = p.I / floor;
-        if (S > most) S = most;
-        if (S > RUNG_MAX_SPLIT) S = RUNG_MAX_SPLIT;
-    }
-    if (S > p.I) S = p.I;
-    if (S < 1) S = 1;
-    *why = S > 1 && S > most ? "split: the parts of the last wave exceed the workspace limit" : NULL;
-    p.S = (int)S, p.whole = S > 1 ? (int)(p.T - tail) : p.T;
+    *why = NULL;
+    const int S = split_count(asked, tail, resident, p.I, floor, tail * bm * bn * (long long)sizeof(float), why);
+    p.S = S ? S : (asked < p.I ? asked : p.I);   /* refused (*why): the split asked for */
+    p.whole = p.S > 1 ? (int)(p.T - tail) : p.T;
     return p;
 }
 
