@@ -67,8 +67,10 @@ tf32_persistent_tma 256 1
 tf32_persistent_tma 256 7
 tf32_persistent_tma 128 39
 gpu_tail_split 32 32 0
+gpu_tail_split 64 32 0
 gpu_tail_split 64 64 3
 gpu_tail_split 128 64 0
+gpu_tail_split 128 16 3
 dispatch_fp32 0 0
 dispatch_tf32 0 0
 test_racy_tiled 16 0"

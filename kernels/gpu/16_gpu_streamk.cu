@@ -46,23 +46,6 @@
 constexpr int SK_SHARE = 8;         /* most blocks per stream-K tile, by the grid's size */
 constexpr int SK_MIN_SLICES = 4;    /* fewest slices a block */
 
-/* threadIdx.x and blockIdx.x, read anew where they are used (volatile reads the
- * compiler cannot hoist): read once, what follows from them stays live across
- * the pipeline, beyond the 128 registers that two blocks of 128 x 128 a SM allow
- * (rung 12 uses all of them), and spills. */
-__device__ __forceinline__ int fresh_tid()
-{
-    int v;
-    asm volatile("mov.u32 %0, %%tid.x;" : "=r"(v));
-    return v;
-}
-__device__ __forceinline__ int fresh_ctaid()
-{
-    int v;
-    asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(v));
-    return v;
-}
-
 template <int BM, int BN, int TM, bool VEC>
 __global__ void __launch_bounds__(async_threads<BM, BN, TM>(), 2)
 gpu_streamk(float *__restrict__ C, const float *__restrict__ A, const float *__restrict__ B, int M,

@@ -20,6 +20,7 @@
 #include "launch.cuh"
 #include "matmul.h"
 #include "rung_config.h"
+#include "warp_tile.cuh"
 
 /* The first slice of part z of S over `slices` slices (parts differ by one at most). */
 __host__ __device__ inline int split_begin(int z, int S, int slices)
@@ -115,6 +116,41 @@ __device__ __forceinline__ void part_add(float (&acc)[TM][TN], const float4 *__r
             acc[m][4 * h] += v.x, acc[m][4 * h + 1] += v.y;
             acc[m][4 * h + 2] += v.z, acc[m][4 * h + 3] += v.w;
         }
+}
+
+/* The same for a part stored as a tile of C's layout (store_quarters into a
+ * BT-wide tile at (tr, tc)): eight lanes read a 128-byte row, coalesced. */
+template <int TM>
+__device__ __forceinline__ void part_add_quarters(float (&acc)[TM][8], const float *__restrict__ tile, int tr,
+                                                  int tc, int BT)
+{
+#pragma unroll
+    for (int m = 0; m < TM; m++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            const float4 v =
+                __ldcg(reinterpret_cast<const float4 *>(&tile[(size_t)(tr + (m % 4) + (m / 4) * 16) * BT + tc + h * 32]));
+            acc[m][4 * h] += v.x, acc[m][4 * h + 1] += v.y;
+            acc[m][4 * h + 2] += v.z, acc[m][4 * h + 3] += v.w;
+        }
+}
+
+/* threadIdx.x and blockIdx.x, read anew where they are used (volatile reads the
+ * compiler cannot hoist): read once, what follows from them stays live across
+ * the pipeline, beyond the 128 registers that two blocks of 128 x 128 a SM allow
+ * (rung 12 uses all of them), and spills (rung 16), or moves the registers of
+ * the pipeline's FFMAs (rung 21, NOTES). */
+__device__ __forceinline__ int fresh_tid()
+{
+    int v;
+    asm volatile("mov.u32 %0, %%tid.x;" : "=r"(v));
+    return v;
+}
+__device__ __forceinline__ int fresh_ctaid()
+{
+    int v;
+    asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(v));
+    return v;
 }
 
 /* After a block has stored its part of a tile (part_store): count it in on the
