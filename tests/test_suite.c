@@ -69,6 +69,18 @@ static struct result_row row_at(const char *rung, int M, int N, int K, double gf
     return r;
 }
 
+/* A view of one run as text (malloc'd), failing the test if it is refused. */
+static char *table_text(const char *view, struct run *r)
+{
+    char err[256], *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    assert_non_null(out);
+    if (derive_table(out, view, r, 1, NULL, err, sizeof err) != 0) fail_msg("%s: %s", view, err);
+    fclose(out);
+    return buf;
+}
+
 /* The corpora: classes by the held-out protocol's rule, in that order; the
  * fastest rung of a precision may be a more precise one (FP32 under TF32), its
  * % taken against cuBLAS at the precision; the class view sums them up. */
@@ -126,28 +138,18 @@ static void corpus_points_classes_and_finer_rungs(void **state)
     /* the suite keeps to its precision: there the TF32 best at 4 x 4096 x 4096 is the TF32 rung */
     const size_t ns = derive_suite(&r, PREC_TF32, pt, 8);
     for (size_t i = 0; i < ns; i++) assert_int_equal(pt[i].best->precision, PREC_TF32);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&buf, &len);
-    assert_int_equal(derive_table(out, "corpus-classes", &r, 1, NULL, err, sizeof err), 0);
-    fclose(out);
+    char *buf = table_text("corpus-classes", &r);
     assert_non_null(strstr(buf, "tf32\tall\t3\t"));
     assert_non_null(strstr(buf, "fp32\tshort_k\t1\t150\t150\t"));
     free(buf);
-    buf = NULL;
-    out = open_memstream(&buf, &len);
-    assert_int_equal(derive_table(out, "corpus", &r, 1, NULL, err, sizeof err), 0);
-    fclose(out);
+    buf = table_text("corpus", &r);
     assert_non_null(strstr(buf, "tf32\t4\t4096\t4096\t4x4096x4096\tgemv\t18\tgpu_gemv\t"));
     /* the roofline's columns: FLOP per byte of A, B and C moved once, and GFLOP/s */
     assert_non_null(strstr(buf, "\tbest_copy_share\tintensity\tbest_gflops\t"));
     assert_true(fabs(corpus_bytes((struct shape){5000, 5000, 16}) - 4.0 * 25160000) < 1e-6);
     free(buf);
     /* the distribution: each series' %s in rising order, the share at or below */
-    buf = NULL;
-    out = open_memstream(&buf, &len);
-    assert_int_equal(derive_table(out, "corpus-cdf", &r, 1, NULL, err, sizeof err), 0);
-    fclose(out);
+    buf = table_text("corpus-cdf", &r);
     assert_non_null(strstr(buf, "tf32\tbest\t1\t0.333333\t75\ntf32\tbest\t2\t0.666667\t124\n"
                                 "tf32\tbest\t3\t1\t200\ntf32\tdispatch\t1\t1\t66.6667\n"));
     free(buf);
@@ -157,6 +159,10 @@ static void corpus_points_classes_and_finer_rungs(void **state)
     assert_int_equal(su.shapes, 3);
     assert_true(fabs(su.best_geomean - cbrt(75.0 * 124 * 200)) < 1e-9 && su.best_min == 75);
     assert_true(isnan(su.dispatch_geomean) && fabs(su.best_share_90 - 200.0 / 3) < 1e-9);
+    assert_true(isnan(su.regret_median) && isnan(su.regret_p90) && isnan(su.dispatch_share_10));
+    derive_corpus_summary(pt, nt, CC_GEMV, &su);   /* gpu_gemv at 900 GFLOP/s, the dispatch at 800 */
+    assert_true(fabs(su.regret_median - 1.125) < 1e-9 && fabs(su.regret_p90 - 1.125) < 1e-9);
+    assert_true(su.dispatch_share_10 == 0);
     derive_corpus_summary(pt, nt, CC_FEW, &su);
     assert_true(su.shapes == 0 && isnan(su.best_geomean));
     /* claims over the corpus: its summary, or each shape's %, of some classes */
@@ -228,10 +234,7 @@ static void corpus_points_classes_and_finer_rungs(void **state)
         {CLAIM_PASSED, "0.80 at corpus 5000x5000x16", -1, NULL},
     };
     expect_claims(cs, res, kernel_claims, 4);
-    buf = NULL;
-    out = open_memstream(&buf, &len);
-    assert_int_equal(derive_table(out, "corpus", &r, 1, NULL, err, sizeof err), 0);
-    fclose(out);
+    buf = table_text("corpus", &r);
     assert_non_null(strstr(buf, "\tbest_gflops\tbest_pct_kernel\tdispatch_pct_kernel\n"));
     free(buf);
     free(cs);
@@ -241,6 +244,45 @@ static void corpus_points_classes_and_finer_rungs(void **state)
 /* The shape suite: classes by the rule, the fastest hand-written rung per shape
  * (not the dispatch row, not cuBLAS), its decomposition, and the suite's claims;
  * experiments/shapes.ini covers every class. */
+/* The dispatch's regret over a corpus: each point's dispatch time over its
+ * fastest rung's, their median, 90th percentile (nearest rank) and the share
+ * within 10%, in the summary and the class view. */
+static void corpus_regret_median_p90_and_share(void **state)
+{
+    struct known *k = *state;
+    char err[256], path[400];
+    const double regret[] = {1.0, 1.0, 1.02, 1.05, 1.08, 1.09, 1.15, 1.3, 1.6, 2.0};
+    struct result_row rows[30];
+    for (int i = 0; i < 10; i++) {   /* ten shapes of class rest, in another order than the regrets */
+        const int M = 200 + 7 * ((3 * i) % 10);
+        rows[3 * i] = row_at("gpu_async_copy", M, 200, 200, 1000, 64, 64, 64, 16, 3, 1);
+        rows[3 * i + 1] = row_at("dispatch_fp32", M, 200, 200, 1000 / regret[i], 64, 0, 0, 16, 3, 1);
+        rows[3 * i + 2] = row_at("cublas_fp32", M, 200, 200, 1000, 0, 0, 0, 0, 0, 0);
+    }
+    snprintf(path, sizeof path, "%s/regret.h5", k->dir);
+    derive_write_rows(path, rows, 30, 0, 132);
+    struct run r;
+    if (derive_open(&r, "regret", path, err, sizeof err) != 0) fail_msg("%s", err);
+    struct suite_point pt[16];
+    const size_t n = derive_corpus(&r, PREC_FP32, pt, 16);
+    assert_int_equal(n, 10);
+    struct corpus_summary su;
+    derive_corpus_summary(pt, n, CC_COUNT, &su);
+    assert_true(fabs(su.regret_median - 1.085) < 1e-9);   /* (1.08 + 1.09) / 2 */
+    assert_true(fabs(su.regret_p90 - 1.6) < 1e-9);        /* the 9th of 10 */
+    assert_true(fabs(su.dispatch_share_10 - 60) < 1e-9);  /* 1.0 to 1.09 */
+    derive_corpus_summary(pt, n - 1, CC_COUNT, &su);      /* nine, without the most FLOPs (1.05) */
+    assert_int_equal(su.shapes, 9);
+    assert_true(fabs(su.regret_median - 1.09) < 1e-9 && fabs(su.regret_p90 - 2.0) < 1e-9);
+    assert_true(fabs(su.dispatch_share_10 - 500.0 / 9) < 1e-9);
+    char *buf = table_text("corpus-classes", &r);
+    assert_non_null(strstr(buf, "\tbest_share_90\tregret_median\tregret_p90\tdispatch_share_10\n"));
+    assert_non_null(strstr(buf, "fp32\tall\t10\t"));
+    assert_non_null(strstr(buf, "\t1.085\t1.6\t60\n"));
+    free(buf);
+    derive_close(&r);
+}
+
 static void shape_suite_best_dispatch_and_claims(void **state)
 {
     struct known *k = *state;
@@ -599,6 +641,7 @@ const struct CMUnitTest suite_tests[] = {
     cmocka_unit_test(index_orders_groups_like_group_cmp),
     KNOWN(shape_suite_best_dispatch_and_claims),
     KNOWN(corpus_points_classes_and_finer_rungs),
+    KNOWN(corpus_regret_median_p90_and_share),
     cmocka_unit_test(claims_on_a_reviewers_host_run),
 };
 const size_t suite_tests_count = sizeof suite_tests / sizeof suite_tests[0];

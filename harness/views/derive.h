@@ -227,12 +227,18 @@ double corpus_copy_pct(const struct run *r, const struct suite_point *q);
  * how many, the geometric mean and the lowest of the fastest rung's % and of
  * the dispatch row's (NaN where a point has none), the share of points (in %)
  * where the fastest rung reaches 90% of cuBLAS, and the two geometric means by
- * the second timer (NaN where a point has none); NaN with no point. */
+ * the second timer (NaN where a point has none); NaN with no point.  And the
+ * dispatch's regret, a point's dispatch row's median time over its fastest
+ * rung's: its median and 90th percentile (the nearest rank: the smallest
+ * regret that 90% of the points are at or under), and the share of points (in
+ * %) within 10% of the fastest (regret at most 1.1); NaN where a point has no
+ * dispatch row. */
 struct corpus_summary {
     size_t shapes;
     double best_geomean, best_min, dispatch_geomean, dispatch_min, best_share_90;
     double kernel_geomean, kernel_dispatch_geomean;   /* by the second timer */
     double events_geomean, events_dispatch_geomean;   /* by the events alone */
+    double regret_median, regret_p90, dispatch_share_10;
 };
 void derive_corpus_summary(const struct suite_point *pt, size_t n, int cls,
                            struct corpus_summary *out);

@@ -109,6 +109,37 @@ double corpus_copy_pct(const struct run *r, const struct suite_point *q)
     return r->copy_gbs > 0 ? 100.0 * best_gbs(q) / r->copy_gbs : NAN;
 }
 
+static int by_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The regret's median, 90th percentile (nearest rank) and share at most 1.1,
+ * over the m points of class cls (NaN where one has no dispatch row, or
+ * without memory for them). */
+static void regret_summary(const struct suite_point *pt, size_t n, int cls, size_t m,
+                           struct corpus_summary *out)
+{
+    double *v = m ? malloc(m * sizeof *v) : NULL;
+    size_t k = 0, within = 0;
+    for (size_t i = 0; i < n && v; i++) {
+        if (cls < CC_COUNT && pt[i].corpus != (enum corpus_class)cls) continue;
+        const double x = pt[i].dispatch_row ? pt[i].dispatch_row->time_ms_median / pt[i].best_row->time_ms_median
+                                            : NAN;
+        if (!isfinite(x)) break;
+        v[k++] = x;
+        within += x <= 1.1;
+    }
+    if (v && k == m) {
+        qsort(v, k, sizeof *v, by_double);
+        out->regret_median = k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
+        out->regret_p90 = v[(size_t)ceil(0.9 * (double)k) - 1];
+        out->dispatch_share_10 = 100.0 * (double)within / (double)k;
+    }
+    free(v);
+}
+
 void derive_corpus_summary(const struct suite_point *pt, size_t n, int cls,
                            struct corpus_summary *out)
 {
@@ -123,8 +154,9 @@ void derive_corpus_summary(const struct suite_point *pt, size_t n, int cls,
         minb = fmin(minb, pt[i].best_pct), mind = fmin(mind, pt[i].dispatch_pct);
         at90 += pt[i].best_pct >= 90.0;
     }
-    *out = (struct corpus_summary){m, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+    *out = (struct corpus_summary){m, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
     if (!m) return;
+    regret_summary(pt, n, cls, m, out);
     out->best_geomean = exp(lb / (double)m), out->best_min = minb;
     out->dispatch_geomean = exp(ld / (double)m), out->dispatch_min = mind;
     out->best_share_90 = 100.0 * (double)at90 / (double)m;
@@ -141,7 +173,8 @@ void derive_corpus_summary(const struct suite_point *pt, size_t n, int cls,
  * copy bandwidth; for the roofline, the FLOP per byte moved once (intensity)
  * and the fastest row's GFLOP/s.  Then corpus-classes: per precision and
  * class (and `all`), the shapes, the geometric mean and the lowest of both %s,
- * and the share of shapes where the fastest rung reaches 90% of cuBLAS.  The
+ * the share of shapes where the fastest rung reaches 90% of cuBLAS, and the
+ * dispatch's regret (derive.h: median, 90th percentile, share within 10%).  The
  * corpus view ends with both %s by the second timer ("-" where it was off). */
 void view_corpus(FILE *out, const struct run *r)
 {
@@ -186,7 +219,7 @@ void view_corpus_classes(FILE *out, const struct run *r)
 {
     struct suite_point *pt = malloc(derive_suite_room(r) * sizeof *pt);
     fputs("precision\tclass\tshapes\tbest_geomean\tbest_min\tdispatch_geomean\tdispatch_min"
-          "\tbest_share_90\n", out);
+          "\tbest_share_90\tregret_median\tregret_p90\tdispatch_share_10\n", out);
     for (int p = PREC_FP32; p <= PREC_TF32 && pt; p++) {
         const size_t n = derive_corpus(r, (enum precision)p, pt, derive_suite_room(r));
         for (int c = 0; c <= CC_COUNT; c++) {   /* CC_COUNT: all of them */
@@ -201,16 +234,13 @@ void view_corpus_classes(FILE *out, const struct run *r)
             num(out, su.dispatch_geomean);
             num(out, su.dispatch_min);
             num(out, su.best_share_90);
+            num(out, su.regret_median);
+            num(out, su.regret_p90);
+            num(out, su.dispatch_share_10);
             fputc('\n', out);
         }
     }
     free(pt);
-}
-
-static int by_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 /* corpus-cdf: the distribution of a corpus run's % of cuBLAS, per precision,
