@@ -241,9 +241,6 @@ static void corpus_points_classes_and_finer_rungs(void **state)
     derive_close(&r);
 }
 
-/* The shape suite: classes by the rule, the fastest hand-written rung per shape
- * (not the dispatch row, not cuBLAS), its decomposition, and the suite's claims;
- * experiments/shapes.ini covers every class. */
 /* The dispatch's regret over a corpus: each point's dispatch time over its
  * fastest rung's, their median, 90th percentile (nearest rank) and the share
  * within 10%, in the summary and the class view. */
@@ -283,6 +280,9 @@ static void corpus_regret_median_p90_and_share(void **state)
     derive_close(&r);
 }
 
+/* The shape suite: classes by the rule, the fastest hand-written rung per shape
+ * (not the dispatch row, not cuBLAS), its decomposition, and the suite's claims;
+ * experiments/shapes.ini covers every class. */
 static void shape_suite_best_dispatch_and_claims(void **state)
 {
     struct known *k = *state;
