@@ -47,3 +47,14 @@ REF_TUNING_RANDOM=data/tuning-random-h100-80gb-hbm3-20261127T094243Z.h5
 REF_TUNING_LLAMA3=data/tuning-llama3-h100-80gb-hbm3-20261127T094731Z.h5
 REF_TUNING_DEEPBENCH=data/tuning-deepbench-h100-80gb-hbm3-20261127T095140Z.h5
 REF_TUNING_NARROW=data/tuning-narrow-h100-80gb-hbm3-20261127T094131Z.h5
+# The tuning corpus v2 (experiments/tuning-*.ini of bb71b4e: the four parts
+# above with rungs 20 and 21, and tuning-mid, tuning-rows and tuning-large),
+# one H100, that the dispatch model is to be fitted on; the rule of
+# 22_dispatch.cu is still the one grown from the four files above.
+REF_TUNING2_RANDOM=data/tuning-random-h100-80gb-hbm3-20261207T002934Z.h5
+REF_TUNING2_LLAMA3=data/tuning-llama3-h100-80gb-hbm3-20261207T003717Z.h5
+REF_TUNING2_DEEPBENCH=data/tuning-deepbench-h100-80gb-hbm3-20261207T003539Z.h5
+REF_TUNING2_NARROW=data/tuning-narrow-h100-80gb-hbm3-20261207T004236Z.h5
+REF_TUNING2_MID=data/tuning-mid-h100-80gb-hbm3-20261207T002351Z.h5
+REF_TUNING2_ROWS=data/tuning-rows-h100-80gb-hbm3-20261207T002622Z.h5
+REF_TUNING2_LARGE=data/tuning-large-h100-80gb-hbm3-20261207T002704Z.h5
