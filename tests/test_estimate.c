@@ -303,6 +303,81 @@ static void shipped_experiments_plan_cleanly(void **state)
     }
 }
 
+/* scripts/fit-dispatch.py's non-negative least squares on planted systems: an
+ * exact one it recovers, and one whose unconstrained solution has a negative
+ * constant, which it must hold at zero where the residual's gradient says so
+ * (Kuhn-Tucker: no zero constant whose increase would lower the error). */
+static void dispatch_fit_solves_planted_nonnegative_systems(void **state)
+{
+    (void)state;
+    static const char code[] =
+        "import importlib.util as u\n"
+        "s = u.spec_from_file_location('fit', 'scripts/fit-dispatch.py'); f = u.module_from_spec(s)\n"
+        "s.loader.exec_module(f)\n"
+        "X = [[1, 0, 2], [0, 1, 1], [1, 1, 0], [2, 1, 1], [1, 3, 1]]\n"
+        "c = f.nnls(X, [2 * r[0] + 0 * r[1] + 3 * r[2] for r in X])\n"
+        "print('exact', ' '.join('%.9f' % v for v in c))\n"
+        "Y = [[1, 1], [1, 2], [1, 3], [1, 4]]\n"
+        "y = [4, 3, 2, 1]\n"   /* least squares: 5 - x, the slope negative */
+        "c = f.nnls(Y, y)\n"
+        "g = [sum(r[i] * (sum(a * b for a, b in zip(r, c)) - t) for r, t in zip(Y, y)) for i in range(2)]\n"
+        "print('clamped', '%.9f %.9f' % tuple(c), 'kkt', all(v >= -1e-9 for v in g))\n";
+    char *argv[] = {"python3", "-c", (char *)code, NULL};
+    char *out = NULL, *err = NULL;
+    const int rc = test_run(argv, &out, &err);
+    if (rc != 0) fail_msg("python3 exited %d: %s", rc, err);
+    assert_non_null(strstr(out, "exact 2.000000000 0.000000000 3.000000000\n"));
+    /* the best non-negative fit of 4 3 2 1 by a + b x: b = 0, a = their mean */
+    assert_non_null(strstr(out, "clamped 2.500000000 0.000000000 kkt True\n"));
+    free(out);
+    free(err);
+}
+
+/* The model fitted on the shipped tuning corpus v2: every part named, each
+ * precision judged under the folds asked for and with each part left out. */
+static void dispatch_fit_judges_the_tuning_corpus(void **state)
+{
+    (void)state;
+    static const char *const keys[] = {"REF_TUNING2_RANDOM", "REF_TUNING2_LLAMA3",
+                                       "REF_TUNING2_DEEPBENCH", "REF_TUNING2_NARROW",
+                                       "REF_TUNING2_MID", "REF_TUNING2_ROWS", "REF_TUNING2_LARGE"};
+    enum { PARTS = sizeof keys / sizeof keys[0] };
+    char files[PARTS][512];
+    char *argv[PARTS + 7] = {"python3", "scripts/fit-dispatch.py"};
+    for (int i = 0; i < PARTS; i++) {
+        test_reference(keys[i], files[i], sizeof files[i]);
+        argv[2 + i] = files[i];
+    }
+    argv[2 + PARTS] = "--folds";
+    argv[3 + PARTS] = "2";
+    argv[4 + PARTS] = "--mmladder";
+    argv[5 + PARTS] = (char *)test_binary();
+    argv[6 + PARTS] = NULL;
+    char *out = NULL, *err = NULL;
+    const int rc = test_run(argv, &out, &err);
+    if (rc != 0) fail_msg("fit-dispatch.py exited %d: %s", rc, err);
+    for (int p = 0; p < 2; p++) {
+        const char *prec = p ? "tf32" : "fp32";
+        char want[600];
+        snprintf(want, sizeof want, "%s, 2-fold: ", prec);
+        const char *at = strstr(out, want);
+        if (!at) fail_msg("no '%s' line: %s", want, out);
+        double median = 0, p90 = 0, within = -1;
+        const char *r = strstr(at, "regret median");
+        if (!r || sscanf(r, "regret median %lf, p90 %lf, within 10%% %lf", &median,
+                   &p90, &within) != 3)
+            fail_msg("%s's line unread: %.200s", prec, at);
+        /* a regret is the pick's time over the fastest's: never under 1 */
+        assert_true(median >= 1.0 && p90 >= median && within >= 0 && within <= 100);
+        for (int i = 0; i < PARTS; i++) {
+            snprintf(want, sizeof want, "%s, without %s", prec, strrchr(files[i], '/') + 1);
+            if (!strstr(out, want)) fail_msg("no line '%s'", want);
+        }
+    }
+    free(out);
+    free(err);
+}
+
 const struct CMUnitTest estimate_tests[] = {
     cmocka_unit_test(estimate_runs_host_points_beside_gpu_points),
     cmocka_unit_test(estimate_counts_parity_and_warmups),
@@ -311,5 +386,7 @@ const struct CMUnitTest estimate_tests[] = {
     cmocka_unit_test(listed_corpora_halves_cover_them),
     cmocka_unit_test(points_compiled_from_ptx_are_marked_once),
     cmocka_unit_test(shipped_experiments_plan_cleanly),
+    cmocka_unit_test(dispatch_fit_solves_planted_nonnegative_systems),
+    cmocka_unit_test(dispatch_fit_judges_the_tuning_corpus),
 };
 const size_t estimate_tests_count = sizeof estimate_tests / sizeof estimate_tests[0];
