@@ -179,11 +179,19 @@ static void corpus_points_classes_and_finer_rungs(void **state)
                       "[est]\ntext = {range}\nvalue = corpus_estimates_share\nprecision = tf32\n"
                       "runs = corpus\nexpect = at_least 95\n"
                       "[est32]\ntext = {range}\nvalue = corpus_estimates_share\nprecision = fp32\n"
-                      "runs = corpus\nexpect = at_least 95\n");
+                      "runs = corpus\nexpect = at_least 95\n"
+                      "[regret]\ntext = {range}\nvalue = corpus_regret_median\nprecision = tf32\n"
+                      "classes = gemv\nruns = corpus\nexpect = between 1.12 1.13\n"
+                      "[p90]\ntext = {range}\nvalue = corpus_regret_p90\nprecision = tf32\n"
+                      "classes = gemv\nruns = corpus\nexpect = at_most 1.1\n"
+                      "[within]\ntext = {range}\nvalue = corpus_dispatch_share_10\nprecision = tf32\n"
+                      "classes = gemv\nruns = corpus\nexpect = at_least 90\n"
+                      "[regret_all]\ntext = {range}\nvalue = corpus_regret_median\nprecision = tf32\n"
+                      "runs = corpus\nexpect = at_most 2\n");
     struct claims *cs = calloc(1, sizeof *cs);
-    struct claim_result res[6];
+    struct claim_result res[10];
     assert_int_equal(claims_load(cpath, cs, err, sizeof err), 0);
-    for (size_t i = 0; i < 6; i++) claims_evaluate(&cs->c[i], &r, 1, &res[i]);
+    for (size_t i = 0; i < 10; i++) claims_evaluate(&cs->c[i], &r, 1, &res[i]);
     const struct want_claim corpus_claims[] = {
         {CLAIM_PASSED, NULL, -1, NULL},
         {CLAIM_PASSED, NULL, -1, NULL},
@@ -193,8 +201,13 @@ static void corpus_points_classes_and_finer_rungs(void **state)
          * precision: TF32 one, within 5%; FP32 one, 25% apart */
         {CLAIM_PASSED, "100.0", -1, NULL},
         {CLAIM_FAILED, "0.0", -1, NULL},
+        /* the dispatch's regret at the gemv shape: 900 GFLOP/s over 800 */
+        {CLAIM_PASSED, "1.125", -1, NULL},
+        {CLAIM_FAILED, "1.125", -1, NULL},
+        {CLAIM_FAILED, "0.0", -1, NULL},
+        {CLAIM_NOT_EVALUATED, NULL, -1, NULL},   /* two shapes lack a dispatch row */
     };
-    expect_claims(cs, res, corpus_claims, 6);
+    expect_claims(cs, res, corpus_claims, 10);
 
     /* the second timer: a claim on it refuses a run without it, and reads the
      * rows' kernel times where it was on (here each row's event time, but

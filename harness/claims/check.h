@@ -75,6 +75,11 @@
  *   corpus_geomean, corpus_dispatch_geomean  per run: their geometric means
  *   corpus_dispatch_share  per run: the second over the first, in %
  *   corpus_share_90 per run: the % of shapes where the fastest rung reaches 90%
+ *   corpus_regret_median, corpus_regret_p90  per run: the dispatch's regret (a
+ *                   shape's dispatch row time over its fastest rung's) as a
+ *                   median and a 90th percentile (nearest rank)
+ *   corpus_dispatch_share_10  per run: the % of shapes where the dispatch row
+ *                   is within 10% of the fastest rung (regret at most 1.1)
  *   corpus_copy_pct per (run, corpus shape): the % of the run's copy bandwidth
  *                   at which the fastest rung moves A, B and C once
  *   agreement_share the same pairs, filtered the same way: the % of them within
@@ -149,7 +154,8 @@ enum claim_value { CV_PCT_REF, CV_PCT_PEAK, CV_TFLOPS, CV_RATIO, CV_STEP, CV_REL
                    CV_CORPUS_SHARE_90, CV_WALL_RATIO, CV_CORPUS_ESTIMATES_SHARE,
                    CV_CORPUS_COPY_PCT, CV_CORPUS_KERNEL_GEOMEAN,
                    CV_CORPUS_KERNEL_DISPATCH_GEOMEAN, CV_CORPUS_KERNEL_GAP,
-                   CV_CORPUS_KERNEL_SHARE, CV_CORPUS_KERNEL_APART_MS };
+                   CV_CORPUS_KERNEL_SHARE, CV_CORPUS_KERNEL_APART_MS, CV_CORPUS_REGRET_MEDIAN,
+                   CV_CORPUS_REGRET_P90, CV_CORPUS_DISPATCH_SHARE_10 };
 
 /* agreement_share counts the pairs within this of 1 */
 #define AGREEMENT_CLOSE 0.02

@@ -41,6 +41,9 @@ static const struct {
     {"corpus_kernel_gap", CV_CORPUS_KERNEL_GAP, 0},
     {"corpus_kernel_share", CV_CORPUS_KERNEL_SHARE, 0},
     {"corpus_kernel_apart_ms", CV_CORPUS_KERNEL_APART_MS, 0},
+    {"corpus_regret_median", CV_CORPUS_REGRET_MEDIAN, 0},
+    {"corpus_regret_p90", CV_CORPUS_REGRET_P90, 0},
+    {"corpus_dispatch_share_10", CV_CORPUS_DISPATCH_SHARE_10, 0},
 };
 #define N_VALUES (sizeof VALUES / sizeof VALUES[0])
 
@@ -287,7 +290,8 @@ int claim_over_corpus(enum claim_value v)
     return v == CV_CORPUS_PCT_REF || v == CV_CORPUS_GEOMEAN || v == CV_CORPUS_DISPATCH_PCT ||
            v == CV_CORPUS_DISPATCH_GEOMEAN || v == CV_CORPUS_DISPATCH_SHARE ||
            v == CV_CORPUS_SHARE_90 || v == CV_CORPUS_ESTIMATES_SHARE || v == CV_CORPUS_COPY_PCT ||
-           claim_by_kernel_timer(v);
+           v == CV_CORPUS_REGRET_MEDIAN || v == CV_CORPUS_REGRET_P90 ||
+           v == CV_CORPUS_DISPATCH_SHARE_10 || claim_by_kernel_timer(v);
 }
 
 /* The values over the shape suite (derive_suite) or a corpus. */

@@ -107,7 +107,8 @@ static double value_at(const struct claim *c, const struct run *r, int i, struct
     case CV_CORPUS_DISPATCH_GEOMEAN: case CV_CORPUS_DISPATCH_SHARE: case CV_CORPUS_SHARE_90:
     case CV_WALL_RATIO: case CV_CORPUS_ESTIMATES_SHARE: case CV_CORPUS_COPY_PCT:
     case CV_CORPUS_KERNEL_GEOMEAN: case CV_CORPUS_KERNEL_DISPATCH_GEOMEAN:
-    case CV_CORPUS_KERNEL_GAP: case CV_CORPUS_KERNEL_SHARE: case CV_CORPUS_KERNEL_APART_MS: break;
+    case CV_CORPUS_KERNEL_GAP: case CV_CORPUS_KERNEL_SHARE: case CV_CORPUS_KERNEL_APART_MS:
+    case CV_CORPUS_REGRET_MEDIAN: case CV_CORPUS_REGRET_P90: case CV_CORPUS_DISPATCH_SHARE_10: break;
     }
     return NAN;
 }
@@ -148,7 +149,8 @@ static const char *fmt_of(enum claim_value v)
     switch (v) {
     case CV_RATIO: case CV_STEP: case CV_AGREEMENT: case CV_ESTIMATE: case CV_WALL_RATIO:
         return "%.2f";
-    case CV_REF_IN_PAIRS: case CV_CLOCK_IN_PAIRS: return "%.3f";
+    case CV_REF_IN_PAIRS: case CV_CLOCK_IN_PAIRS: case CV_CORPUS_REGRET_MEDIAN:
+    case CV_CORPUS_REGRET_P90: return "%.3f";
     case CV_UNVERIFIED: case CV_UNSTABLE_UNCAPPED: case CV_WALL_S: return "%.0f";
     case CV_PCT_REF_CI: case CV_ESTIMATES_SPREAD: case CV_CORPUS_KERNEL_APART_MS: return "%.2f";
     case CV_REL_STDDEV: return "%.2f";
@@ -405,8 +407,11 @@ static void evaluate(const struct claim *c, const struct run *const *rs, size_t 
                                  : c->value == CV_CORPUS_KERNEL_GEOMEAN   ? su.kernel_geomean
                                  : c->value == CV_CORPUS_KERNEL_DISPATCH_GEOMEAN
                                      ? su.kernel_dispatch_geomean
-                                 : c->value == CV_CORPUS_KERNEL_GAP ? gap
-                                                                    : 100.0 * su.dispatch_geomean / su.best_geomean;
+                                 : c->value == CV_CORPUS_KERNEL_GAP          ? gap
+                                 : c->value == CV_CORPUS_REGRET_MEDIAN       ? su.regret_median
+                                 : c->value == CV_CORPUS_REGRET_P90          ? su.regret_p90
+                                 : c->value == CV_CORPUS_DISPATCH_SHARE_10   ? su.dispatch_share_10
+                                 : 100.0 * su.dispatch_geomean / su.best_geomean;
                 take(&a, c, x, rs[k]->role, rs[k]->role);
             } else if (m) {
                 const double best = derive_suite_geomean(pt, m, 0);

@@ -113,6 +113,7 @@ static int per_shape(const struct claim *c)
     case CV_CLOCK_IN_PAIRS: case CV_SUITE_PCT_REF: case CV_SUITE_GEOMEAN: case CV_DISPATCH_SHARE:
     case CV_CORPUS_PCT_REF: case CV_CORPUS_GEOMEAN: case CV_CORPUS_DISPATCH_PCT:
     case CV_CORPUS_DISPATCH_GEOMEAN: case CV_CORPUS_DISPATCH_SHARE: case CV_CORPUS_SHARE_90:
+    case CV_CORPUS_REGRET_MEDIAN: case CV_CORPUS_REGRET_P90: case CV_CORPUS_DISPATCH_SHARE_10:
         return 1;
     default:
         return 0;
