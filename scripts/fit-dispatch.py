@@ -10,7 +10,8 @@ rungs 12, 15, 16, 18, 19 and 21; TF32: those and rungs 17 and 20), with K divide
 by the rung's own rule (split 0), on rows that TMA and 16-byte loads address or
 not (N and K multiples of 4): two code paths, two candidates.  Its time is
 predicted from what its plan records at the shape (block tile BM x BN, grid,
-blocks an SM at once, parts of K, launches), the SMs of the GPU the runs name:
+blocks an SM at once, parts of K; two kernel launches where a second pass adds
+the parts), and the SMs of the GPU the runs were made on:
 
   t = c . (launches, W full, W [last wave], W f, bytes of A and B read,
            bytes of C written S times, waves x 32-deep slices a block,
@@ -39,6 +40,8 @@ import sys
 
 FP32_RUNGS = ("gpu_async_copy", "gpu_splitk", "gpu_streamk", "gpu_gemv", "gpu_short_k", "gpu_tail_split")
 TF32_RUNGS = FP32_RUNGS + ("tf32_splitk_tma", "tf32_persistent_tma")
+# the rungs whose parts of K a second kernel adds (split_k.cuh's split_k_finish)
+SECOND_PASS = ("gpu_splitk", "gpu_gemv", "tf32_splitk_tma")
 SLICE = 32
 NAMES = ("launches", "W full", "W [last]", "W f", "A+B bytes", "C bytes S", "waves slices", "waves",
          "1", "parts' bytes")
@@ -146,8 +149,9 @@ def read_runs(files, mmladder):
             elif v in ("dispatch_fp32", "dispatch_tf32"):
                 ref.setdefault(s, {})["dispatch " + v[9:]] = t
             elif v in TF32_RUNGS:
+                S = max(int(r["k_splits"]), 1)
                 plan = (int(r["block_rows"]), int(r["block_cols"]), int(r["grid_blocks"]),
-                        int(r["blocks_per_sm"]), max(int(r["k_splits"]), 1), max(int(r["launches"] or 1), 1))
+                        int(r["blocks_per_sm"]), S, 2 if v in SECOND_PASS and S > 1 else 1)
                 key = (v, int(r["tile"]), int(r["wpt"]), s[1] % 4 == 0 and s[2] % 4 == 0)
                 cand.setdefault(s, {})[key] = (t, plan)
         n = device_sms(path, mmladder)
