@@ -87,7 +87,10 @@ else
   LINK       := $(CC)
   LINK_LIBS  :=
 endif
-LIB_OBJ := $(HARNESS_OBJ) $(HOST_KERNEL_OBJ) $(GPU_OBJ) build/kernels/rung_config.o
+# The kernels' plain C: the configuration tables' lookups and the dispatch model.
+KERNEL_C_OBJ := build/kernels/rung_config.o build/kernels/dispatch_model.o \
+                build/kernels/dispatch_model_table.o
+LIB_OBJ := $(HARNESS_OBJ) $(HOST_KERNEL_OBJ) $(GPU_OBJ) $(KERNEL_C_OBJ)
 # Recursive (=), not simple (:=): HDF5_LIBS asks pkg-config, which `make deps`
 # may only just have installed.
 LIBS     = $(HDF5_LIBS) $(INIH_LIBS) $(ZLIB_LIBS) $(LINK_LIBS) -ldl -lpthread -lm
@@ -389,7 +392,7 @@ build/host/%.O$(1).o: kernels/host/%.c kernels/matmul.h
 endef
 $(foreach o,$(HOST_OPT_LEVELS),$(eval $(call host_kernel_rule,$(o))))
 
-build/kernels/rung_config.o: kernels/rung_config.c kernels/rung_config.h kernels/matmul.h
+build/kernels/%.o: kernels/%.c kernels/rung_config.h kernels/matmul.h kernels/dispatch.h
 	@mkdir -p $(@D)
 	$(CC) -std=c11 $(CFLAGS) $(WARN) -Ikernels -c $< -o $@
 

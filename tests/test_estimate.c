@@ -333,29 +333,43 @@ static void dispatch_fit_solves_planted_nonnegative_systems(void **state)
     free(err);
 }
 
+/* The shipped tuning corpus v2 (data/references.mk), in its order. */
+enum { TUNING2_PARTS = 7 };
+static void tuning2_files(char files[TUNING2_PARTS][512])
+{
+    static const char *const keys[TUNING2_PARTS] = {
+        "REF_TUNING2_RANDOM", "REF_TUNING2_LLAMA3", "REF_TUNING2_DEEPBENCH", "REF_TUNING2_NARROW",
+        "REF_TUNING2_MID",    "REF_TUNING2_ROWS",   "REF_TUNING2_LARGE"};
+    for (int i = 0; i < TUNING2_PARTS; i++) test_reference(keys[i], files[i], sizeof files[i]);
+}
+
+/* scripts/fit-dispatch.py over those files with one option (and its value, or
+ * NULL), through this build's binary: its stdout (free() it). */
+static char *fit_dispatch(char files[TUNING2_PARTS][512], const char *option, const char *value)
+{
+    char *argv[TUNING2_PARTS + 7] = {"python3", "scripts/fit-dispatch.py"};
+    int n = 2;
+    for (int i = 0; i < TUNING2_PARTS; i++) argv[n++] = files[i];
+    argv[n++] = (char *)option;
+    if (value) argv[n++] = (char *)value;
+    argv[n++] = "--mmladder";
+    argv[n++] = (char *)test_binary();
+    argv[n] = NULL;
+    char *out = NULL, *err = NULL;
+    const int rc = test_run(argv, &out, &err);
+    if (rc != 0) fail_msg("fit-dispatch.py %s exited %d: %s", option, rc, err);
+    free(err);
+    return out;
+}
+
 /* The model fitted on the shipped tuning corpus v2: every part named, each
  * precision judged under the folds asked for and with each part left out. */
 static void dispatch_fit_judges_the_tuning_corpus(void **state)
 {
     (void)state;
-    static const char *const keys[] = {"REF_TUNING2_RANDOM", "REF_TUNING2_LLAMA3",
-                                       "REF_TUNING2_DEEPBENCH", "REF_TUNING2_NARROW",
-                                       "REF_TUNING2_MID", "REF_TUNING2_ROWS", "REF_TUNING2_LARGE"};
-    enum { PARTS = sizeof keys / sizeof keys[0] };
-    char files[PARTS][512];
-    char *argv[PARTS + 7] = {"python3", "scripts/fit-dispatch.py"};
-    for (int i = 0; i < PARTS; i++) {
-        test_reference(keys[i], files[i], sizeof files[i]);
-        argv[2 + i] = files[i];
-    }
-    argv[2 + PARTS] = "--folds";
-    argv[3 + PARTS] = "2";
-    argv[4 + PARTS] = "--mmladder";
-    argv[5 + PARTS] = (char *)test_binary();
-    argv[6 + PARTS] = NULL;
-    char *out = NULL, *err = NULL;
-    const int rc = test_run(argv, &out, &err);
-    if (rc != 0) fail_msg("fit-dispatch.py exited %d: %s", rc, err);
+    char files[TUNING2_PARTS][512];
+    tuning2_files(files);
+    char *out = fit_dispatch(files, "--folds", "2");
     for (int p = 0; p < 2; p++) {
         const char *prec = p ? "tf32" : "fp32";
         char want[600];
@@ -369,10 +383,84 @@ static void dispatch_fit_judges_the_tuning_corpus(void **state)
             fail_msg("%s's line unread: %.200s", prec, at);
         /* a regret is the pick's time over the fastest's: never under 1 */
         assert_true(median >= 1.0 && p90 >= median && within >= 0 && within <= 100);
-        for (int i = 0; i < PARTS; i++) {
+        for (int i = 0; i < TUNING2_PARTS; i++) {
             snprintf(want, sizeof want, "%s, without %s", prec, strrchr(files[i], '/') + 1);
             if (!strstr(out, want)) fail_msg("no line '%s'", want);
         }
+    }
+    free(out);
+}
+
+/* kernels/dispatch_model_table.c is what scripts/fit-dispatch.py --emit-c fits
+ * from the shipped tuning corpus v2, byte for byte: constants edited by hand,
+ * or runs replaced without fitting again, fail here. */
+static void dispatch_model_table_is_fitted_from_the_tuning_runs(void **state)
+{
+    (void)state;
+    char files[TUNING2_PARTS][512];
+    tuning2_files(files);
+    char *out = fit_dispatch(files, "--emit-c", NULL);
+    char *table = test_read_file("kernels/dispatch_model_table.c", NULL);
+    assert_non_null(table);
+    assert_string_equal(table, out);
+    /* one candidate a configuration and alignment, each with its constants */
+    assert_true(dispatch_model_count > 0);
+    for (int i = 0; i < dispatch_model_count; i++)
+        for (int t = 0; t < DISPATCH_TERMS; t++) assert_true(dispatch_model[i].c[t] >= 0);
+    free(table);
+    free(out);
+}
+
+/* The model's terms in C are the script's to the last bit, at plans of every
+ * kind: a tile cut in K (a second pass, and a last part that adds), a grid
+ * under one wave and over several, a rung without a block tile (0 x 0). */
+static void dispatch_model_terms_are_the_scripts(void **state)
+{
+    (void)state;
+    static const struct {
+        int M, N, K;
+        struct dispatch_plan p;
+    } at[] = {
+        {2999, 3001, 2997, {128, 128, 768, 2, 5, 1}},
+        {1000, 1000, 3000, {64, 128, 384, 3, 3, 1}},
+        {9000, 33, 7000, {256, 16, 216, 2, 2, 2}},
+        {3337, 4, 1564, {0, 0, 27, 8, 3, 2}},
+        {16384, 16384, 16384, {256, 128, 4096, 1, 1, 1}},
+        {1, 1, 1, {16, 128, 1, 1, 1, 1}},
+    };
+    enum { N_AT = sizeof at / sizeof at[0] };
+    char code[4096];
+    int n = snprintf(code, sizeof code,
+                     "import importlib.util as u\n"
+                     "s = u.spec_from_file_location('fit', 'scripts/fit-dispatch.py'); f = u.module_from_spec(s)\n"
+                     "s.loader.exec_module(f)\n"
+                     "for shape, plan in [");
+    for (int i = 0; i < N_AT; i++)
+        n += snprintf(code + n, sizeof code - (size_t)n, "((%d, %d, %d), (%d, %d, %d, %d, %d, %d)), ",
+                      at[i].M, at[i].N, at[i].K, at[i].p.block_rows, at[i].p.block_cols,
+                      at[i].p.grid_blocks, at[i].p.blocks_per_sm, at[i].p.k_splits, at[i].p.launches);
+    snprintf(code + n, sizeof code - (size_t)n,
+             "]:\n    print(' '.join('%%.17g' %% v for v in f.features(shape, plan, 132)))\n");
+    char *argv[] = {"python3", "-c", code, NULL};
+    char *out = NULL, *err = NULL;
+    const int rc = test_run(argv, &out, &err);
+    if (rc != 0) fail_msg("python3 exited %d: %s", rc, err);
+    char *line = out;
+    for (int i = 0; i < N_AT; i++) {
+        double f[DISPATCH_TERMS];
+        dispatch_model_features(at[i].M, at[i].N, at[i].K, &at[i].p, 132, f);
+        for (int t = 0; t < DISPATCH_TERMS; t++) {
+            char *end = NULL;
+            const double want = strtod(line, &end);
+            if (end == line) fail_msg("plan %d: the script printed too few terms: %s", i, out);
+            if (f[t] != want) fail_msg("plan %d, term %d: C %.17g, the script %.17g", i, t, f[t], want);
+            line = end;
+        }
+        /* the time: the constants times the terms, in their order */
+        const struct dispatch_candidate *c = &dispatch_model[i % dispatch_model_count];
+        double t = 0;
+        for (int k = 0; k < DISPATCH_TERMS; k++) t += c->c[k] * f[k];
+        assert_true(dispatch_model_time(c, at[i].M, at[i].N, at[i].K, &at[i].p, 132) == t);
     }
     free(out);
     free(err);
@@ -388,5 +476,7 @@ const struct CMUnitTest estimate_tests[] = {
     cmocka_unit_test(shipped_experiments_plan_cleanly),
     cmocka_unit_test(dispatch_fit_solves_planted_nonnegative_systems),
     cmocka_unit_test(dispatch_fit_judges_the_tuning_corpus),
+    cmocka_unit_test(dispatch_model_table_is_fitted_from_the_tuning_runs),
+    cmocka_unit_test(dispatch_model_terms_are_the_scripts),
 };
 const size_t estimate_tests_count = sizeof estimate_tests / sizeof estimate_tests[0];
