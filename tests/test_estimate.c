@@ -322,7 +322,8 @@ static void dispatch_fit_solves_planted_nonnegative_systems(void **state)
         "c = f.nnls(Y, y)\n"
         "g = [sum(r[i] * (sum(a * b for a, b in zip(r, c)) - t) for r, t in zip(Y, y)) for i in range(2)]\n"
         "print('clamped', '%.9f %.9f' % tuple(c), 'kkt', all(v >= -1e-9 for v in g))\n";
-    char *argv[] = {"python3", "-c", (char *)code, NULL};
+    /* -B: importing the script writes no bytecode beside it (the clone stays as cloned) */
+    char *argv[] = {"python3", "-B", "-c", (char *)code, NULL};
     char *out = NULL, *err = NULL;
     const int rc = test_run(argv, &out, &err);
     if (rc != 0) fail_msg("python3 exited %d: %s", rc, err);
@@ -441,7 +442,7 @@ static void dispatch_model_terms_are_the_scripts(void **state)
                       at[i].p.grid_blocks, at[i].p.blocks_per_sm, at[i].p.k_splits, at[i].p.launches);
     snprintf(code + n, sizeof code - (size_t)n,
              "]:\n    print(' '.join('%%.17g' %% v for v in f.features(shape, plan, 132)))\n");
-    char *argv[] = {"python3", "-c", code, NULL};
+    char *argv[] = {"python3", "-B", "-c", code, NULL};
     char *out = NULL, *err = NULL;
     const int rc = test_run(argv, &out, &err);
     if (rc != 0) fail_msg("python3 exited %d: %s", rc, err);
