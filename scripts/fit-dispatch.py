@@ -172,14 +172,21 @@ def device_sms(path, mmladder):
     sys.exit(f"fit-dispatch.py: {path}: no gpu_sm_count attribute (a run on a GPU has one)")
 
 
-def judge(cand, ref, sms, prec, train, test):
-    rungs = FP32_RUNGS if prec == "fp32" else TF32_RUNGS
+def fit_models(cand, sms, rungs, train):
+    """Each candidate of these rungs fitted on the training shapes: candidate ->
+    constants (None where it ran at fewer than three)."""
     rows = {}
     for s in train:
         for c, (t, plan) in cand[s].items():
             if c[0] in rungs:
                 rows.setdefault(c, []).append((features(s, plan, sms), t))
-    model = {c: fit(r) for c, r in sorted(rows.items())}
+    return {c: fit(r) for c, r in sorted(rows.items())}
+
+
+def judge(cand, ref, sms, prec, train, test):
+    """The picks at the test shapes of the model fitted on the training ones."""
+    rungs = FP32_RUNGS if prec == "fp32" else TF32_RUNGS
+    model = fit_models(cand, sms, rungs, train)
     out = []
     for s in test:
         avail = {c: v for c, v in cand[s].items() if c[0] in rungs and model.get(c)}
@@ -191,7 +198,7 @@ def judge(cand, ref, sms, prec, train, test):
         out.append((s, avail[pick][0] / best, ref[s][prec] / avail[pick][0], ref[s][prec] / best,
                     ref[s][prec] / ref[s]["dispatch " + prec] if "dispatch " + prec in ref[s] else float("nan"),
                     pick))
-    return out, model
+    return out
 
 
 def summary(label, out):
@@ -240,24 +247,24 @@ def main():
     cand, ref, part, sms = read_runs(a.files, a.mmladder)
     shapes = sorted(cand)
     if a.emit_c:
-        emit_c(judge(cand, ref, sms, "tf32", shapes, [])[1], a.files)
+        emit_c(fit_models(cand, sms, TF32_RUNGS, shapes), a.files)
         return
     for prec in ("fp32", "tf32"):
         cv = []
         for k in range(a.folds):
             test = shapes[k::a.folds]
             held = set(test)
-            cv += judge(cand, ref, sms, prec, [s for s in shapes if s not in held], test)[0]
+            cv += judge(cand, ref, sms, prec, [s for s in shapes if s not in held], test)
         summary(f"{prec}, {a.folds}-fold", cv)
         for o in sorted(cv, key=lambda o: -o[1])[:a.worst]:
             print(f"    {o[0][0]}x{o[0][1]}x{o[0][2]}: regret {o[1]:.2f}, pick {o[5][0]} {o[5][1]}/{o[5][2]}")
         for path in a.files:
             test = [s for s in shapes if part[s] == path]
-            left = judge(cand, ref, sms, prec, [s for s in shapes if part[s] != path], test)[0]
+            left = judge(cand, ref, sms, prec, [s for s in shapes if part[s] != path], test)
             if left:
                 summary(f"    {prec}, without {path.split('/')[-1]}", left)
         if a.constants:
-            model = judge(cand, ref, sms, prec, shapes, [])[1]
+            model = fit_models(cand, sms, FP32_RUNGS if prec == "fp32" else TF32_RUNGS, shapes)
             print(f"{prec} constants, fitted on all {len(shapes)} shapes: " + "; ".join(NAMES))
             for c, k in model.items():
                 if k:

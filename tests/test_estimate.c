@@ -303,6 +303,13 @@ static void shipped_experiments_plan_cleanly(void **state)
     }
 }
 
+/* Python that imports scripts/fit-dispatch.py as f (run with -B: no bytecode
+ * is written beside it, and the clone stays as cloned). */
+#define IMPORT_FIT                                                                              \
+    "import importlib.util as u\n"                                                               \
+    "s = u.spec_from_file_location('fit', 'scripts/fit-dispatch.py'); f = u.module_from_spec(s)\n" \
+    "s.loader.exec_module(f)\n"
+
 /* scripts/fit-dispatch.py's non-negative least squares on planted systems: an
  * exact one it recovers, and one whose unconstrained solution has a negative
  * constant, which it must hold at zero where the residual's gradient says so
@@ -311,9 +318,7 @@ static void dispatch_fit_solves_planted_nonnegative_systems(void **state)
 {
     (void)state;
     static const char code[] =
-        "import importlib.util as u\n"
-        "s = u.spec_from_file_location('fit', 'scripts/fit-dispatch.py'); f = u.module_from_spec(s)\n"
-        "s.loader.exec_module(f)\n"
+        IMPORT_FIT
         "X = [[1, 0, 2], [0, 1, 1], [1, 1, 0], [2, 1, 1], [1, 3, 1]]\n"
         "c = f.nnls(X, [2 * r[0] + 0 * r[1] + 3 * r[2] for r in X])\n"
         "print('exact', ' '.join('%.9f' % v for v in c))\n"
@@ -322,7 +327,6 @@ static void dispatch_fit_solves_planted_nonnegative_systems(void **state)
         "c = f.nnls(Y, y)\n"
         "g = [sum(r[i] * (sum(a * b for a, b in zip(r, c)) - t) for r, t in zip(Y, y)) for i in range(2)]\n"
         "print('clamped', '%.9f %.9f' % tuple(c), 'kkt', all(v >= -1e-9 for v in g))\n";
-    /* -B: importing the script writes no bytecode beside it (the clone stays as cloned) */
     char *argv[] = {"python3", "-B", "-c", (char *)code, NULL};
     char *out = NULL, *err = NULL;
     const int rc = test_run(argv, &out, &err);
@@ -432,9 +436,7 @@ static void dispatch_model_terms_are_the_scripts(void **state)
     enum { N_AT = sizeof at / sizeof at[0] };
     char code[4096];
     int n = snprintf(code, sizeof code,
-                     "import importlib.util as u\n"
-                     "s = u.spec_from_file_location('fit', 'scripts/fit-dispatch.py'); f = u.module_from_spec(s)\n"
-                     "s.loader.exec_module(f)\n"
+                     IMPORT_FIT
                      "for shape, plan in [");
     for (int i = 0; i < N_AT; i++)
         n += snprintf(code + n, sizeof code - (size_t)n, "((%d, %d, %d), (%d, %d, %d, %d, %d, %d)), ",
