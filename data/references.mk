@@ -40,17 +40,10 @@ REF_KT_HELDOUT_H200=data/heldout-h200-20261206T102413Z.h5
 # (reported "not evaluated"), never judged on another commit's run.
 REF_X2_SHAPES_H100=
 REF_X2_ONE_SHAPES_H100=
-# The tuning corpus (experiments/tuning-random.ini, tuning-llama3.ini,
-# tuning-deepbench.ini, tuning-narrow.ini) that the dispatch rule of
-# kernels/gpu/22_dispatch.cu is grown from (scripts/grow-dispatch.py).
-REF_TUNING_RANDOM=data/tuning-random-h100-80gb-hbm3-20261127T094243Z.h5
-REF_TUNING_LLAMA3=data/tuning-llama3-h100-80gb-hbm3-20261127T094731Z.h5
-REF_TUNING_DEEPBENCH=data/tuning-deepbench-h100-80gb-hbm3-20261127T095140Z.h5
-REF_TUNING_NARROW=data/tuning-narrow-h100-80gb-hbm3-20261127T094131Z.h5
-# The tuning corpus v2 (experiments/tuning-*.ini of bb71b4e: the four parts
-# above with rungs 20 and 21, and tuning-mid, tuning-rows and tuning-large),
-# one H100, that the dispatch model is to be fitted on; the rule of
-# 22_dispatch.cu is still the one grown from the four files above.
+# The tuning corpus v2 (experiments/tuning-*.ini of bb71b4e: random, llama3,
+# deepbench, narrow, mid, rows and large), one H100, that the dispatch model
+# of kernels/gpu/22_dispatch.cu is fitted on (scripts/fit-dispatch.py, into
+# kernels/dispatch_model_table.c).
 REF_TUNING2_RANDOM=data/tuning-random-h100-80gb-hbm3-20261207T002934Z.h5
 REF_TUNING2_LLAMA3=data/tuning-llama3-h100-80gb-hbm3-20261207T003717Z.h5
 REF_TUNING2_DEEPBENCH=data/tuning-deepbench-h100-80gb-hbm3-20261207T003539Z.h5

@@ -1,23 +1,15 @@
-/* The dispatch rule (kernels/gpu/22_dispatch.cu): which rung and configuration
- * one call gets, from the shape and the GPU's SM count alone, as a library's
- * heuristics would choose; and the model of time a dispatch picks by
- * (kernels/dispatch_model.c).  Plain C, so that it is the same in builds
- * without CUDA and can be tested there. */
+/* The dispatch (kernels/gpu/22_dispatch.cu): which rung and configuration one
+ * call gets, picked from the shape by a model of time, as a library's
+ * heuristics would choose.  The model (kernels/dispatch_model.c) is plain C, so
+ * that it is the same in builds without CUDA and can be tested there. */
 #ifndef KERNELS_DISPATCH_H
 #define KERNELS_DISPATCH_H
+
+#include "rung_config.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-struct dispatch_pick {
-    const char *rung;   /* a registry name: one of the rungs 22_dispatch.cu launches */
-    int tile, wpt;      /* its configuration; K is split by the rung's own rule */
-};
-
-/* tf32: the TF32 row (else FP32); sms: the GPU's streaming multiprocessors;
- * smem_optin: the shared memory a block may have there, bytes. */
-struct dispatch_pick dispatch_rule(int tf32, int M, int N, int K, int sms, long smem_optin);
 
 /* The dispatch as a model of time (scripts/fit-dispatch.py, which fits its
  * constants on the tuning corpus): a candidate is a configuration of a rung a
@@ -56,6 +48,31 @@ void dispatch_model_features(int M, int N, int K, const struct dispatch_plan *p,
 /* The candidate's predicted time, ms: its constants times those terms. */
 double dispatch_model_time(const struct dispatch_candidate *c, int M, int N, int K,
                            const struct dispatch_plan *p, int sms);
+/* Each term's name, for `mmladder pick`. */
+extern const char *const dispatch_term_names[DISPATCH_TERMS];
+
+/* Does a dispatch of this precision (tf32: the TF32 row) weigh the candidate
+ * at this shape, cfg being its rung's configuration and smem_optin the shared
+ * memory the GPU gives a block?  Only one of its precision and the shape's
+ * alignment, whose configuration the GPU can hold and the shape is within
+ * (a GEMV-like or short-K configuration's limits). */
+int dispatch_model_admits(const struct dispatch_candidate *c, int tf32, int M, int N, int K,
+                          const struct rung_config *cfg, long smem_optin);
+
+/* A candidate weighed at one shape: its plan there and its predicted time. */
+struct dispatch_choice {
+    const struct dispatch_candidate *cand;
+    struct dispatch_plan plan;
+    double ms;
+};
+
+/* Under nvcc alone (22_dispatch.cu), on the current GPU: the candidates a
+ * dispatch of this precision weighs at M x N x K, in the table's order, each
+ * planned by its launcher's describe, into out[0..*count) (at most cap; a
+ * larger table is an error), and *pick, the index of the least predicted
+ * time (the first of equals).  NULL, or why not. */
+const char *dispatch_candidates(int tf32, int M, int N, int K, struct dispatch_choice *out,
+                                int cap, int *count, int *pick);
 
 #ifdef __cplusplus
 }

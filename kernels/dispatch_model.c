@@ -40,3 +40,17 @@ double dispatch_model_time(const struct dispatch_candidate *c, int M, int N, int
     for (int i = 0; i < DISPATCH_TERMS; i++) t += c->c[i] * f[i];
     return t;
 }
+
+const char *const dispatch_term_names[DISPATCH_TERMS] = {
+    "launches",   "whole waves",   "a last wave", "the last wave's fill", "bytes of A and B",
+    "bytes of C x parts", "waves x slices", "waves", "constant", "bytes a cut tile's parts add"};
+
+int dispatch_model_admits(const struct dispatch_candidate *c, int tf32, int M, int N, int K,
+                          const struct rung_config *cfg, long smem_optin)
+{
+    const int aligned = N % 4 == 0 && K % 4 == 0;
+    if (!cfg || (c->tf32 && !tf32) || c->aligned != aligned || cfg->smem_bytes > smem_optin)
+        return 0;
+    return !(cfg->for_rows && M > cfg->for_rows) && !(cfg->for_cols && N > cfg->for_cols) &&
+           !(cfg->for_depth && K > cfg->for_depth);
+}

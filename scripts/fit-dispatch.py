@@ -2,7 +2,7 @@
 """fit-dispatch.py -- fit the dispatch model's constants on tuning runs, and judge it.
 
 usage: scripts/fit-dispatch.py TUNING.h5... [--mmladder bin/mmladder] [--folds 5] [--worst N]
-                                [--constants | --emit-c]
+                                [--constants | --emit-c | --plans]
 
 Reads each run through the binary (`mmladder export --passed`), never HDF5
 itself.  A candidate is one configuration of a rung a dispatch may launch (FP32:
@@ -31,6 +31,11 @@ in a fixed order), then with each part (each file) left out in turn; with
 --worst N, the N shapes of most regret; with --constants, each candidate's
 constants fitted on every shape.  With --emit-c it prints only those
 constants, as kernels/dispatch_model_table.c (the C of dispatch_model[]).
+With --plans it prints, for each shape and precision, each candidate measured
+there with its recorded plan and the time the constants fitted on every shape
+predict (tab-separated, one line each, the pick marked; first a line of the
+runs' SM count): what the dispatch
+rows must weigh and pick on a GPU like the runs' (tests/test_gpu.c).
 """
 import argparse
 import csv
@@ -233,6 +238,23 @@ def emit_c(model, files):
     print("const int dispatch_model_count = (int)(sizeof dispatch_model / sizeof dispatch_model[0]);")
 
 
+def print_plans(cand, model, shapes, sms):
+    """Per shape and precision, each candidate with its plan and predicted time."""
+    print(f"# gpu_sm_count {sms}")
+    print("M\tN\tK\tprecision\trung\ttile\twpt\tblock_rows\tblock_cols\tgrid_blocks\t"
+          "blocks_per_sm\tk_splits\tlaunches\tpredicted_ms\tpick")
+    for s in shapes:
+        for prec, rungs in (("fp32", FP32_RUNGS), ("tf32", TF32_RUNGS)):
+            avail = {c: v[1] for c, v in cand[s].items() if c[0] in rungs and model.get(c)}
+            pred = {c: add(a * b for a, b in zip(model[c], features(s, p, sms))) for c, p in avail.items()}
+            if not pred:
+                continue
+            pick = min(sorted(pred), key=lambda c: pred[c])
+            for c in sorted(pred):
+                print("\t".join(str(v) for v in (*s, prec, c[0], c[1], c[2], *avail[c])) +
+                      f"\t{pred[c]:.17g}\t{int(c == pick)}")
+
+
 def main():
     ap = argparse.ArgumentParser(description="fit and judge the dispatch model on tuning runs")
     ap.add_argument("files", nargs="+")
@@ -241,6 +263,7 @@ def main():
     ap.add_argument("--worst", type=int, default=0)
     ap.add_argument("--constants", action="store_true")
     ap.add_argument("--emit-c", action="store_true")
+    ap.add_argument("--plans", action="store_true")
     a = ap.parse_args()
     if a.folds < 2:
         sys.exit(f"fit-dispatch.py: --folds {a.folds}: expected 2 or more")
@@ -248,6 +271,9 @@ def main():
     shapes = sorted(cand)
     if a.emit_c:
         emit_c(fit_models(cand, sms, TF32_RUNGS, shapes), a.files)
+        return
+    if a.plans:
+        print_plans(cand, fit_models(cand, sms, TF32_RUNGS, shapes), shapes, sms)
         return
     for prec in ("fp32", "tf32"):
         cv = []

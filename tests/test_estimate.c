@@ -338,43 +338,14 @@ static void dispatch_fit_solves_planted_nonnegative_systems(void **state)
     free(err);
 }
 
-/* The shipped tuning corpus v2 (data/references.mk), in its order. */
-enum { TUNING2_PARTS = 7 };
-static void tuning2_files(char files[TUNING2_PARTS][512])
-{
-    static const char *const keys[TUNING2_PARTS] = {
-        "REF_TUNING2_RANDOM", "REF_TUNING2_LLAMA3", "REF_TUNING2_DEEPBENCH", "REF_TUNING2_NARROW",
-        "REF_TUNING2_MID",    "REF_TUNING2_ROWS",   "REF_TUNING2_LARGE"};
-    for (int i = 0; i < TUNING2_PARTS; i++) test_reference(keys[i], files[i], sizeof files[i]);
-}
-
-/* scripts/fit-dispatch.py over those files with one option (and its value, or
- * NULL), through this build's binary: its stdout (free() it). */
-static char *fit_dispatch(char files[TUNING2_PARTS][512], const char *option, const char *value)
-{
-    char *argv[TUNING2_PARTS + 7] = {"python3", "scripts/fit-dispatch.py"};
-    int n = 2;
-    for (int i = 0; i < TUNING2_PARTS; i++) argv[n++] = files[i];
-    argv[n++] = (char *)option;
-    if (value) argv[n++] = (char *)value;
-    argv[n++] = "--mmladder";
-    argv[n++] = (char *)test_binary();
-    argv[n] = NULL;
-    char *out = NULL, *err = NULL;
-    const int rc = test_run(argv, &out, &err);
-    if (rc != 0) fail_msg("fit-dispatch.py %s exited %d: %s", option, rc, err);
-    free(err);
-    return out;
-}
-
 /* The model fitted on the shipped tuning corpus v2: every part named, each
  * precision judged under the folds asked for and with each part left out. */
 static void dispatch_fit_judges_the_tuning_corpus(void **state)
 {
     (void)state;
     char files[TUNING2_PARTS][512];
-    tuning2_files(files);
-    char *out = fit_dispatch(files, "--folds", "2");
+    test_tuning2_files(files);
+    char *out = test_fit_dispatch(files, "--folds", "2");
     for (int p = 0; p < 2; p++) {
         const char *prec = p ? "tf32" : "fp32";
         char want[600];
@@ -403,8 +374,8 @@ static void dispatch_model_table_is_fitted_from_the_tuning_runs(void **state)
 {
     (void)state;
     char files[TUNING2_PARTS][512];
-    tuning2_files(files);
-    char *out = fit_dispatch(files, "--emit-c", NULL);
+    test_tuning2_files(files);
+    char *out = test_fit_dispatch(files, "--emit-c", NULL);
     char *table = test_read_file("kernels/dispatch_model_table.c", NULL);
     assert_non_null(table);
     assert_string_equal(table, out);

@@ -3,6 +3,7 @@
  * Each test gets an opened device from its setup; where none can be opened
  * (no GPU, or a build without CUDA) the test is reported skipped with the
  * reason.  Inputs come from a fixed-seed generator, so a failure repeats. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -20,6 +21,7 @@
 #include "matmul.h"
 #include "core/verify.h"
 #include "core/inputs.h"   /* splitmix64 */
+#include "dispatch.h"
 
 /* ---- fixture ------------------------------------------------------------- */
 
@@ -580,6 +582,98 @@ static void test_bytes_needed_counts_every_buffer(void **state)
     assert_int_equal(gpu_matrix_stride(17 * 65), 4608);   /* 4420 bytes, rounded up */
 }
 
+/* The dispatch rows weigh and pick as the model was fitted: at every shape of
+ * the tuning corpus v2 and each precision, every candidate measured there is
+ * weighed, with the plan its run recorded (its launcher's describe gives the
+ * same grid, blocks an SM and parts of K here) and the time
+ * scripts/fit-dispatch.py --plans predicts from it; among those candidates the
+ * pick is the script's.  Candidates the runs did not measure at a shape (rung
+ * 20 at the narrow part) are weighed here too, and counted.  Only on a GPU of
+ * the runs' SM count and compute capability 9.0: elsewhere plans differ. */
+static void dispatch_weighs_and_picks_as_fitted(void **state)
+{
+    const struct fixture *fx = *state;
+    struct gpu *g = device_or_skip(state);
+    char files[TUNING2_PARTS][512];
+    test_tuning2_files(files);
+    char *out = test_fit_dispatch(files, "--plans", NULL);
+    int sms = 0;
+    if (sscanf(out, "# gpu_sm_count %d", &sms) != 1) fail_msg("--plans: no SM count: %.80s", out);
+    if (fx->info.sm_count != sms || fx->info.cc_major != 9 || fx->info.cc_minor != 0) {
+        print_message("skipped: the tuning runs' GPU has %d SMs and compute capability 9.0; "
+                      "this one %d SMs, %d.%d\n", sms, fx->info.sm_count, fx->info.cc_major,
+                      fx->info.cc_minor);
+        free(out);
+        skip();
+    }
+    enum { ROOM = 128 };
+    struct dispatch_choice all[ROOM];
+    int count = 0, pick = -1, key[4] = {0, 0, 0, -1}, lines = 0, sets = 0, extra = 0, moved = 0;
+    int matched[ROOM];
+    const struct dispatch_choice *script_pick = NULL, *common_pick = NULL;
+    char *save = NULL;
+    strtok_r(out, "\n", &save);   /* the SM count, then the header */
+    strtok_r(NULL, "\n", &save);
+    for (char *line = strtok_r(NULL, "\n", &save);; line = strtok_r(NULL, "\n", &save)) {
+        int M = 0, N = 0, K = 0, tile = 0, wpt = 0, bm, bn, grid, per_sm, parts, launches, is_pick;
+        char prec[8] = "", rung[64] = "";
+        double ms = 0;
+        if (line && sscanf(line, "%d\t%d\t%d\t%7s\t%63s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%lf\t%d", &M,
+                           &N, &K, prec, rung, &tile, &wpt, &bm, &bn, &grid, &per_sm, &parts,
+                           &launches, &ms, &is_pick) != 15)
+            fail_msg("--plans: line unread: %s", line);
+        const int tf32 = !strcmp(prec, "tf32");
+        if (!line || M != key[0] || N != key[1] || K != key[2] || tf32 != key[3]) {
+            if (key[3] >= 0) {   /* the shape before: its pick among the common candidates */
+                assert_non_null(script_pick);
+                if (common_pick != script_pick)
+                    fail_msg("%dx%dx%d %s: the script picks %s %d/%d, the dispatch %s %d/%d",
+                             key[0], key[1], key[2], key[3] ? "tf32" : "fp32",
+                             script_pick->cand->rung, script_pick->cand->tile,
+                             script_pick->cand->wpt, common_pick->cand->rung,
+                             common_pick->cand->tile, common_pick->cand->wpt);
+                for (int i = 0; i < count; i++) extra += !matched[i];
+                moved += &all[pick] != common_pick;
+            }
+            if (!line) break;
+            const char *err = gpu_dispatch_candidates(g, tf32, M, N, K, all, ROOM, &count, &pick);
+            if (err) fail_msg("%s", err);
+            memset(matched, 0, sizeof matched);
+            key[0] = M, key[1] = N, key[2] = K, key[3] = tf32;
+            script_pick = common_pick = NULL;
+            sets++;
+        }
+        int i = 0;
+        while (i < count && (strcmp(all[i].cand->rung, rung) || all[i].cand->tile != tile ||
+                             all[i].cand->wpt != wpt))
+            i++;
+        if (i == count)
+            fail_msg("%dx%dx%d %s: %s %d/%d, measured there, is not weighed", M, N, K, prec, rung,
+                     tile, wpt);
+        const struct dispatch_plan *p = &all[i].plan;
+        if (p->block_rows != bm || p->block_cols != bn || p->grid_blocks != grid ||
+            p->blocks_per_sm != per_sm || p->k_splits != parts || p->launches != launches)
+            fail_msg("%dx%dx%d %s %s %d/%d: planned %dx%d, %d blocks, %d an SM, %d parts, %d "
+                     "launches; the run recorded %dx%d, %d, %d, %d, %d", M, N, K, prec, rung, tile,
+                     wpt, p->block_rows, p->block_cols, p->grid_blocks, p->blocks_per_sm,
+                     p->k_splits, p->launches, bm, bn, grid, per_sm, parts, launches);
+        if (fabs(all[i].ms - ms) > 1e-12 * ms)
+            fail_msg("%dx%dx%d %s %s %d/%d: predicted %.17g ms, the script %.17g", M, N, K, prec,
+                     rung, tile, wpt, all[i].ms, ms);
+        matched[i] = 1;
+        if (is_pick) script_pick = &all[i];
+        if (!common_pick || all[i].ms < common_pick->ms ||
+            (all[i].ms == common_pick->ms && &all[i] < common_pick))
+            common_pick = &all[i];
+        lines++;
+    }
+    print_message("%d candidates at %d shapes and precisions, each as the script plans and "
+                  "predicts it; %d weighed that the runs did not measure, moving %d picks\n",
+                  lines, sets, extra, moved);
+    assert_true(sets > 1000 && lines > 10 * sets);
+    free(out);
+}
+
 const struct CMUnitTest gpu_tests[] = {
     cmocka_unit_test_setup_teardown(test_every_rung_is_correct_on_odd_shapes, gpu_setup,
                                     gpu_teardown),
@@ -594,5 +688,6 @@ const struct CMUnitTest gpu_tests[] = {
     cmocka_unit_test(test_bytes_needed_counts_every_buffer),
     cmocka_unit_test_setup_teardown(wrong_kernels_are_caught, gpu_setup, gpu_teardown),
     cmocka_unit_test_setup_teardown(racecheck_catches_the_missing_barrier, gpu_setup, gpu_teardown),
+    cmocka_unit_test_setup_teardown(dispatch_weighs_and_picks_as_fitted, gpu_setup, gpu_teardown),
 };
 const size_t gpu_tests_count = sizeof gpu_tests / sizeof gpu_tests[0];

@@ -331,118 +331,57 @@ static void tail_plans_compute_every_slice_once(void **state)
 #endif
 }
 
-/* The dispatch rule picks configurations its rungs have, made for the shape
- * (a GEMV-like configuration only where C is as narrow as it is for), for any
- * shape, FP32 rungs for the FP32 row, and the ones it states (22_dispatch.cu):
- * a decode shape gets small tiles, a large one the large tile, the smallest
- * TF32 problems an FP32 rung, a small unaligned one rung 17 (which loads its
- * rows directly), a short K rung 19. */
-static void dispatch_rule_picks_what_exists(void **state)
+/* The dispatch model's candidates are configurations their rungs have, of the
+ * precision the table says, and a dispatch weighs one only where its rung
+ * would run it: the row's precision (an FP32 row never a TF32 rung), the
+ * shape's alignment, a configuration the GPU gives its shared memory, within
+ * its limits (a GEMV-like one only where C is as narrow as it is for); at
+ * every shape some candidate is left, aligned or not. */
+static void dispatch_model_weighs_what_exists(void **state)
 {
-    enum { H100_OPTIN = 227 * 1024 };   /* bytes of shared memory a block may have */
+    enum { H100_OPTIN = 227 * 1024, A100_OPTIN = 163 * 1024, SM89_OPTIN = 99 * 1024 };
     (void)state;
+    char why[256];
+    int gemv = 0, narrow = 0;
+    for (int i = 0; i < dispatch_model_count; i++) {
+        const struct dispatch_candidate *c = &dispatch_model[i];
+        const struct variant *v = registry_find(c->rung);
+        const struct rung_config *cfg = NULL;
+        assert_non_null(v);
+        assert_false(v->dispatch);
+        if (!registry_supports(v, c->tile, c->wpt, 0, 0, &cfg, why, sizeof why))
+            fail_msg("%s %d/%d: %s", c->rung, c->tile, c->wpt, why);
+        assert_int_equal(c->tf32, v->precision == PREC_TF32);
+        gemv += cfg->for_cols > 0;
+        narrow += cfg->smem_bytes > A100_OPTIN;
+    }
+    assert_true(gemv > 0 && narrow > 0);   /* the cases below are in the table */
     static const int shapes[][3] = {{1, 1, 1},        {16, 4096, 4096},  {4096, 16, 4096},
                                     {96, 96, 96},     {128, 128, 65536}, {1024, 1024, 1024},
                                     {1023, 1025, 1027}, {8192, 8192, 8192}, {512, 768, 3072},
                                     {1000000, 3, 5},  {4096, 3, 4096},   {2000, 900, 3000},
-                                    {100, 101, 103},  {9, 7, 100000}};
-    char why[256];
+                                    {100, 101, 103},  {9, 7, 100000},    {14012, 15884, 2}};
+    static const long optins[] = {H100_OPTIN, A100_OPTIN, SM89_OPTIN};
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
-        for (int tf32 = 0; tf32 < 2; tf32++) {
-            const int M = shapes[i][0], N = shapes[i][1], K = shapes[i][2];
-            const struct dispatch_pick p = dispatch_rule(tf32, M, N, K, 132, H100_OPTIN);
-            const struct variant *v = registry_find(p.rung);
-            const struct rung_config *cfg = NULL;
-            assert_non_null(v);
-            if (!tf32) assert_int_equal(v->precision, PREC_FP32);
-            if (!registry_supports(v, p.tile, p.wpt, 0, 0, &cfg, why, sizeof why) ||
-                !registry_config_fits(cfg, M, N, K, why, sizeof why))
-                fail_msg("%dx%dx%d: %s", M, N, K, why);
-        }
-    struct dispatch_pick p = dispatch_rule(0, 16, 4096, 4096, 132, H100_OPTIN);
-    assert_true(!strcmp(p.rung, "gpu_splitk") && p.tile == 32);
-    p = dispatch_rule(0, 4096, 8, 4096, 132, H100_OPTIN);
-    assert_int_equal(p.tile, 16);
-    p = dispatch_rule(0, 4096, 8, 4096, 128, 99 * 1024);   /* its shared memory is too much */
-    assert_int_equal(p.tile, 64);
-    p = dispatch_rule(0, 4096, 3, 4096, 132, H100_OPTIN);
-    assert_true(!strcmp(p.rung, "gpu_gemv") && p.tile == 32);
-    p = dispatch_rule(0, 1000, 48, 250, 132, H100_OPTIN);   /* 34-64 columns, small */
-    assert_true(!strcmp(p.rung, "gpu_splitk") && p.tile == 32);
-    p = dispatch_rule(0, 3000, 48, 2500, 132, H100_OPTIN);   /* the same, larger */
-    assert_true(!strcmp(p.rung, "gpu_splitk") && p.tile == 64);
-    p = dispatch_rule(0, 9000, 48, 2500, 132, H100_OPTIN);
-    assert_true(!strcmp(p.rung, "gpu_splitk") && p.tile == 64);
-    p = dispatch_rule(0, 8192, 8192, 8192, 132, H100_OPTIN);
-    assert_true(!strcmp(p.rung, "gpu_async_copy") && p.tile == 128);
-    p = dispatch_rule(0, 2000, 900, 3000, 132, H100_OPTIN);   /* 16 x 8 tiles: under a wave */
-    assert_true(!strcmp(p.rung, "gpu_splitk") && p.tile == 128);
-    p = dispatch_rule(1, 16, 4096, 4096, 132, H100_OPTIN);
-    assert_true(!strcmp(p.rung, "tf32_splitk_tma") && p.tile == 16);
-    p = dispatch_rule(1, 8192, 8192, 8192, 132, H100_OPTIN);
-    assert_true(!strcmp(p.rung, "tf32_splitk_tma") && p.tile == 256);
-    p = dispatch_rule(1, 1024, 1024, 1024, 132, H100_OPTIN);
-    assert_int_equal(p.tile, 128);
-    p = dispatch_rule(1, 50, 100, 100, 132, H100_OPTIN);   /* the smallest, rows TMA addresses */
-    assert_true(!strcmp(p.rung, "tf32_splitk_tma") && p.tile == 64);
-    p = dispatch_rule(1, 100, 101, 103, 132, H100_OPTIN);   /* small, unaligned: loaded directly */
-    assert_true(!strcmp(p.rung, "tf32_splitk_tma") && p.tile == 16);
-    p = dispatch_rule(1, 50, 101, 103, 132, H100_OPTIN);   /* smaller: an FP32 rung */
-    assert_true(!strcmp(p.rung, "gpu_splitk") && p.tile == 32);
-    p = dispatch_rule(1, 300, 92, 1000, 132, H100_OPTIN);   /* small, rows TMA addresses */
-    assert_true(!strcmp(p.rung, "tf32_splitk_tma") && p.tile == 64);
-    p = dispatch_rule(1, 300, 90, 1001, 132, H100_OPTIN);   /* the same, K % 4 = 1 */
-    assert_true(!strcmp(p.rung, "gpu_splitk") && p.tile == 32);
-    p = dispatch_rule(0, 14012, 15884, 2, 132, H100_OPTIN);   /* writing C is the work */
-    assert_true(!strcmp(p.rung, "gpu_short_k"));
-    p = dispatch_rule(1, 8192, 8192, 8, 132, H100_OPTIN);
-    assert_true(!strcmp(p.rung, "gpu_short_k"));
+        for (size_t o = 0; o < sizeof optins / sizeof optins[0]; o++)
+            for (int tf32 = 0; tf32 < 2; tf32++) {
+                const int M = shapes[i][0], N = shapes[i][1], K = shapes[i][2];
+                int weighed = 0;
+                for (int j = 0; j < dispatch_model_count; j++) {
+                    const struct dispatch_candidate *c = &dispatch_model[j];
+                    const struct rung_config *cfg =
+                        rung_config_find(registry_find(c->rung)->configs, c->tile, c->wpt);
+                    const int fits = registry_config_fits(cfg, M, N, K, why, sizeof why) &&
+                                     cfg->smem_bytes <= optins[o];
+                    const int admitted = dispatch_model_admits(c, tf32, M, N, K, cfg, optins[o]);
+                    assert_int_equal(admitted, fits && (tf32 || !c->tf32) &&
+                                                   c->aligned == (N % 4 == 0 && K % 4 == 0));
+                    weighed += admitted;
+                }
+                if (!weighed) fail_msg("%dx%dx%d, %s, %ld bytes: no candidate", M, N, K,
+                                       tf32 ? "TF32" : "FP32", optins[o]);
+            }
     assert_true(registry_find("dispatch_fp32")->dispatch && !registry_find("gpu_splitk")->dispatch);
-}
-
-/* The rule in 22_dispatch.cu is what scripts/grow-dispatch.py grows from the
- * shipped tuning runs, line for line: a rule edited by hand, or runs replaced
- * without growing it again, fail here. */
-static void dispatch_rule_is_grown_from_the_tuning_runs(void **state)
-{
-    (void)state;
-    char random[512], llama[512], deepbench[512], narrow[512];
-    test_reference("REF_TUNING_RANDOM", random, sizeof random);
-    test_reference("REF_TUNING_LLAMA3", llama, sizeof llama);
-    test_reference("REF_TUNING_DEEPBENCH", deepbench, sizeof deepbench);
-    test_reference("REF_TUNING_NARROW", narrow, sizeof narrow);
-    char *argv[] = {"python3", "scripts/grow-dispatch.py", random, llama, deepbench, narrow,
-                    "--mmladder", (char *)test_binary(), NULL};
-    char *out = NULL, *err = NULL;
-    const int rc = test_run(argv, &out, &err);
-    if (rc != 0) fail_msg("grow-dispatch.py exited %d: %s", rc, err);
-    /* its lines of C (the FP32 tree, then TF32's), without their indentation */
-    char grown[16384] = "", *fp32_end = NULL;
-    for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
-        if (!strncmp(line, "/* TF32", 7)) fp32_end = grown + strlen(grown);
-        if (!strncmp(line, "/*", 2)) continue;
-        line += strspn(line, " ");
-        assert_true(strlen(grown) + strlen(line) + 2 < sizeof grown);
-        strcat(strcat(grown, line), "\n");
-    }
-    assert_non_null(fp32_end);
-    /* 22_dispatch.cu's: between "if (!tf32) {" and the function's end, the FP32
-     * block's closing brace between the two trees */
-    char *src = test_read_file("kernels/gpu/22_dispatch.cu", NULL), code[16384] = "";
-    char *at = strstr(src, "    if (!tf32) {\n");
-    assert_non_null(at);
-    at = strchr(at, '\n') + 1;
-    for (char *line = strtok(at, "\n"); line && strcmp(line, "}"); line = strtok(NULL, "\n")) {
-        line += strspn(line, " ");
-        assert_true(strlen(code) + strlen(line) + 2 < sizeof code);
-        strcat(strcat(code, line), "\n");
-    }
-    char expect[16400];
-    snprintf(expect, sizeof expect, "%.*s}\n%s", (int)(fp32_end - grown), grown, fp32_end);
-    assert_string_equal(code, expect);
-    free(src);
-    free(out);
-    free(err);
 }
 
 /* Each experiment file the repository ships (each .ini in experiments/),
@@ -749,8 +688,7 @@ const struct CMUnitTest plan_tests[] = {
     cmocka_unit_test(all_configs_takes_each_rungs_own),
     cmocka_unit_test(stream_k_plans_compute_every_slice_once),
     cmocka_unit_test(tail_plans_compute_every_slice_once),
-    cmocka_unit_test(dispatch_rule_picks_what_exists),
-    cmocka_unit_test(dispatch_rule_is_grown_from_the_tuning_runs),
+    cmocka_unit_test(dispatch_model_weighs_what_exists),
     cmocka_unit_test(every_shipped_experiment_plans),
     cmocka_unit_test(configs_for_few_rows_skip_other_shapes),
     cmocka_unit_test(no_gpu_skips_gpu_points_with_reason),

@@ -110,6 +110,31 @@ void test_reference(const char *key, char *buf, size_t len)
     }
 }
 
+void test_tuning2_files(char files[TUNING2_PARTS][512])
+{
+    static const char *const keys[TUNING2_PARTS] = {
+        "REF_TUNING2_RANDOM", "REF_TUNING2_LLAMA3", "REF_TUNING2_DEEPBENCH", "REF_TUNING2_NARROW",
+        "REF_TUNING2_MID",    "REF_TUNING2_ROWS",   "REF_TUNING2_LARGE"};
+    for (int i = 0; i < TUNING2_PARTS; i++) test_reference(keys[i], files[i], sizeof files[i]);
+}
+
+char *test_fit_dispatch(char files[TUNING2_PARTS][512], const char *option, const char *value)
+{
+    char *argv[TUNING2_PARTS + 8] = {"python3", "-B", "scripts/fit-dispatch.py"};
+    int n = 3;
+    for (int i = 0; i < TUNING2_PARTS; i++) argv[n++] = files[i];
+    argv[n++] = (char *)option;
+    if (value) argv[n++] = (char *)value;
+    argv[n++] = "--mmladder";
+    argv[n++] = (char *)test_binary();
+    argv[n] = NULL;
+    char *out = NULL, *err = NULL;
+    const int rc = test_run(argv, &out, &err);
+    if (rc != 0) fail_msg("fit-dispatch.py %s exited %d: %s", option, rc, err);
+    free(err);
+    return out;
+}
+
 size_t test_reference_runs(char (*args)[600], size_t max)
 {
     /* the roles the Makefile's REF_RUNS gives the runs data/references.mk names */

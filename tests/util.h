@@ -51,6 +51,13 @@ void test_reference(const char *key, char *buf, size_t len);
  * Makefile's REF_RUNS gives them (those data/references.mk names); returns how
  * many were written (at most max). */
 size_t test_reference_runs(char (*args)[600], size_t max);
+/* The shipped tuning corpus v2 (data/references.mk's REF_TUNING2_*), in its
+ * order; and scripts/fit-dispatch.py over those files with one option (and
+ * its value, or NULL) through this build's binary: its stdout (free() it),
+ * the test failed where it exits non-zero. */
+enum { TUNING2_PARTS = 7 };
+void test_tuning2_files(char files[TUNING2_PARTS][512]);
+char *test_fit_dispatch(char files[TUNING2_PARTS][512], const char *option, const char *value);
 /* Room for every role data/references.mk can name (CLI_MAX_RUNS, harness/cli/cli.h). */
 #define TEST_MAX_RUNS 24
 /* Start argv (argv[0] is the program, looked up on PATH) with stdout and

@@ -48,7 +48,7 @@ static const struct {
 } COMMANDS[] = {
     {"run", cmd_run},       {"list", cmd_list},     {"plan", cmd_plan},     {"info", cmd_info},
     {"export", cmd_export}, {"compare", cmd_compare}, {"table", cmd_table}, {"claims", cmd_claims},
-    {"values", cmd_values}, {"merge", cmd_merge},   {"device", cmd_device},
+    {"values", cmd_values}, {"merge", cmd_merge},   {"device", cmd_device}, {"pick", cmd_pick},
 };
 
 static int dispatch(const struct cli *c, int argc, char **argv)

@@ -4,7 +4,8 @@
  * cli.c holds the dispatch, usage.c the usage, common.c what the commands
  * share (none of them calls back into cli.c); each cmd_*.c holds a group of
  * commands: cmd_run.c runs an experiment, cmd_plan.c
- * lists and plans one (and says which GPU is here), cmd_read.c reads results
+ * lists and plans one (and says which GPU is here), cmd_pick.c says what a
+ * dispatch row picks at a shape, cmd_read.c reads results
  * files (info, export, compare, table), cmd_claims.c checks the claims and
  * answers the paper's values.  A command prints to c->out and c->err, never
  * exits, and returns its exit status. */
@@ -135,6 +136,7 @@ void cli_say_over_budget(const struct cli *c, size_t over, double budget_s);
 int cmd_run(const struct cli *c, int argc, char **argv);                   /* cmd_run.c */
 int cmd_list_or_plan(const struct cli *c, int argc, char **argv, int dry_run);  /* cmd_plan.c */
 int cmd_device(const struct cli *c, int argc, char **argv);
+int cmd_pick(const struct cli *c, int argc, char **argv);                  /* cmd_pick.c */
 int cmd_info(const struct cli *c, int argc, char **argv);                  /* cmd_read.c */
 int cmd_export(const struct cli *c, int argc, char **argv);
 int cmd_compare(const struct cli *c, int argc, char **argv);

@@ -78,10 +78,10 @@
         "split-K for the last wave alone, in one launch: its tiles cut in K, the last part adds them", \
         gpu_tail_split, 1, CC(80), 45000)                                                            \
     PICK("dispatch_fp32", "(one entry point)", FP32, "#636363", 4,                           \
-         "one call, FP32: one of rungs 12, 15, 16, 18, 19 and its configuration, picked from the shape by a rule grown from tuning runs", \
+         "one call, FP32: one of rungs 12, 15, 16, 18, 19, 21 and its configuration, the least time a model fitted on tuning runs predicts", \
          dispatch_fp32, CC(80), 40000)                                                               \
     PICK("dispatch_tf32", "(one entry point)", TF32, "#A1D99B", 4,                           \
-         "one call, TF32: rung 17 or an FP32 rung and its configuration, picked from the shape by a rule grown from tuning runs", \
+         "one call, TF32: rung 17, 20 or an FP32 rung and its configuration, the least time a model fitted on tuning runs predicts", \
          dispatch_tf32, ONLY(90), 250000)                                                            \
     GPU("cublas_fp32", "cublasSgemm", REF_FP32, "#000000", 5,                               \
         "cuBLAS SGEMM, strict FP32 (no tensor cores): the 100% line", cublas_fp32, 0,       \

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dispatch.h"
 #include "gpu.h"
 #include "kernel_timer.h"
 #include "gpu_parts.h"
@@ -259,6 +260,15 @@ const char *gpu_describe(struct gpu *g, gpu_launch_fn fn, int tile, int wpt, int
         return fail(g, "describing (%dx%dx%d, tile %d, wpt %d, split %d): %s", g->M, g->N, g->K,
                     tile, wpt, split, m);
     return NULL;
+}
+
+const char *gpu_dispatch_candidates(struct gpu *g, int tf32, int M, int N, int K,
+                                    struct dispatch_choice *out, int cap, int *count, int *pick)
+{
+    const char *m = dispatch_candidates(tf32, M, N, K, out, cap, count, pick);
+    return m ? fail(g, "the %s dispatch's candidates at %dx%dx%d: %s", tf32 ? "TF32" : "FP32", M,
+                    N, K, m)
+             : NULL;
 }
 
 /* The workspace the launch asks for (its describe), allocated (and zeroed) when

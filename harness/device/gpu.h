@@ -186,6 +186,14 @@ const char *gpu_pci_bus_id(struct gpu *g, char *buf, size_t len);
 const char *gpu_describe(struct gpu *g, gpu_launch_fn fn, int tile, int wpt, int split,
                          struct kernel_resources *out);
 
+/* The candidates the dispatch of this precision (tf32: the TF32 row) weighs at
+ * M x N x K on this GPU, each with its plan and predicted time, and the pick
+ * (kernels/dispatch.h's dispatch_candidates, which this calls); needs no
+ * inputs. */
+struct dispatch_choice;
+const char *gpu_dispatch_candidates(struct gpu *g, int tf32, int M, int N, int K,
+                                    struct dispatch_choice *out, int cap, int *count, int *pick);
+
 /* Host memory for transfer points: page-locked (cudaMallocHost) or plain malloc. */
 const char *gpu_host_alloc(struct gpu *g, void **p, size_t bytes, int pinned);
 void gpu_host_free(void *p, int pinned);

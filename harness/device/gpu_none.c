@@ -151,6 +151,14 @@ const char *gpu_time_round_trip(struct gpu *g, gpu_launch_fn fn, int tile, int w
     return no_cuda;
 }
 
+const char *gpu_dispatch_candidates(struct gpu *g, int tf32, int M, int N, int K,
+                                    struct dispatch_choice *out, int cap, int *count, int *pick)
+{
+    (void)g, (void)tf32, (void)M, (void)N, (void)K, (void)out, (void)cap;
+    *count = 0, *pick = -1;
+    return no_cuda;
+}
+
 const char *gpu_describe(struct gpu *g, gpu_launch_fn fn, int tile, int wpt, int split,
                          struct kernel_resources *out)
 {
