@@ -426,6 +426,50 @@ static void every_shipped_experiment_plans(void **state)
     assert_true(each_shipped_plan(has_points) >= 10);
 }
 
+/* The shapes of the shipped tuning files and of the held-out ones, each once,
+ * as collected by each_shipped_plan (at most SHAPES_MAX each). */
+enum { SHAPES_MAX = 4096 };
+static struct {
+    int tuning[SHAPES_MAX][3], heldout[SHAPES_MAX][3];
+    char heldout_of[SHAPES_MAX][64];
+    int n_tuning, n_heldout;
+} ini_shapes;
+
+static void collect_ini_shapes(const char *path, const struct experiment *e, struct plan *p)
+{
+    (void)e;
+    const char *base = strrchr(path, '/') + 1;
+    const int tuning = !strncmp(base, "tuning-", 7), heldout = !strncmp(base, "heldout", 7);
+    for (size_t i = 0; i < p->n && (tuning || heldout); i++) {
+        int *n = tuning ? &ini_shapes.n_tuning : &ini_shapes.n_heldout;
+        int (*at)[3] = tuning ? ini_shapes.tuning : ini_shapes.heldout;
+        const int shape[3] = {p->points[i].M, p->points[i].N, p->points[i].K};
+        int seen = 0;
+        for (int j = *n - 1; j >= 0 && !seen; j--) seen = !memcmp(at[j], shape, sizeof shape);
+        if (seen) continue;
+        assert_true(*n < SHAPES_MAX);
+        memcpy(at[*n], shape, sizeof shape);
+        if (heldout) snprintf(ini_shapes.heldout_of[*n], 64, "%s", base);
+        (*n)++;
+    }
+}
+
+/* No rule made from the tuning corpus has seen a held-out shape: no shape of
+ * experiments/heldout*.ini is one of experiments/tuning-*.ini's. */
+static void held_out_shapes_are_not_tuned_on(void **state)
+{
+    (void)state;
+    memset(&ini_shapes, 0, sizeof ini_shapes);
+    each_shipped_plan(collect_ini_shapes);
+    assert_true(ini_shapes.n_tuning > 800 && ini_shapes.n_heldout > 500);
+    for (int i = 0; i < ini_shapes.n_heldout; i++)
+        for (int j = 0; j < ini_shapes.n_tuning; j++)
+            if (!memcmp(ini_shapes.heldout[i], ini_shapes.tuning[j], sizeof(int[3])))
+                fail_msg("%s: %dx%dx%d is a tuning shape", ini_shapes.heldout_of[i],
+                         ini_shapes.heldout[i][0], ini_shapes.heldout[i][1],
+                         ini_shapes.heldout[i][2]);
+}
+
 /* A plan's GPU and host estimate by shard, as shard_assign cut it. */
 static void shard_loads(const struct plan *p, const struct experiment *e, const int *owner, int n,
                         double *gpu, double *host)
@@ -689,6 +733,7 @@ const struct CMUnitTest plan_tests[] = {
     cmocka_unit_test(stream_k_plans_compute_every_slice_once),
     cmocka_unit_test(tail_plans_compute_every_slice_once),
     cmocka_unit_test(dispatch_model_weighs_what_exists),
+    cmocka_unit_test(held_out_shapes_are_not_tuned_on),
     cmocka_unit_test(every_shipped_experiment_plans),
     cmocka_unit_test(configs_for_few_rows_skip_other_shapes),
     cmocka_unit_test(no_gpu_skips_gpu_points_with_reason),
