@@ -51,3 +51,7 @@ REF_TUNING2_NARROW=data/tuning-narrow-h100-80gb-hbm3-20261207T004236Z.h5
 REF_TUNING2_MID=data/tuning-mid-h100-80gb-hbm3-20261207T002351Z.h5
 REF_TUNING2_ROWS=data/tuning-rows-h100-80gb-hbm3-20261207T002622Z.h5
 REF_TUNING2_LARGE=data/tuning-large-h100-80gb-hbm3-20261207T002704Z.h5
+# The held-out corpus's second draw (experiments/heldout-v2.ini of 3239e03),
+# which judges the dispatch model: not a reference run (its commit is not the
+# set's).
+REF_HELDOUT_V2_H200=data/heldout-v2-h200-20261207T041448Z.h5
