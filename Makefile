@@ -286,13 +286,14 @@ build/fuzz/fuzz_experiment: tests/fuzz/fuzz_experiment.c $(wildcard harness/expe
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Iharness -Ikernels -o $@ $(filter %.c,$^) $(INIH_LIBS) -lm
 
 # Three targets share the readers of results files, derive and its tables (with
-# the registry; the kernels as their configuration tables alone, no CUDA; HDF5
+# the registry; the kernels as their configuration tables and the dispatch
+# model alone, no CUDA; HDF5
 # is Debian's), and each adds its own code: fuzz_results the report code that
 # takes what the readers read (summary, exports), fuzz_claims the claims
 # (evaluated over runs held in memory), fuzz_derive nothing (every view over
 # rows it makes).
 FUZZ_CONF_OBJ := $(HOST_KERNEL_OBJ) $(patsubst kernels/gpu/%.cu,build/gpuconf/%.o,$(GPU_KERNELS)) \
-                 build/kernels/rung_config.o
+                 $(KERNEL_C_OBJ)
 FUZZ_DERIVE_SRC := harness/results/results.c harness/results/results_read.c \
                    harness/results/results_wire.c harness/results/results_h5.c harness/results/trust.c \
                    harness/results/outname.c harness/util/files.c harness/core/sampling.c \

@@ -407,6 +407,40 @@ static void device_says_why_on_stderr(void **state)
     free(out), free(er);
 }
 
+/* pick: bad dimensions and options are refused, naming the value and what was
+ * expected (exit 1); with them right, the candidates and the pick, least
+ * predicted time first, or why there is no GPU to plan them on (exit 3). */
+static void pick_says_what_it_launches_or_why_not(void **state)
+{
+    (void)state;
+    static const char *const bad[][5] = {
+        {"pick", "100", "200", NULL, NULL},       {"pick", "0", "200", "300", NULL},
+        {"pick", "100", "2x", "300", NULL},       {"pick", "1", "2", "3", "4"},
+        {"pick", "1", "2", "3", "--precision"},   {"pick", "99999999999", "1", "1", NULL},
+        {"pick", "65536", "65536", "1", NULL}};
+    static const char *const says[] = {"got 2 of the three dimensions", "M '0'", "N '2x'",
+                                       "unexpected argument '4'", "--precision",
+                                       "M '99999999999'", "C (M x N) has 4294967296 elements"};
+    char *out, *er;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const int rc = run(&out, &er, bad[i][0], bad[i][1], bad[i][2], bad[i][3], bad[i][4]);
+        assert_int_equal(rc, 1);
+        if (!strstr(er, says[i])) fail_msg("pick %zu: '%s' does not say '%s'", i, er, says[i]);
+        free(out), free(er);
+    }
+    const int rc = run(&out, &er, "pick", "37", "14336", "4096", NULL);
+    if (rc == 0) {
+        assert_non_null(strstr(out, "<- pick"));
+        assert_non_null(strstr(out, "\npick: "));
+        assert_non_null(strstr(out, "term by term"));
+    } else {
+        assert_int_equal(rc, 3);
+        assert_string_equal(out, "");
+        assert_non_null(strstr(er, "a pick needs the GPU"));
+    }
+    free(out), free(er);
+}
+
 /* values writes its tables beside --out under the same rules: a file it did
  * not write is never written over, and a refused paper (a key that cannot be
  * answered after a table was written) leaves no table behind. */
@@ -740,6 +774,7 @@ const struct CMUnitTest cli_tests[] = {
     cmocka_unit_test(claims_need_their_runs_and_roles_are_one_file_each),
     cmocka_unit_test(empty_arguments_are_refused),
     cmocka_unit_test(device_says_why_on_stderr),
+    cmocka_unit_test(pick_says_what_it_launches_or_why_not),
     cmocka_unit_test(values_tables_are_its_own_and_go_with_a_refusal),
     cmocka_unit_test(help_and_list),
     cmocka_unit_test(archive_records_the_commit_it_was_cut_from),
