@@ -49,8 +49,6 @@ int dispatch_model_admits(const struct dispatch_candidate *c, int tf32, int M, i
                           const struct rung_config *cfg, long smem_optin)
 {
     const int aligned = N % 4 == 0 && K % 4 == 0;
-    if (!cfg || (c->tf32 && !tf32) || c->aligned != aligned || cfg->smem_bytes > smem_optin)
-        return 0;
-    return !(cfg->for_rows && M > cfg->for_rows) && !(cfg->for_cols && N > cfg->for_cols) &&
-           !(cfg->for_depth && K > cfg->for_depth);
+    return cfg && (tf32 || !c->tf32) && c->aligned == aligned && cfg->smem_bytes <= smem_optin &&
+           rung_config_fits(cfg, M, N, K);
 }

@@ -10,6 +10,12 @@ const struct rung_config *rung_config_find(const struct rung_config *c, int tile
     return NULL;
 }
 
+int rung_config_fits(const struct rung_config *c, int M, int N, int K)
+{
+    return !c || (!(c->for_rows && M > c->for_rows) && !(c->for_cols && N > c->for_cols) &&
+                  !(c->for_depth && K > c->for_depth));
+}
+
 const char *rung_config_error(const struct rung_config *c, const char *name, int tile, int wpt)
 {
     static _Thread_local char msg[256];

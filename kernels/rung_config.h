@@ -57,6 +57,10 @@ const char *rung_config_error(const struct rung_config *c, const char *name, int
 /* The entry of c with this (tile, wpt), or NULL. */
 const struct rung_config *rung_config_find(const struct rung_config *c, int tile, int wpt);
 
+/* Is M x N x K within the shapes c is for (its for_rows, for_cols, for_depth)?
+ * 1 for an entry without limits, or NULL. */
+int rung_config_fits(const struct rung_config *c, int M, int N, int K);
+
 #ifdef __cplusplus
 }
 #endif

@@ -188,6 +188,13 @@ def fit_models(cand, sms, rungs, train):
     return {c: fit(r) for c, r in sorted(rows.items())}
 
 
+def predict(model, shape, plans, sms):
+    """Each candidate's predicted time at the shape from its plan, and the pick:
+    the least (the first of equals in candidate order, as the C table's)."""
+    pred = {c: add(a * b for a, b in zip(model[c], features(shape, p, sms))) for c, p in plans.items()}
+    return pred, min(sorted(pred), key=lambda c: pred[c])
+
+
 def judge(cand, ref, sms, prec, train, test):
     """The picks at the test shapes of the model fitted on the training ones."""
     rungs = FP32_RUNGS if prec == "fp32" else TF32_RUNGS
@@ -197,8 +204,7 @@ def judge(cand, ref, sms, prec, train, test):
         avail = {c: v for c, v in cand[s].items() if c[0] in rungs and model.get(c)}
         if not avail or prec not in ref.get(s, {}):
             continue
-        pred = {c: add(a * b for a, b in zip(model[c], features(s, v[1], sms))) for c, v in avail.items()}
-        pick = min(sorted(pred), key=lambda c: pred[c])
+        pred, pick = predict(model, s, {c: v[1] for c, v in avail.items()}, sms)
         best = min(v[0] for v in avail.values())
         out.append((s, avail[pick][0] / best, ref[s][prec] / avail[pick][0], ref[s][prec] / best,
                     ref[s][prec] / ref[s]["dispatch " + prec] if "dispatch " + prec in ref[s] else float("nan"),
@@ -246,10 +252,9 @@ def print_plans(cand, model, shapes, sms):
     for s in shapes:
         for prec, rungs in (("fp32", FP32_RUNGS), ("tf32", TF32_RUNGS)):
             avail = {c: v[1] for c, v in cand[s].items() if c[0] in rungs and model.get(c)}
-            pred = {c: add(a * b for a, b in zip(model[c], features(s, p, sms))) for c, p in avail.items()}
-            if not pred:
+            if not avail:
                 continue
-            pick = min(sorted(pred), key=lambda c: pred[c])
+            pred, pick = predict(model, s, avail, sms)
             for c in sorted(pred):
                 print("\t".join(str(v) for v in (*s, prec, c[0], c[1], c[2], *avail[c])) +
                       f"\t{pred[c]:.17g}\t{int(c == pick)}")

@@ -187,22 +187,17 @@ int registry_is_reference(const struct variant *v)
 int registry_config_fits(const struct rung_config *c, int M, int N, int K, char *why,
                          size_t whylen)
 {
-    if (c && c->for_rows && M > c->for_rows) {
+    if (rung_config_fits(c, M, N, K)) return 1;
+    if (c->for_rows && M > c->for_rows)
         snprintf(why, whylen, "%d/%d is for outputs of at most %d rows (M = %d)", c->tile, c->wpt,
                  c->for_rows, M);
-        return 0;
-    }
-    if (c && c->for_cols && N > c->for_cols) {
+    else if (c->for_cols && N > c->for_cols)
         snprintf(why, whylen, "%d/%d is for outputs of at most %d columns (N = %d)", c->tile,
                  c->wpt, c->for_cols, N);
-        return 0;
-    }
-    if (c && c->for_depth && K > c->for_depth) {
+    else
         snprintf(why, whylen, "%d/%d is for K of at most %d (K = %d)", c->tile, c->wpt,
                  c->for_depth, K);
-        return 0;
-    }
-    return 1;
+    return 0;
 }
 
 int registry_supports(const struct variant *v, int tile, int wpt, int split, int opt_level,
