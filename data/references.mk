@@ -55,3 +55,6 @@ REF_TUNING2_LARGE=data/tuning-large-h100-80gb-hbm3-20261207T002704Z.h5
 # which judges the dispatch model: not a reference run (its commit is not the
 # set's).
 REF_HELDOUT_V2_H200=data/heldout-v2-h200-20261207T041448Z.h5
+REF_HELDOUT_V2_H100=data/heldout-v2-h100-80gb-hbm3-20261207T072919Z.h5
+# The same draw with --kernel-timer (the third estimate of each % of cuBLAS).
+REF_HELDOUT_V2_KT_H100=data/heldout-v2-h100-80gb-hbm3-20261207T073429Z.h5
