@@ -1,4 +1,4 @@
-/* The dispatch (kernels/gpu/22_dispatch.cu): which rung and configuration one
+/* The dispatch (kernels/gpu/23_dispatch.cu): which rung and configuration one
  * call gets, picked from the shape by a model of time, as a library's
  * heuristics would choose.  The model (kernels/dispatch_model.c) is plain C, so
  * that it is the same in builds without CUDA and can be tested there. */
@@ -66,7 +66,7 @@ struct dispatch_choice {
     double ms;
 };
 
-/* Under nvcc alone (22_dispatch.cu), on the current GPU: the candidates a
+/* Under nvcc alone (23_dispatch.cu), on the current GPU: the candidates a
  * dispatch of this precision weighs at M x N x K, in the table's order, each
  * planned by its launcher's describe, into out[0..*count) (at most cap; a
  * larger table is an error), and *pick, the index of the least predicted

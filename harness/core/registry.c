@@ -77,6 +77,9 @@
     GPU("gpu_tail_split", "(past the seeds)", FP32, "#9E9AC8", 7,                           \
         "split-K for the last wave alone, in one launch: its tiles cut in K, the last part adds them", \
         gpu_tail_split, 1, CC(80), 45000)                                                            \
+    GPU("gpu_shallow_slices", "(past the seeds)", FP32, "#BCBD22", 9,                       \
+        "slices 8 deep in 4 stages and 4 warps a 64 x 64 tile: mid-size and unaligned products", \
+        gpu_shallow_slices, 1, CC(80), 30000)                                                        \
     PICK("dispatch_fp32", "(one entry point)", FP32, "#636363", 4,                           \
          "one call, FP32: one of rungs 12, 15, 16, 18, 19, 21 and its configuration, the least time a model fitted on tuning runs predicts", \
          dispatch_fp32, CC(80), 40000)                                                               \

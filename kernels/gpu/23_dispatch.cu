@@ -1,4 +1,4 @@
-/* Rungs 22 and 23, past the seeds: one entry point per precision that picks
+/* Rungs 23 and 24, past the seeds: one entry point per precision that picks
  * the rung and configuration from the shape alone, as a library's heuristics
  * do: what one call gets, where the best-of-all is what the ladder reaches
  * when every configuration is tried.  It launches nothing of its own: it calls
