@@ -71,7 +71,8 @@ gpu_tail_split 64 32 0
 gpu_tail_split 64 64 3
 gpu_tail_split 128 64 0
 gpu_tail_split 128 16 3
-gpu_shallow_slices 64 32
+gpu_shallow_slices 64 32 0
+gpu_shallow_slices 64 32 3
 dispatch_fp32 0 0
 dispatch_tf32 0 0
 test_racy_tiled 16 0"

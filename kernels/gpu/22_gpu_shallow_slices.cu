@@ -47,17 +47,23 @@
 #include "launch.cuh"
 #include "load4.cuh"
 #include "matmul.h"
+#include "split_k.cuh"
 
-/* Block (x, y): C's rows 64 y .., columns 64 x ..; thread (tx, ty) = (tid % 8,
- * tid / 8): rows 4 ty .. 4 ty + 3, columns 4 tx .. 4 tx + 3 and 32 + 4 tx ... */
+/* A part's floor: 8 slices (64 k), twice the stages, so that its pipeline
+ * fills within the first half of it. */
+constexpr int SS_FLOOR = 8;
+
+/* acc = A[row0.., slices kb0..kb1) B[slices kb0..kb1, col0..]: thread (tx, ty)
+ * = (tid % 8, tid / 8) keeps rows 4 ty .. 4 ty + 3, columns 4 tx .. 4 tx + 3
+ * and 32 + 4 tx ...  A function of its own, called once (rung 21's reason:
+ * the code after it does not move its registers); it ends with every copy
+ * landed and every thread past its last read of the stages. */
 template <bool VEC>
-__global__ void __launch_bounds__(SS_THREADS)
-gpu_shallow_slices(float *__restrict__ C, const float *__restrict__ A, const float *__restrict__ B,
-                   int M, int N, int K)
+__device__ __noinline__ void ss_mainloop(float (&acc)[4][8], const float *__restrict__ A,
+                                         const float *__restrict__ B, int M, int N, int K, int row0,
+                                         int col0, int kb0, int kb1, float *smem)
 {
-    extern __shared__ __align__(16) float smem[];
     const int tid = threadIdx.x, tx = tid % 8, ty = tid / 8;
-    const int row0 = blockIdx.y * SS_BM, col0 = blockIdx.x * SS_BN;
     const bool inner = row0 + SS_BM <= M && col0 + SS_BN <= N;
     /* A: k = tid % 8 of rows tid / 8 + 16 j; B: VEC, columns 4 (tid % 16).. of
      * slice row tid / 16; else column tid % 64 of slice rows tid / 64 + 2 j */
@@ -86,18 +92,18 @@ gpu_shallow_slices(float *__restrict__ C, const float *__restrict__ A, const flo
         }
     };
 
-    const int slices = (K + SS_BK - 1) / SS_BK;
+    const int slices = kb1 - kb0;
 #pragma unroll
     for (int s = 0; s < SS_STAGES - 1; s++) {
-        if (s < slices) fetch(s * SS_BK, s);
+        if (s < slices) fetch((kb0 + s) * SS_BK, s);
         asm volatile("cp.async.commit_group;\n");
     }
-    float acc[4][8] = {};
+    float sum[4][8] = {};
     for (int t = 0; t < slices; t++) {
         asm volatile("cp.async.wait_group %0;\n" ::"n"(SS_STAGES - 2));
         __syncthreads();   /* slice t is in for everyone; the stage of t - 1 is free */
         const int next = t + SS_STAGES - 1;
-        if (next < slices) fetch(next * SS_BK, next % SS_STAGES);
+        if (next < slices) fetch((kb0 + next) * SS_BK, next % SS_STAGES);
         asm volatile("cp.async.commit_group;\n");
         const float *As = smem + (t % SS_STAGES) * SS_STAGE, *Bs = As + SS_BK * SS_PA;
 #pragma unroll
@@ -110,11 +116,47 @@ gpu_shallow_slices(float *__restrict__ C, const float *__restrict__ A, const flo
 #pragma unroll
             for (int i = 0; i < 4; i++)
 #pragma unroll
-                for (int n = 0; n < 8; n++) acc[i][n] += av[i] * bv[n];
+                for (int n = 0; n < 8; n++) sum[i][n] += av[i] * bv[n];
         }
     }
     asm volatile("cp.async.wait_group 0;\n");
-    __syncthreads();   /* every copy landed and every read of the stages done: reuse them for C */
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < 4; i++)
+#pragma unroll
+        for (int n = 0; n < 8; n++) acc[i][n] = sum[i][n];
+}
+
+/* Block b: tile t of the tail plan p (rung 21's, on slices of 8), over its
+ * slices [k0, k1); a part of a cut tile stores its accumulators, and the last
+ * of the tile's S to arrive adds them in the order z = 0, 1, ... and stores C. */
+template <bool VEC>
+__global__ void __launch_bounds__(SS_THREADS)
+gpu_shallow_slices(float *__restrict__ C, const float *__restrict__ A, const float *__restrict__ B,
+                   int M, int N, int K, tail_plan p, float4 *__restrict__ parts, int *__restrict__ count)
+{
+    constexpr int Q = SS_BM * SS_BN / 4;   /* float4s of a part */
+    extern __shared__ __align__(16) float smem[];
+    __shared__ int last;
+    int t, k0, k1;
+    tail_unit(p, blockIdx.x, t, k0, k1);
+    const int row0 = t / p.tx * SS_BM, col0 = t % p.tx * SS_BN;
+    float acc[4][8];
+    ss_mainloop<VEC>(acc, A, B, M, N, K, row0, col0, k0, k1, smem);
+    const int tid = fresh_tid(), b = fresh_ctaid();
+    if (b >= p.whole) {
+        const int u = (b - p.whole) / p.S;
+        part_store<4, 8>(parts + (size_t)(b - p.whole) * Q + tid * 8, acc);
+        if (!last_to_arrive(&count[u], p.S, tid, last)) return;
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+#pragma unroll
+            for (int n = 0; n < 8; n++) acc[i][n] = 0.0f;
+#pragma unroll 1
+        for (int z = 0; z < p.S; z++) part_add<4, 8>(acc, parts + (size_t)(u * p.S + z) * Q + tid * 8);
+        last_done(&count[u], tid);
+    }
+    const int tx = tid % 8, ty = tid / 8;
 #pragma unroll
     for (int i = 0; i < 4; i++)
 #pragma unroll
@@ -131,15 +173,31 @@ gpu_shallow_slices(float *__restrict__ C, const float *__restrict__ A, const flo
 
 static const char *launch(const struct gpu_launch *L)
 {
-    const dim3 grid((L->N + SS_BN - 1) / SS_BN, (L->M + SS_BM - 1) / SS_BM), block(SS_THREADS);
-    if (grid.y > 65535) return "shallow slices: more than 65535 blocks of 64 rows (M too large)";
-    if (rows_16_byte_aligned(L->A, L->B, L->N, L->K))
-        return launch_or_describe(L, gpu_shallow_slices<true>, grid, block, (size_t)SS_SMEM);
-    return launch_or_describe(L, gpu_shallow_slices<false>, grid, block, (size_t)SS_SMEM);
+    const bool vec = rows_16_byte_aligned(L->A, L->B, L->N, L->K);
+    auto kernel = vec ? gpu_shallow_slices<true> : gpu_shallow_slices<false>;
+    int sms = 0;
+    long long resident = 0;
+    const char *why = resident_blocks(kernel, SS_THREADS, (size_t)SS_SMEM, &sms, &resident);
+    if (why) return why;
+    const tail_plan p = tail_plan_for(L->M, L->N, L->K, SS_BM, SS_BN, SS_BK, resident, L->split, SS_FLOOR, &why);
+    if (why) return why;
+    /* the workspace: a part a block of the last wave, then a counter a tile of it */
+    const long long cut = p.S > 1 ? p.T - p.whole : 0;
+    const size_t need = (size_t)cut * p.S * SS_BM * SS_BN * sizeof(float) + (size_t)cut * sizeof(int);
+    const dim3 grid((unsigned)(p.whole + cut * p.S));
+    why = L->describe ? describe_kernel(L->describe, kernel, SS_THREADS, (size_t)SS_SMEM, grid) : NULL;
+    if (!why) why = parts_check(L, p.S, need);
+    if (why || L->describe) return why;
+    int *count = (int *)((char *)L->workspace + (need - (size_t)cut * sizeof(int)));
+    kernel<<<grid, SS_THREADS, SS_SMEM, (cudaStream_t)L->stream>>>(L->C, L->A, L->B, L->M, L->N, L->K, p,
+                                                                    (float4 *)L->workspace, count);
+    const cudaError_t e = cudaGetLastError();
+    return e == cudaSuccess ? NULL : cudaGetErrorString(e);
 }
 #endif
 
 /* one configuration: a 64 x 64 block tile, 4 x 8 outputs a thread, slices 8 deep
- * in 4 stages (16 KB of shared memory, 17 KB for C's staging) */
+ * in 4 stages (17 KB of shared memory), the last wave's tiles in 1 to
+ * RUNG_MAX_SPLIT parts of K, or by the rule */
 #define CONFIGS(X) X(64, 32, 64, 64, 4, 8, SS_SMEM, launch)
-RUNG_CONFIGS(gpu_shallow_slices, CONFIGS)
+RUNG_CONFIGS_SPLIT(gpu_shallow_slices, CONFIGS)
