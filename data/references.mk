@@ -40,17 +40,17 @@ REF_KT_HELDOUT_H200=data/heldout-h200-20261206T102413Z.h5
 # (reported "not evaluated"), never judged on another commit's run.
 REF_X2_SHAPES_H100=
 REF_X2_ONE_SHAPES_H100=
-# The tuning corpus v2 (experiments/tuning-*.ini of bb71b4e: random, llama3,
+# The tuning corpus v2 (experiments/tuning-*.ini of c6c9df2: random, llama3,
 # deepbench, narrow, mid, rows and large), one H100, that the dispatch model
-# of kernels/gpu/22_dispatch.cu is fitted on (scripts/fit-dispatch.py, into
+# of kernels/gpu/23_dispatch.cu is fitted on (scripts/fit-dispatch.py, into
 # kernels/dispatch_model_table.c).
-REF_TUNING2_RANDOM=data/tuning-random-h100-80gb-hbm3-20261207T002934Z.h5
-REF_TUNING2_LLAMA3=data/tuning-llama3-h100-80gb-hbm3-20261207T003717Z.h5
-REF_TUNING2_DEEPBENCH=data/tuning-deepbench-h100-80gb-hbm3-20261207T003539Z.h5
-REF_TUNING2_NARROW=data/tuning-narrow-h100-80gb-hbm3-20261207T004236Z.h5
-REF_TUNING2_MID=data/tuning-mid-h100-80gb-hbm3-20261207T002351Z.h5
-REF_TUNING2_ROWS=data/tuning-rows-h100-80gb-hbm3-20261207T002622Z.h5
-REF_TUNING2_LARGE=data/tuning-large-h100-80gb-hbm3-20261207T002704Z.h5
+REF_TUNING2_RANDOM=data/tuning-random-h100-80gb-hbm3-20261207T101104Z.h5
+REF_TUNING2_LLAMA3=data/tuning-llama3-h100-80gb-hbm3-20261207T102003Z.h5
+REF_TUNING2_DEEPBENCH=data/tuning-deepbench-h100-80gb-hbm3-20261207T100747Z.h5
+REF_TUNING2_NARROW=data/tuning-narrow-h100-80gb-hbm3-20261207T100918Z.h5
+REF_TUNING2_MID=data/tuning-mid-h100-80gb-hbm3-20261207T102548Z.h5
+REF_TUNING2_ROWS=data/tuning-rows-h100-80gb-hbm3-20261207T100659Z.h5
+REF_TUNING2_LARGE=data/tuning-large-h100-80gb-hbm3-20261207T101730Z.h5
 # The held-out corpus's second draw (experiments/heldout-v2.ini of 3239e03),
 # which judges the dispatch model: not a reference run (its commit is not the
 # set's).

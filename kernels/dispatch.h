@@ -13,8 +13,10 @@ extern "C" {
 
 /* The dispatch as a model of time (scripts/fit-dispatch.py, which fits its
  * constants on the tuning corpus): a candidate is a configuration of a rung a
- * dispatch may launch, on rows that 16-byte loads address or not, and its time
- * at a shape is its constants times the terms of its plan there. */
+ * dispatch may launch, on rows that 16-byte loads address or not, with K whole
+ * or cut in parts (where its rule cuts K, the parts and their adding are code
+ * of their own), and its time at a shape is its constants times the terms of
+ * its plan there. */
 enum { DISPATCH_TERMS = 10 };
 
 /* What a candidate's launch does at a shape (its launcher's describe): the
@@ -28,6 +30,7 @@ struct dispatch_candidate {
     const char *rung;   /* a registry name */
     int tile, wpt;      /* its configuration */
     int aligned;        /* 1: for N and K multiples of 4 (rows 16-byte loads address); 0: others */
+    int cut;            /* 1: for plans that cut K in parts (k_splits > 1); 0: K whole */
     int tf32;           /* computes in TF32: for the TF32 row alone */
     int second_pass;    /* a second kernel adds its parts of K (two launches where K is cut) */
     double c[DISPATCH_TERMS];
@@ -68,7 +71,8 @@ struct dispatch_choice {
 
 /* Under nvcc alone (23_dispatch.cu), on the current GPU: the candidates a
  * dispatch of this precision weighs at M x N x K, in the table's order, each
- * planned by its launcher's describe, into out[0..*count) (at most cap; a
+ * planned by its launcher's describe (and weighed where that plan cuts K as
+ * the candidate's `cut` says), into out[0..*count) (at most cap; a
  * larger table is an error), and *pick, the index of the least predicted
  * time (the first of equals).  NULL, or why not. */
 const char *dispatch_candidates(int tf32, int M, int N, int K, struct dispatch_choice *out,

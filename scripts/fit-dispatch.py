@@ -6,9 +6,10 @@ usage: scripts/fit-dispatch.py TUNING.h5... [--mmladder bin/mmladder] [--folds 5
 
 Reads each run through the binary (`mmladder export --passed`), never HDF5
 itself.  A candidate is one configuration of a rung a dispatch may launch (FP32:
-rungs 12, 15, 16, 18, 19 and 21; TF32: those and rungs 17 and 20), with K divided
-by the rung's own rule (split 0), on rows that TMA and 16-byte loads address or
-not (N and K multiples of 4): two code paths, two candidates.  Its time is
+rungs 12, 15, 16, 18, 19, 21 and 22; TF32: those and rungs 17 and 20), with K
+divided by the rung's own rule (split 0), on rows that TMA and 16-byte loads
+address or not (N and K multiples of 4), with K whole or cut in parts where
+the rule cuts it: each of those is code of its own, and a candidate of its own.  Its time is
 predicted from what its plan records at the shape (block tile BM x BN, grid,
 blocks an SM at once, parts of K; two kernel launches where a second pass adds
 the parts), and the SMs of the GPU the runs were made on:
@@ -44,7 +45,8 @@ import math
 import subprocess
 import sys
 
-FP32_RUNGS = ("gpu_async_copy", "gpu_splitk", "gpu_streamk", "gpu_gemv", "gpu_short_k", "gpu_tail_split")
+FP32_RUNGS = ("gpu_async_copy", "gpu_splitk", "gpu_streamk", "gpu_gemv", "gpu_short_k", "gpu_tail_split",
+              "gpu_shallow_slices")
 TF32_RUNGS = FP32_RUNGS + ("tf32_splitk_tma", "tf32_persistent_tma")
 # the rungs whose parts of K a second kernel adds (split_k.cuh's split_k_finish)
 SECOND_PASS = ("gpu_splitk", "gpu_gemv", "tf32_splitk_tma")
@@ -158,7 +160,7 @@ def read_runs(files, mmladder):
                 S = max(int(r["k_splits"]), 1)
                 plan = (int(r["block_rows"]), int(r["block_cols"]), int(r["grid_blocks"]),
                         int(r["blocks_per_sm"]), S, 2 if v in SECOND_PASS and S > 1 else 1)
-                key = (v, int(r["tile"]), int(r["wpt"]), s[1] % 4 == 0 and s[2] % 4 == 0)
+                key = (v, int(r["tile"]), int(r["wpt"]), s[1] % 4 == 0 and s[2] % 4 == 0, S > 1)
                 cand.setdefault(s, {})[key] = (t, plan)
         n = device_sms(path, mmladder)
         if sms is not None and n != sms:
@@ -236,7 +238,7 @@ def emit_c(model, files):
     for c, k in model.items():
         if not k:
             continue
-        print(f'    {{"{c[0]}", {c[1]}, {c[2]}, {int(c[3])}, {int(c[0] not in FP32_RUNGS)}, '
+        print(f'    {{"{c[0]}", {c[1]}, {c[2]}, {int(c[3])}, {int(c[4])}, {int(c[0] not in FP32_RUNGS)}, '
               f'{int(c[0] in SECOND_PASS)},')
         vals = [f"{v:.17g}" for v in k]
         print("     {" + ",\n      ".join(", ".join(vals[i:i + 4]) for i in range(0, len(vals), 4)) + "}},")
@@ -299,7 +301,8 @@ def main():
             print(f"{prec} constants, fitted on all {len(shapes)} shapes: " + "; ".join(NAMES))
             for c, k in model.items():
                 if k:
-                    print(f"    {c[0]} {c[1]}/{c[2]} {'aligned' if c[3] else 'unaligned'}: "
+                    print(f"    {c[0]} {c[1]}/{c[2]} {'aligned' if c[3] else 'unaligned'}, "
+                          f"{'K cut' if c[4] else 'K whole'}: "
                           + " ".join(f"{v:.4g}" for v in k))
 
 

@@ -81,7 +81,7 @@
         "slices 8 deep in 4 stages and 4 warps a 64 x 64 tile: mid-size and unaligned products", \
         gpu_shallow_slices, 1, CC(80), 30000)                                                        \
     PICK("dispatch_fp32", "(one entry point)", FP32, "#636363", 4,                           \
-         "one call, FP32: one of rungs 12, 15, 16, 18, 19, 21 and its configuration, the least time a model fitted on tuning runs predicts", \
+         "one call, FP32: one of rungs 12, 15, 16, 18, 19, 21, 22 and its configuration, the least time a model fitted on tuning runs predicts", \
          dispatch_fp32, CC(80), 40000)                                                               \
     PICK("dispatch_tf32", "(one entry point)", TF32, "#A1D99B", 4,                           \
          "one call, TF32: rung 17, 20 or an FP32 rung and its configuration, the least time a model fitted on tuning runs predicts", \

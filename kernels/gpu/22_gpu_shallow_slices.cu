@@ -25,7 +25,15 @@
  * cuBLAS FP32 (they 51-68%), 6-10% over the aligned neighbour at three of four
  * pairs (3446 x 3439 x 81: 18%); at K of 199-215 6-7% faster than they, from
  * K = 363 on slower (one block a tile, K not split: 2x at K = 926), and 69% of
- * cuBLAS at 4096^3 (rung 12: 97%). */
+ * cuBLAS at 4096^3 (rung 12: 97%).
+ * Then the last wave's tiles cut in parts of K, as rung 21 cuts them, predicted
+ * to bring K of a few hundred and more to rung 21's time: it did not (NOTES).
+ * 1407 x 163 x 926 in 10 parts ran as whole (60.5 us; rung 21 32.4), 654 x 663
+ * x 4067 in 5 at 175 us (whole 255, rung 21 144), and 166 x 3249 x 133 in 2
+ * at 23.2 against 14.2 whole.  Over the tuning corpus (H100) its cut plans run
+ * at 0.44 of the fastest other rung's speed (geometric mean, 616 shapes, the
+ * fastest at none), its whole ones at 0.995 where rows are unaligned and K <=
+ * 140 (126 shapes, the fastest at 75): the dispatch weighs the two apart. */
 #include "rung_config.h"
 #include "async_pipeline.cuh"   /* copy_async */
 

@@ -6,21 +6,25 @@
  * what it picked and the time it predicted (`chosen`).
  *
  * The pick is the candidate of least predicted time (kernels/dispatch.h): a
- * candidate is a configuration of rungs 12, 15, 16, 18, 19 or 21 (both rows)
- * or 17 or 20 (the TF32 row: they compute in TF32; an FP32 rung computes with
- * more precision, and where it is faster a library that may use TF32 would use
- * it too), on rows that 16-byte loads address or not; its plan at the shape
- * (the blocks, how many an SM holds, the parts of K) is its launcher's
- * describe on this GPU; its constants scripts/fit-dispatch.py fitted on the
- * tuning corpus v2 (kernels/dispatch_model_table.c).  A configuration made for
- * some shapes only (GEMV-like, short K) is weighed only within its limits; one
- * whose shared memory the GPU cannot give a block, not at all.  The pick is
- * kept per shape, so the describes run once a shape and thread.
+ * candidate is a configuration of rungs 12, 15, 16, 18, 19, 21 or 22 (both
+ * rows) or 17 or 20 (the TF32 row: they compute in TF32; an FP32 rung computes
+ * with more precision, and where it is faster a library that may use TF32
+ * would use it too), on rows that 16-byte loads address or not, with K whole
+ * or cut where its rule cuts it (the parts and their adding are code of their
+ * own: rung 22's cut tiles run at 0.43 of the fastest other rung's speed in
+ * geometric mean over the corpus, its whole ones at 1.0 where K <= 140 and
+ * rows are unaligned); its plan at the shape (the blocks, how many an SM
+ * holds, the parts of K) is its launcher's describe on this GPU; its
+ * constants scripts/fit-dispatch.py fitted on the tuning corpus v2
+ * (kernels/dispatch_model_table.c).  A configuration made for some shapes only
+ * (GEMV-like, short K) is weighed only within its limits; one whose shared
+ * memory the GPU cannot give a block, not at all.  The pick is kept per
+ * shape, so the describes run once a shape and thread.
  * Prediction (five-fold cross-validation over the corpus's 861 shapes, H100):
  * the pick's time over the fastest candidate's, median 1.000 and 90th
- * percentile 1.096 (FP32) and 1.085 (TF32), within 10% at 90.6% and 91.4% of
- * the shapes; 92.0% and 91.9% of cuBLAS in geometric mean, against the
- * fastest candidate's 94.2% and 94.1%.  The held-out corpus, shapes of the
+ * percentile 1.084 (FP32) and 1.069 (TF32), within 10% at 91.5% and 92.0% of
+ * the shapes; 93.6% and 92.5% of cuBLAS in geometric mean, against the
+ * fastest candidate's 95.5% and 94.5%.  The held-out corpus, shapes of the
  * same distributions that the model never saw, is the test. */
 #include "dispatch.h"
 #include "rung_config.h"
@@ -34,7 +38,7 @@
 
 #define DISPATCHED(X)                                                                        \
     X(gpu_async_copy) X(gpu_splitk) X(gpu_streamk) X(gpu_gemv) X(gpu_short_k) X(gpu_tail_split) \
-    X(tf32_splitk_tma) X(tf32_persistent_tma)
+    X(gpu_shallow_slices) X(tf32_splitk_tma) X(tf32_persistent_tma)
 #define DECLARE(r)                                                   \
     extern "C" const char *r##_launch(const struct gpu_launch *L); \
     extern "C" const struct rung_config r##_configs[];
@@ -79,6 +83,7 @@ extern "C" const char *dispatch_candidates(int tf32, int M, int N, int K,
         L.M = M, L.N = N, L.K = K, L.tile = c->tile, L.wpt = c->wpt, L.describe = &kr;
         const char *why = r->fn(&L);
         if (why) return why;
+        if ((kr.k_splits > 1) != c->cut) continue;   /* the other code path's constants */
         if (kr.workspace_bytes > GPU_WORKSPACE_MAX_BYTES) continue;   /* no launch may have it */
         if (*count >= cap) return "dispatch: more candidates than the room given for them";
         struct dispatch_choice *d = &out[(*count)++];
