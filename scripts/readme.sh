@@ -14,7 +14,8 @@
 # Each block stands between `<!-- generated: NAME -->` and `<!-- end: NAME -->`.
 # Rewrites the files, or with --check exits 1 (naming the file and block) when
 # one differs.  BIN (default bin/mmladder), REF_RUNS (ROLE=FILE ..., from the
-# Makefile) and HISTORY (default paper/claims-history.tsv: when each claim's
+# Makefile), PENDING (--pending ROLE,... or empty: the roles whose runs are not
+# made yet) and HISTORY (default paper/claims-history.tsv: when each claim's
 # band was stated).
 set -eu
 bin=${BIN:-bin/mmladder}
@@ -27,7 +28,7 @@ trap 'rm -rf "$tmp"' EXIT
     "$bin" claims $claims --text async_copy_vs_cublas,wgmma_vs_cublas_tf32 $REF_RUNS > "$tmp/headline"
     "$bin" claims $claims --text paper_time,reproduction,reproduction_h200 $REF_RUNS > "$tmp/reproduce"
     "$bin" list --markdown > "$tmp/rungs"
-    "$bin" claims $claims --markdown --history "${HISTORY:-paper/claims-history.tsv}" $REF_RUNS > "$tmp/claims"
+    "$bin" claims $claims --markdown --history "${HISTORY:-paper/claims-history.tsv}" ${PENDING:-} $REF_RUNS > "$tmp/claims"
     "$bin" table runs --markdown $REF_RUNS > "$tmp/runs"
 }
 # replace NAME FILE: FILE with block NAME's lines replaced by $tmp/NAME

@@ -13,7 +13,8 @@
 # data/*.h5; compare (and table compare) of the pairs below; the claims as make
 # check-claims and scripts/readme.sh run them; values as make paper runs it.
 # Run from the repository's root.  BIN (default bin/mmladder); REF_RUNS
-# (ROLE=FILE ..., as the Makefile's; default: from data/references.mk) and
+# (ROLE=FILE ..., as the Makefile's; default: from data/references.mk), PENDING
+# (the Makefile's --pending ROLE,..., or empty) and
 # HISTORY (default paper/claims-history.tsv).  `make same-outputs-capture
 # DIR=...` and `make same-outputs DIR=...` set them.
 set -eu
@@ -110,8 +111,8 @@ for p in $pairs; do
 done
 # shellcheck disable=SC2086  # one word per run
 {
-    one claims claims paper/claims.ini --history "$history" $REF_RUNS
-    one claims-markdown claims paper/claims.ini --markdown --history "$history" $REF_RUNS
+    one claims claims paper/claims.ini --history "$history" ${PENDING:-} $REF_RUNS
+    one claims-markdown claims paper/claims.ini --markdown --history "$history" ${PENDING:-} $REF_RUNS
     one claims-headline claims paper/claims.ini --text async_copy_vs_cublas,wgmma_vs_cublas_tf32 $REF_RUNS
     one claims-reproduce claims paper/claims.ini --text paper_time,reproduction,reproduction_h200 $REF_RUNS
     one claims-mine claims paper/claims.ini --partial --mine "$REF_REPRO" $REF_RUNS

@@ -24,6 +24,9 @@ static void generated_tables_are_current(void **state)
         snprintf(runs + strlen(runs), sizeof runs - strlen(runs), "%s%s", i ? " " : "", args[i]);
     setenv("REF_RUNS", runs, 1);
     setenv("BIN", test_binary(), 1);
+    char pending[700] = "";
+    if (*test_pending_roles()) snprintf(pending, sizeof pending, "--pending %s", test_pending_roles());
+    setenv("PENDING", pending, 1);
     char *argv[] = {"scripts/readme.sh", "--check", NULL}, *out, *err;
     int rc = test_run(argv, &out, &err);
     if (rc != 0) fail_msg("scripts/readme.sh --check: exit %d\n%s", rc, err);

@@ -135,10 +135,8 @@ char *test_fit_dispatch(char files[TUNING2_PARTS][512], const char *option, cons
     return out;
 }
 
-size_t test_reference_runs(char (*args)[600], size_t max)
-{
-    /* the roles the Makefile's REF_RUNS gives the runs data/references.mk names */
-    static const char *const roles[][2] = {
+/* the roles the Makefile's REF_RUNS gives the runs data/references.mk names */
+static const char *const roles[][2] = {
         {"h100", "REF_H100"},          {"h200", "REF_H200"},
         {"transfers", "REF_TRANSFERS"}, {"repro", "REF_REPRO"},
         {"shapes_h100", "REF_SHAPES_H100"}, {"shapes_h200", "REF_SHAPES_H200"},
@@ -152,7 +150,12 @@ size_t test_reference_runs(char (*args)[600], size_t max)
         {"heldout_h100", "REF_HELDOUT_H100"}, {"heldout_h200", "REF_HELDOUT_H200"},
         {"repro_heldout_h100", "REF_REPRO_HELDOUT_H100"},
         {"kt_heldout_h100", "REF_KT_HELDOUT_H100"}, {"kt_heldout_h200", "REF_KT_HELDOUT_H200"},
-        {"x2_shapes_h100", "REF_X2_SHAPES_H100"}, {"x2_one_shapes_h100", "REF_X2_ONE_SHAPES_H100"}};
+        {"x2_shapes_h100", "REF_X2_SHAPES_H100"}, {"x2_one_shapes_h100", "REF_X2_ONE_SHAPES_H100"},
+        {"heldout3_h100", "REF_HELDOUT3_H100"}, {"heldout3_h200", "REF_HELDOUT3_H200"},
+        {"kt_heldout3_h100", "REF_KT_HELDOUT3_H100"}, {"kt_heldout3_h200", "REF_KT_HELDOUT3_H200"}};
+
+size_t test_reference_runs(char (*args)[600], size_t max)
+{
     char *text = test_read_file("data/references.mk", NULL);
     size_t n = 0;
     for (size_t i = 0; i < sizeof roles / sizeof roles[0] && n < max; i++) {
@@ -165,6 +168,22 @@ size_t test_reference_runs(char (*args)[600], size_t max)
     }
     free(text);
     return n;
+}
+
+const char *test_pending_roles(void)
+{
+    static char list[600];
+    list[0] = '\0';
+    char *text = test_read_file("data/references.mk", NULL);
+    for (size_t i = 0; i < sizeof roles / sizeof roles[0]; i++) {
+        char key[64];
+        snprintf(key, sizeof key, "\n%s=\n", roles[i][1]);
+        if (strstr(text, key) && strncmp(roles[i][0], "x2_", 3))
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", list[0] ? "," : "",
+                     roles[i][0]);
+    }
+    free(text);
+    return list;
 }
 
 const char TEST_SLOW_HOST[] =

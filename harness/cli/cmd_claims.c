@@ -33,12 +33,36 @@ static int say_texts(const struct cli *c, const struct claims *cs, const struct 
     return EXIT_OK;
 }
 
-/* claims CLAIMS.ini [--markdown | --text ID,...] [--mine FILE] [--partial] [ROLE=]FILE...:
+/* Is role one of the comma-separated roles of list? */
+static int listed(const char *list, const char *role)
+{
+    const size_t n = strlen(role);
+    for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (!strncmp(p, role, n) && (p[n] == ',' || p[n] == '\0')) return 1;
+    return 0;
+}
+
+/* Does the claim name a role of the pending list that no run was given for? */
+static int waits_for_pending(const struct claim *cl, const char *pending, const struct run *runs,
+                             int n)
+{
+    for (int r = 0; pending && r < cl->n_runs; r++) {
+        int given = 0;
+        for (int i = 0; i < n; i++) given |= !strcmp(runs[i].role, cl->runs[r]);
+        if (!given && listed(pending, cl->runs[r])) return 1;
+    }
+    return 0;
+}
+
+/* claims CLAIMS.ini [--markdown | --text ID,...] [--mine FILE] [--partial]
+ * [--pending ROLE,...] [ROLE=]FILE...:
  * each claim's measured value and verdict (--text: only the named claims'
  * filled texts, as sentences of one paragraph); exit 1 when a claim fails, or when
  * one could not be evaluated for want of a run it names (not evaluated is not
  * passed), unless --partial (or --mine) asks for the claims the runs given
- * allow.  --mine FILE: the claims FILE, a reviewer's run, can check, on it
+ * allow.  --pending ROLE,...: runs not made yet (data/references.mk leaves
+ * them empty), each a role of [roles] and given no file; a claim waiting for
+ * one is reported not evaluated, and only those may be.  --mine FILE: the claims FILE, a reviewer's run, can check, on it
  * (claims_evaluate_mine); exit 1 when one of them does not hold, but for one
  * about the reference machines' CPUs, which is reported. */
 int cmd_claims(const struct cli *c, int argc, char **argv)
@@ -48,7 +72,7 @@ int cmd_claims(const struct cli *c, int argc, char **argv)
         cli_usage(c->err);
         return EXIT_INPUT;
     }
-    const char *mine_path = NULL, *history = NULL, *text_ids = NULL;
+    const char *mine_path = NULL, *history = NULL, *text_ids = NULL, *pending = NULL;
     int markdown = 0, partial = 0, first = 3;
     for (; first < argc && argv[first][0] == '-'; first++) {
         if (!strcmp(argv[first], "--markdown")) {
@@ -61,9 +85,12 @@ int cmd_claims(const struct cli *c, int argc, char **argv)
             history = argv[++first];
         } else if (!strcmp(argv[first], "--text") && first + 1 < argc) {
             text_ids = argv[++first];
+        } else if (!strcmp(argv[first], "--pending") && first + 1 < argc) {
+            pending = argv[++first];
         } else {
             fprintf(c->err, "mmladder claims: unknown option '%s' (expected --markdown, "
-                            "--text ID,..., --partial, --mine FILE or --history FILE)\n",
+                            "--text ID,..., --partial, --pending ROLE,..., --mine FILE or "
+                            "--history FILE)\n",
                     argv[first]);
             return EXIT_INPUT;
         }
@@ -95,6 +122,19 @@ int cmd_claims(const struct cli *c, int argc, char **argv)
         fprintf(c->err, "mmladder claims: %s\n", err);
         goto out;
     }
+    for (const char *p = pending; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+        const size_t len = strcspn(p, ",");
+        int declared = 0, given = 0;
+        for (size_t k = 0; k < cs->n_roles; k++)
+            declared |= strlen(cs->roles[k].role) == len && !strncmp(cs->roles[k].role, p, len);
+        for (int i = 0; i < n; i++) given |= strlen(runs[i].role) == len && !strncmp(runs[i].role, p, len);
+        if (!declared || given) {
+            fprintf(c->err, "mmladder claims: --pending '%.*s': %s (expected roles of %s's [roles] "
+                            "whose runs are not made yet)\n", (int)len, p,
+                    given ? "a run is given for it" : "no such role", argv[2]);
+            goto out;
+        }
+    }
     if (mine_path && derive_open(&runs[CLI_MAX_RUNS], "mine", mine_path, err, sizeof err) != 0) {
         fprintf(c->err, "mmladder: %s\n", err);
         goto out;
@@ -113,9 +153,10 @@ int cmd_claims(const struct cli *c, int argc, char **argv)
     size_t failed = claims_report(c->out, cs, rs, markdown);
     size_t stated[STATED_UNRECORDED + 1] = {0};
     for (size_t i = 0; i < cs->n; i++) stated[rs[i].stated]++;
-    size_t evaluated = 0, held = 0, elsewhere = 0;
+    size_t evaluated = 0, held = 0, elsewhere = 0, waiting = 0;
     for (size_t i = 0; i < cs->n; i++) {
         evaluated += rs[i].verdict != CLAIM_NOT_EVALUATED;
+        waiting += rs[i].verdict == CLAIM_NOT_EVALUATED && waits_for_pending(&cs->c[i], pending, runs, n);
         held += rs[i].verdict == CLAIM_PASSED;
         elsewhere += rs[i].verdict == CLAIM_FAILED && rs[i].elsewhere;
     }
@@ -126,8 +167,9 @@ int cmd_claims(const struct cli *c, int argc, char **argv)
                         "(make check-claims checks them on the shipped files)\n",
                 evaluated, cs->n, mine_path, held, failed, elsewhere, cs->n - evaluated);
     else if (!markdown)
-        fprintf(c->out, "\n%zu claims: %zu evaluated, %zu failed, %zu not evaluated\n", cs->n,
-                evaluated, failed, cs->n - evaluated);
+        fprintf(c->out, "\n%zu claims: %zu evaluated, %zu failed, %zu not evaluated (%zu waiting "
+                        "for runs not made yet)\n", cs->n, evaluated, failed, cs->n - evaluated,
+                waiting);
     if (!markdown && history)
         fprintf(c->out, "bands: %zu predicted (stated before the runs that judge them), %zu "
                         "revised after them (each with its record), %zu stated after their data, "
@@ -144,13 +186,15 @@ int cmd_claims(const struct cli *c, int argc, char **argv)
                 stated[STATED_UNRECORDED] == 1 ? "it" : "them", cs->c[k].id, rs[k].stated_text);
         rc = EXIT_INPUT;
     }
-    if (evaluated < cs->n && !partial && !mine_path) {
+    if (evaluated + waiting < cs->n && !partial && !mine_path) {
         size_t first_missing = 0;
-        while (rs[first_missing].verdict != CLAIM_NOT_EVALUATED) first_missing++;
+        while (rs[first_missing].verdict != CLAIM_NOT_EVALUATED ||
+               waits_for_pending(&cs->c[first_missing], pending, runs, n))
+            first_missing++;
         fprintf(c->err, "mmladder claims: %zu of %zu claims not evaluated (the first, [%s]: %s); "
                         "a claim not evaluated is not passed (expected every run the claims "
                         "name, or --partial for those the runs given allow)\n",
-                cs->n - evaluated, cs->n, cs->c[first_missing].id, rs[first_missing].why);
+                cs->n - evaluated - waiting, cs->n, cs->c[first_missing].id, rs[first_missing].why);
         rc = EXIT_INPUT;
     }
     if (mine_path) derive_close(&runs[CLI_MAX_RUNS]);
