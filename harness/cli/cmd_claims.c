@@ -62,9 +62,10 @@ static int waits_for_pending(const struct claim *cl, const char *pending, const 
  * passed), unless --partial (or --mine) asks for the claims the runs given
  * allow.  --pending ROLE,...: runs not made yet (data/references.mk leaves
  * them empty), each a role of [roles] and given no file; a claim waiting for
- * one is reported not evaluated, and only those may be.  --mine FILE: the claims FILE, a reviewer's run, can check, on it
- * (claims_evaluate_mine); exit 1 when one of them does not hold, but for one
- * about the reference machines' CPUs, which is reported. */
+ * one is reported not evaluated, and only those may be.  --mine FILE: the
+ * claims FILE, a reviewer's run, can check, on it (claims_evaluate_mine);
+ * exit 1 when one of them does not hold, but for one about the reference
+ * machines' CPUs, which is reported. */
 int cmd_claims(const struct cli *c, int argc, char **argv)
 {
     if (argc < 3) {

@@ -16,24 +16,19 @@
  * rows are aligned), with no tests inside C and a full slice. C goes out
  * through shared memory, each warp storing whole rows of the tile: every line
  * written once, whatever N is.
+ * The last wave's tiles are cut in parts of K as rung 21 cuts them.
  * Prediction (H100): the unaligned mid-size shapes of the tuning corpus at
  * their aligned neighbours' time, 1.2-1.6x rung 12's and 80-100% of cuBLAS FP32
  * where K <= 140; at the squares below rung 12 (one shared load to 10.7 FMAs,
- * against 1 to 16 in its 64 x 64 tile). Measured (H100, one development run,
- * NOTES): 95 registers; at 8 unaligned tuning-mid shapes of K 39-133 1.4-2.0x
- * rung 12's speed, 1.1-1.7x the fastest of rungs 12, 15 and 21 and 66-91% of
- * cuBLAS FP32 (they 51-68%), 6-10% over the aligned neighbour at three of four
- * pairs (3446 x 3439 x 81: 18%); at K of 199-215 6-7% faster than they, from
- * K = 363 on slower (one block a tile, K not split: 2x at K = 926), and 69% of
- * cuBLAS at 4096^3 (rung 12: 97%).
- * Then the last wave's tiles cut in parts of K, as rung 21 cuts them, predicted
- * to bring K of a few hundred and more to rung 21's time: it did not (NOTES).
- * 1407 x 163 x 926 in 10 parts ran as whole (60.5 us; rung 21 32.4), 654 x 663
- * x 4067 in 5 at 175 us (whole 255, rung 21 144), and 166 x 3249 x 133 in 2
- * at 23.2 against 14.2 whole.  Over the tuning corpus (H100) its cut plans run
- * at 0.44 of the fastest other rung's speed (geometric mean, 616 shapes, the
- * fastest at none), its whole ones at 0.995 where rows are unaligned and K <=
- * 140 (126 shapes, the fastest at 75): the dispatch weighs the two apart. */
+ * against 1 to 16 in its 64 x 64 tile); cut in parts, K of a few hundred and
+ * more at rung 21's time. Measured (H100, NOTES): 96 registers; at the 7
+ * unaligned tuning-mid shapes of K 39-104 it leaves whole, 1.3-2.1x rung 12's
+ * speed and 67-88% of cuBLAS FP32 (the fastest of rungs 12, 15 and 21:
+ * 50-68%); 70% of cuBLAS at 4096^3 (rung 12: 96%). The parts missed: 1407 x 163 x 926 in 10 ran as whole
+ * (60.5 us; rung 21 32.4). Over the tuning corpus its cut plans run at 0.44 of
+ * the fastest other rung's speed (geometric mean, 616 shapes, the fastest at
+ * none), its whole ones at 0.995 where rows are unaligned and K <= 140 (126
+ * shapes, the fastest at 75): the dispatch weighs the two apart. */
 #include "rung_config.h"
 #include "async_pipeline.cuh"   /* copy_async */
 

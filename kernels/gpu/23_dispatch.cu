@@ -11,8 +11,8 @@
  * with more precision, and where it is faster a library that may use TF32
  * would use it too), on rows that 16-byte loads address or not, with K whole
  * or cut where its rule cuts it (the parts and their adding are code of their
- * own: rung 22's cut tiles run at 0.43 of the fastest other rung's speed in
- * geometric mean over the corpus, its whole ones at 1.0 where K <= 140 and
+ * own: rung 22's cut tiles run at 0.44 of the fastest other rung's speed in
+ * geometric mean over the corpus, its whole ones at 0.995 where K <= 140 and
  * rows are unaligned); its plan at the shape (the blocks, how many an SM
  * holds, the parts of K) is its launcher's describe on this GPU; its
  * constants scripts/fit-dispatch.py fitted on the tuning corpus v2
