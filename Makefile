@@ -206,7 +206,9 @@ REF_RUNS = h100=$(REF_H100) h200=$(REF_H200) $(if $(REF_TRANSFERS),transfers=$(R
 PENDING_ROLES = $(subst $(space),$(comma),$(strip \
                 $(if $(REF_HELDOUT3_H100),,heldout3_h100) $(if $(REF_HELDOUT3_H200),,heldout3_h200) \
                 $(if $(REF_KT_HELDOUT3_H100),,kt_heldout3_h100) \
-                $(if $(REF_KT_HELDOUT3_H200),,kt_heldout3_h200)))
+                $(if $(REF_KT_HELDOUT3_H200),,kt_heldout3_h200) \
+                $(if $(REF_X2_SHAPES_H100),,x2_shapes_h100) \
+                $(if $(REF_X2_ONE_SHAPES_H100),,x2_one_shapes_h100)))
 CLAIMS_PENDING = $(if $(PENDING_ROLES),--pending $(PENDING_ROLES))
 
 # When each claim's band was stated, from git (scripts/claim-history.sh), kept

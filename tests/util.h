@@ -51,9 +51,8 @@ void test_reference(const char *key, char *buf, size_t len);
  * Makefile's REF_RUNS gives them (those data/references.mk names); returns how
  * many were written (at most max). */
 size_t test_reference_runs(char (*args)[600], size_t max);
-/* The roles of the Makefile's PENDING_ROLES whose runs data/references.mk
- * leaves empty, comma-separated ("" when none): what make check-claims gives
- * `mmladder claims --pending`. */
+/* The roles whose runs data/references.mk leaves empty, comma-separated (""
+ * when none): what make check-claims gives `mmladder claims --pending`. */
 const char *test_pending_roles(void);
 /* The shipped tuning corpus v2 (data/references.mk's REF_TUNING2_*), in its
  * order; and scripts/fit-dispatch.py over those files with one option (and

@@ -116,15 +116,12 @@ static const char *launch(const struct gpu_launch *L)
     if (why) return why;
     const tail_plan p = tail_plan_for(L->M, L->N, L->K, BM, BN, SLICE, a.resident, L->split, TAIL_FLOOR, &why);
     if (why) return why;
-    /* the workspace: a part slot a block of the last wave, then a counter a tile of it */
-    const long long cut = p.S > 1 ? p.T - p.whole : 0;
-    const size_t need = (size_t)cut * p.S * BM * BN * sizeof(float) + (size_t)cut * sizeof(int);
-    const dim3 grid((unsigned)(p.whole + cut * p.S));
-    why = L->describe ? describe_kernel(L->describe, kernel, a.threads, a.smem, grid) : NULL;
-    if (!why) why = parts_check(L, p.S, need);
+    const tail_space w = tail_space_of(p, BM, BN);
+    why = L->describe ? describe_kernel(L->describe, kernel, a.threads, a.smem, w.grid) : NULL;
+    if (!why) why = parts_check(L, p.S, w.need);
     if (why || L->describe) return why;
-    int *count = (int *)((char *)L->workspace + (need - (size_t)cut * sizeof(int)));
-    kernel<<<grid, a.threads, a.smem, (cudaStream_t)L->stream>>>(L->C, L->A, L->B, L->M, L->N, L->K, p,
+    int *count = (int *)((char *)L->workspace + w.counters);
+    kernel<<<w.grid, a.threads, a.smem, (cudaStream_t)L->stream>>>(L->C, L->A, L->B, L->M, L->N, L->K, p,
                                                                  (float4 *)L->workspace, count);
     const cudaError_t e = cudaGetLastError();
     return e == cudaSuccess ? NULL : cudaGetErrorString(e);

@@ -184,15 +184,12 @@ static const char *launch(const struct gpu_launch *L)
     if (why) return why;
     const tail_plan p = tail_plan_for(L->M, L->N, L->K, SS_BM, SS_BN, SS_BK, resident, L->split, SS_FLOOR, &why);
     if (why) return why;
-    /* the workspace: a part a block of the last wave, then a counter a tile of it */
-    const long long cut = p.S > 1 ? p.T - p.whole : 0;
-    const size_t need = (size_t)cut * p.S * SS_BM * SS_BN * sizeof(float) + (size_t)cut * sizeof(int);
-    const dim3 grid((unsigned)(p.whole + cut * p.S));
-    why = L->describe ? describe_kernel(L->describe, kernel, SS_THREADS, (size_t)SS_SMEM, grid) : NULL;
-    if (!why) why = parts_check(L, p.S, need);
+    const tail_space w = tail_space_of(p, SS_BM, SS_BN);
+    why = L->describe ? describe_kernel(L->describe, kernel, SS_THREADS, (size_t)SS_SMEM, w.grid) : NULL;
+    if (!why) why = parts_check(L, p.S, w.need);
     if (why || L->describe) return why;
-    int *count = (int *)((char *)L->workspace + (need - (size_t)cut * sizeof(int)));
-    kernel<<<grid, SS_THREADS, SS_SMEM, (cudaStream_t)L->stream>>>(L->C, L->A, L->B, L->M, L->N, L->K, p,
+    int *count = (int *)((char *)L->workspace + w.counters);
+    kernel<<<w.grid, SS_THREADS, SS_SMEM, (cudaStream_t)L->stream>>>(L->C, L->A, L->B, L->M, L->N, L->K, p,
                                                                     (float4 *)L->workspace, count);
     const cudaError_t e = cudaGetLastError();
     return e == cudaSuccess ? NULL : cudaGetErrorString(e);

@@ -94,6 +94,23 @@ static inline tail_plan tail_plan_for(int M, int N, int K, int bm, int bn, int s
     return p;
 }
 
+/* A tail plan's launch: its grid (the whole waves' tiles, then S blocks a cut
+ * tile) and its workspace, a part of bm x bn floats a block of the cut tiles,
+ * then a counter a cut tile (`need` bytes; the counters from `counters` on). */
+struct tail_space {
+    dim3 grid;
+    size_t need, counters;
+};
+static inline tail_space tail_space_of(const tail_plan &p, int bm, int bn)
+{
+    const long long cut = p.S > 1 ? p.T - p.whole : 0;
+    tail_space s;
+    s.counters = (size_t)cut * p.S * bm * bn * sizeof(float);
+    s.need = s.counters + (size_t)cut * sizeof(int);
+    s.grid = dim3((unsigned)(p.whole + cut * p.S));
+    return s;
+}
+
 /* A thread's TM x TN accumulators as TM TN / 4 float4s at `slot` (a part of a
  * tile that other blocks add up), and added back from one, in that order. */
 template <int TM, int TN>
