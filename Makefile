@@ -171,8 +171,13 @@ figures-built: bin/mmladder
 	scripts/figures.sh -o build/figures -p $(REF_H100) -c $(REF_H200) \
 	  $(if $(REF_TRANSFERS),-t $(REF_TRANSFERS)) $(if $(REF_REPRO),-r $(REF_H100) -n $(REF_REPRO)) \
 	  $(if $(REF_REPRO_H200),-R $(REF_H200) -N $(REF_REPRO_H200)) \
-	  $(if $(REF_SHAPES_H100),-s $(REF_SHAPES_H100)) $(if $(REF_HELDOUT_H100),-H $(REF_HELDOUT_H100)) \
-	  $(if $(REF_HELDOUT_H200),-J $(REF_HELDOUT_H200))
+	  $(if $(REF_SHAPES_H100),-s $(REF_SHAPES_H100)) $(if $(FIG_HELDOUT_H100),-H $(FIG_HELDOUT_H100)) \
+	  $(if $(FIG_HELDOUT_H200),-J $(FIG_HELDOUT_H200))
+
+# The held-out figures draw the newest draw data/references.mk names: the
+# third (experiments/heldout-v3.ini) where its H100 run is given, else the first.
+FIG_HELDOUT_H100 = $(if $(REF_HELDOUT3_H100),$(REF_HELDOUT3_H100),$(REF_HELDOUT_H100))
+FIG_HELDOUT_H200 = $(if $(REF_HELDOUT3_H100),$(REF_HELDOUT3_H200),$(REF_HELDOUT_H200))
 
 # The roles the claims and the paper's keys name, and the reference runs they are.
 REF_RUNS = h100=$(REF_H100) h200=$(REF_H200) $(if $(REF_TRANSFERS),transfers=$(REF_TRANSFERS)) \

@@ -13,8 +13,8 @@
 #       and make sanitize
 #   scripts/reference-runs.sh OUTDIR heldout
 #   scripts/reference-runs.sh OUTDIR heldout-kt
-#       the held-out corpus (experiments/heldout.ini), timed by CUDA events;
-#       then again with the second timer on (--kernel-timer)
+#       the held-out corpus's newest draw (experiments/heldout-v3.ini), timed
+#       by CUDA events; then again with the second timer on (--kernel-timer)
 # The results files and the sanitizer table go to OUTDIR, with the logs; the
 # checkout is left as it was found.  The set's reproduction is `make reproduce`
 # on another, freshly started machine of the same kind.
@@ -72,7 +72,7 @@ heldout | heldout-kt)
     [ "$part" = heldout-kt ] && timer=--kernel-timer
     rc=0
     # shellcheck disable=SC2086  # $timer is no word or one
-    bin/mmladder run experiments/heldout.ini $timer -d "$out" > "$out/$part.log" 2>&1 || rc=$?
+    bin/mmladder run experiments/heldout-v3.ini $timer -d "$out" > "$out/$part.log" 2>&1 || rc=$?
     echo "$part: exit $rc"; tail -1 "$out/$part.log"
     exit $rc
     ;;
