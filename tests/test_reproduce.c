@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "util.h"
@@ -153,8 +154,61 @@ static void a_host_without_a_registry_is_told_the_way_that_needs_none(void **sta
     test_rmtree(dir);
 }
 
+/* scripts/reference-from-archive.sh on a small repository's archive: the tree
+ * it unpacks and commits is the commit's (the export-subst file given its
+ * placeholder back), and a tree hash that is not the commit's, or a hash that
+ * is no hash, stops it before anything runs (exit 2). */
+static void an_archive_runs_only_as_its_commits_tree(void **state)
+{
+    (void)state;
+    char dir[256], cmd[2400], script[1200];
+    test_tmpdir(dir, sizeof dir);
+    if (!getcwd(script, sizeof script - 40)) fail_msg("%s", "getcwd failed");
+    strcat(script, "/scripts/reference-from-archive.sh");
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && mkdir r && cd r && git init -q && mkdir scripts && "
+             "echo '$Format:%%H$' > scripts/archive-commit && "
+             "echo 'scripts/archive-commit export-subst' > .gitattributes && echo a > a.txt && "
+             "git add -A && git -c user.name=t -c user.email=t@t commit -q -m t && "
+             "git archive HEAD | xz > ../a.tar.xz && git rev-parse HEAD 'HEAD^{tree}' > ../ids",
+             dir);
+    char *have[] = {"sh", "-c", "command -v git && command -v xz", NULL}, *out = NULL, *err = NULL;
+    if (test_run(have, &out, &err) != 0) {
+        print_message("skipped: no git or xz here to make an archive with\n");
+        free(out), free(err), test_rmtree(dir);
+        skip();
+    }
+    free(out), free(err);
+    char *mk[] = {"sh", "-c", cmd, NULL};
+    if (test_run(mk, &out, &err) != 0) fail_msg("the archive was not made: %s", err ? err : "");
+    free(out), free(err);
+    char ids_path[400], commit[41], tree[41];
+    snprintf(ids_path, sizeof ids_path, "%s/ids", dir);
+    char *ids = test_read_file(ids_path, NULL);
+    assert_non_null(ids);
+    assert_int_equal(sscanf(ids, "%40s %40s", commit, tree), 2);
+    free(ids);
+    const struct { const char *commit, *tree; int rc; const char *says; } cases[] = {
+        {commit, tree, 0, "files, tree"},
+        {commit, commit, 2, "nothing run"},
+        {"abc", tree, 2, "is not a full 40-digit hash"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(cmd, sizeof cmd, "cd '%s' && TMPDIR='%s' '%s' a.tar.xz %s %s out verify", dir, dir,
+                 script, cases[i].commit, cases[i].tree);
+        char *run[] = {"sh", "-c", cmd, NULL};
+        const int rc = test_run(run, &out, &err);
+        if (rc != cases[i].rc || (!strstr(out ? out : "", cases[i].says) && !strstr(err ? err : "", cases[i].says)))
+            fail_msg("case %zu: exit %d (expected %d), output lacks \"%s\": %s%s", i, rc, cases[i].rc,
+                     cases[i].says, out ? out : "", err ? err : "");
+        free(out), free(err);
+    }
+    test_rmtree(dir);
+}
+
 const struct CMUnitTest reproduce_tests[] = {
     cmocka_unit_test(reproduce_without_a_gpu_checks_the_host_claims),
     cmocka_unit_test(a_host_without_a_registry_is_told_the_way_that_needs_none),
+    cmocka_unit_test(an_archive_runs_only_as_its_commits_tree),
 };
 const size_t reproduce_tests_count = sizeof reproduce_tests / sizeof reproduce_tests[0];
