@@ -15,8 +15,8 @@
 # A line not yet committed counts as stated now, its band before it HEAD's.
 # Output: a header, then one line a claim: ID, STATED_UTC, COMMIT, PREVIOUS
 # (tab-separated).  Exit status: 0; 3 where there is no git history to read (a
-# tree without its repository, or a shallow clone), said on stderr; 1 other
-# errors.
+# tree without its repository, a shallow clone, a repository of one commit),
+# said on stderr; 1 other errors.
 set -uo pipefail
 prog=claim-history.sh
 file=${1:-paper/claims.ini}
@@ -27,6 +27,10 @@ if ! git rev-parse --git-dir >/dev/null 2>&1 || ! git ls-files --error-unmatch "
 fi
 if [ "$(git rev-parse --is-shallow-repository 2>/dev/null)" = true ]; then
     echo "$prog: a shallow clone: the history of $file is cut, so the dates of its bands are not known (git fetch --unshallow)" >&2
+    exit 3
+fi
+if [ "$(git rev-list --count HEAD 2>/dev/null)" = 1 ]; then
+    echo "$prog: a repository of one commit (a tree committed anew, as scripts/reference-from-archive.sh does): the history of $file is not here, so the dates of its bands are not known" >&2
     exit 3
 fi
 

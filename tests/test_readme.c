@@ -172,7 +172,9 @@ static int measures_alike(const char *a, const char *b, char *what, size_t len)
  * data/references.mk was built from, clean (the run's own commit, or one with
  * the same trees: the release commit may be the one that adds the runs and
  * the paper), and that both sanitizer tables record (the same way); README.md
- * and data/README.md name it. */
+ * and data/README.md name it.  Where git here cannot compare a run's commit
+ * with it (a tree without its repository, a clone that lacks one of the two)
+ * the test is skipped, saying so. */
 static void release_is_one_commit(void **state)
 {
     (void)state;
@@ -202,9 +204,13 @@ static void release_is_one_commit(void **state)
             fail_msg("%s (%.*s) is not of a clean checkout (git_dirty %s)", path, role, runs[i], dirty);
         if (strcmp(got, commit) == 0) continue;
         const int alike = measures_alike(got, commit, what, sizeof what);
-        if (alike < 0)
-            fail_msg("%s (%.*s) is of %s, not the release's %s, and git here cannot compare the "
-                     "two (no repository, or a commit it lacks)", path, role, runs[i], got, commit);
+        if (alike < 0) {
+            print_message("skipped: %s (%.*s) is of %s, not the release's %s, and git here cannot "
+                          "compare the two (a tree without its repository, or a clone that lacks one "
+                          "of them: git fetch --unshallow)\n", path, role, runs[i], got, commit);
+            free(cff);
+            skip();
+        }
         if (alike == 0)
             fail_msg("%s (%.*s) is of %s, whose %s differs from the release commit %s's", path,
                      role, runs[i], got, what, commit);
